@@ -1,0 +1,208 @@
+// Package diag holds the one type for findings of the check and the one type
+// for tool errors, and the documented list of their stable codes
+// (format.md §7). It imports nothing of the project's own.
+package diag
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Severity says how bad a finding is.
+type Severity string
+
+// The severities of a finding, worst first.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Info    Severity = "info"
+)
+
+// rank orders severities for sorting: errors first.
+func (s Severity) rank() int {
+	switch s {
+	case Error:
+		return 0
+	case Warning:
+		return 1
+	}
+	return 2
+}
+
+// Fix is a certain repair of a finding: replace the bytes [Start, End) of
+// Path with Text.
+type Fix struct {
+	Title string `json:"title"`
+	Path  string `json:"path"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Text  string `json:"text"`
+}
+
+// Finding is one thing the check (or the parser) found wrong with a project.
+// Lines and columns are 1-based; columns count Unicode code points; End is
+// exclusive. Start and End are byte offsets, for tools that edit.
+type Finding struct {
+	Code       string   `json:"code"`
+	Severity   Severity `json:"severity"`
+	Path       string   `json:"path"`
+	Line       int      `json:"line"`
+	Col        int      `json:"col"`
+	EndLine    int      `json:"endLine"`
+	EndCol     int      `json:"endCol"`
+	Message    string   `json:"message"`
+	Definition string   `json:"definition,omitempty"`
+	Fix        *Fix     `json:"fix,omitempty"`
+	Start      int      `json:"-"`
+	End        int      `json:"-"`
+}
+
+// String renders a finding as path:line:col: code message, the way
+// compilers print it.
+func (f Finding) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s %s: %s", f.Path, f.Line, f.Col, f.Severity, f.Code, f.Message)
+}
+
+// Sort orders findings errors first, then by path, line, column and code.
+func Sort(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Severity.rank() != b.Severity.rank() {
+			return a.Severity.rank() < b.Severity.rank()
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.Code < b.Code
+	})
+}
+
+// ToolError is the error a tool answers, with its stable code. Data holds
+// extra facts for the JSON answer (such as the count of matches for T9106).
+type ToolError struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Data    map[string]any `json:"data,omitempty"`
+}
+
+// Error implements error as "T9106: message".
+func (e *ToolError) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf makes a ToolError with a formatted message.
+func Errorf(code, format string, args ...any) *ToolError {
+	return &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// With returns e with one more data fact.
+func (e *ToolError) With(key string, value any) *ToolError {
+	if e.Data == nil {
+		e.Data = map[string]any{}
+	}
+	e.Data[key] = value
+	return e
+}
+
+// The codes. New codes are appended only; a code never changes its meaning.
+const (
+	// T1001: a TypeScript file has a syntax error.
+	T1001 = "T1001"
+	// T1002: a test data file is not valid JSON (or not an array of objects).
+	T1002 = "T1002"
+	// T1003: a project file is not UTF-8 text.
+	T1003 = "T1003"
+
+	// T2001: two definitions share a name (tables, functions, flows and
+	// screens share one namespace), or two columns of a table share one.
+	T2001 = "T2001"
+	// T2002: an unknown builder or column type.
+	T2002 = "T2002"
+	// T2003: ref('x') names no table.
+	T2003 = "T2003"
+	// T2004: an index names an unknown column.
+	T2004 = "T2004"
+	// T2005: a flow step names no function.
+	T2005 = "T2005"
+	// T2006: a name is both defined and in removed.
+	T2006 = "T2006"
+	// T2007: a was name is the name of another live column (or table).
+	T2007 = "T2007"
+	// T2008: two screens share a path.
+	T2008 = "T2008"
+	// T2009: project.ts is missing or bad, or engine.ts is bad.
+	T2009 = "T2009"
+	// T2010: a declarative position holds something that cannot be read
+	// statically (a variable, a spread, a computed key).
+	T2010 = "T2010"
+	// T2011: the test database has a column or table that no definition
+	// names, as name, was or removed.
+	T2011 = "T2011"
+
+	// T2501: ctx.db.X where X is no table.
+	T2501 = "T2501"
+	// T2502: ctx.call('X') where X is no function.
+	T2502 = "T2502"
+	// T2503: a relative import that resolves to no file.
+	T2503 = "T2503"
+	// T2504: an unknown column key in an object literal passed to ctx.db.T.*.
+	T2504 = "T2504"
+	// T2505: sends declared but not used, or used but not declared.
+	T2505 = "T2505"
+
+	// T2601: a test data file names no table.
+	T2601 = "T2601"
+	// T2602: a test data row has an unknown column.
+	T2602 = "T2602"
+	// T2603: a test data value has the wrong type.
+	T2603 = "T2603"
+	// T2604: a test data row lacks a required column.
+	T2604 = "T2604"
+	// T2605: two test data rows of a table share an id.
+	T2605 = "T2605"
+	// T2606: a ref value names no row of the target table.
+	T2606 = "T2606"
+
+	// T3101: the caller is not let into the workspace.
+	T3101 = "T3101"
+	// T3102: run as system refused by the policy.
+	T3102 = "T3102"
+	// T3103: the person said no.
+	T3103 = "T3103"
+	// T3104: the function's may rule refused the caller.
+	T3104 = "T3104"
+
+	// T4001: unknown function or flow.
+	T4001 = "T4001"
+	// T4002: bad input for a run.
+	T4002 = "T4002"
+	// T4003: the app's code threw.
+	T4003 = "T4003"
+	// T4004: the run passed its time limit.
+	T4004 = "T4004"
+	// T4005: the run passed its memory limit.
+	T4005 = "T4005"
+
+	// T9101: unknown tool.
+	T9101 = "T9101"
+	// T9102: bad tool input.
+	T9102 = "T9102"
+	// T9103: not found (a file, a definition, a column, a key).
+	T9103 = "T9103"
+	// T9104: too large.
+	T9104 = "T9104"
+	// T9105: path refused: outside the workspace, a framework file, or the policy.
+	T9105 = "T9105"
+	// T9106: edit's find does not stand exactly once.
+	T9106 = "T9106"
+	// T9107: a name is taken, reserved, or not an identifier.
+	T9107 = "T9107"
+	// T9108: unknown docs topic.
+	T9108 = "T9108"
+	// T9109: unknown point.
+	T9109 = "T9109"
+)
