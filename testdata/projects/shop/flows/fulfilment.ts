@@ -1,0 +1,6 @@
+import { flow, ref } from 'tent'
+
+export const fulfilment = flow({
+  input: { order: ref('orders') },
+  steps: ['shipOrder', 'askForReview'],
+})
