@@ -1,0 +1,118 @@
+package change
+
+import "strings"
+
+// NameValue is the value of a `was` or `removed` property as written: one
+// string literal, or an array literal of string literals (List set).
+type NameValue struct {
+	Span Span
+	List *List
+}
+
+// AppendNames returns the edits that append names to a name value. A
+// string literal becomes an array that keeps it as written: `'a'` and `b`
+// give `['a', 'b']`.
+func AppendNames(src []byte, v NameValue, names []string, st Style) []Edit {
+	if len(names) == 0 {
+		return nil
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = st.Quoted(n)
+	}
+	if v.List == nil {
+		text := "[" + string(src[v.Span.Start:v.Span.End]) + ", " + strings.Join(quoted, ", ") + "]"
+		return []Edit{{Start: v.Span.Start, End: v.Span.End, Text: text}}
+	}
+	return v.List.Append(src, quoted, st)
+}
+
+// CutNames returns the edits that keep only the first keep names (keep >=
+// 1) of a name value. One name left is written as a plain string literal,
+// as format.md §3 asks; a caller that keeps none drops the property.
+func CutNames(src []byte, v NameValue, keep int) []Edit {
+	if v.List == nil || keep >= len(v.List.Items) {
+		return nil
+	}
+	if keep == 1 {
+		first := v.List.Items[0]
+		return []Edit{{Start: v.Span.Start, End: v.Span.End, Text: string(src[first.Start:first.End])}}
+	}
+	drop := make([]int, 0, len(v.List.Items)-keep)
+	for i := keep; i < len(v.List.Items); i++ {
+		drop = append(drop, i)
+	}
+	return v.List.Remove(src, drop)
+}
+
+// NamesText writes a new name value: a string literal for one name, an
+// array on one line for more.
+func NamesText(names []string, st Style) string {
+	if len(names) == 1 {
+		return st.Quoted(names[0])
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = st.Quoted(n)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// Call is a builder call as written, such as `text({ optional: true })` or
+// `ref('users')`: its whole span, its arguments, and its options object
+// (the last argument, where that is an object literal).
+type Call struct {
+	Span    Span
+	Args    []Span
+	Options *List
+}
+
+// AddOption returns the edits that add `key: value` to a call's options,
+// making the options object where there is none: `text()` gives
+// `text({ was: 'a' })`, `ref('users')` gives `ref('users', { was: 'a' })`.
+func AddOption(src []byte, c Call, key, value string, st Style) []Edit {
+	prop := key + ": " + value
+	if c.Options != nil {
+		return c.Options.Append(src, []string{prop}, st)
+	}
+	if len(c.Args) > 0 {
+		end := c.Args[len(c.Args)-1].End
+		return []Edit{{Start: end, End: end, Text: ", { " + prop + " }"}}
+	}
+	closing := c.Span.End - 1
+	for closing > c.Span.Start && src[closing] != ')' {
+		closing--
+	}
+	open := closing - 1
+	for open > c.Span.Start && src[open] != '(' {
+		open--
+	}
+	// Replace whatever blank stands between the parentheses.
+	return []Edit{{Start: open + 1, End: closing, Text: "{ " + prop + " }"}}
+}
+
+// DropOption returns the edits that drop the option at index i of a call's
+// options object. An options object left empty goes with its argument:
+// `time({ was: 'a' })` gives `time()`, `ref('users', { was: 'a' })` gives
+// `ref('users')`.
+func DropOption(src []byte, c Call, i int) []Edit {
+	if c.Options == nil {
+		return nil
+	}
+	if len(c.Options.Items) > 1 {
+		return c.Options.Remove(src, []int{i})
+	}
+	n := len(c.Args)
+	if n == 0 {
+		return nil
+	}
+	arg := c.Args[n-1]
+	if n == 1 {
+		end := arg.End
+		if i := SkipSpace(src, end); i < len(src) && src[i] == ',' {
+			end = SkipSpace(src, i+1) // `time({ was: 'a' }, )` gives `time()`
+		}
+		return []Edit{{Start: arg.Start, End: end}}
+	}
+	return []Edit{{Start: c.Args[n-2].End, End: arg.End}}
+}

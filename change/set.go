@@ -1,0 +1,179 @@
+// Package change holds change sets: what a refactor (rename, remove) would
+// do to a project, computed without writing anything — minimal text edits
+// per file, file moves, file deletions, and the code sites the refactor
+// leaves for a person or an agent to look at. Building blocks here make
+// the edits look hand-made (a list keeps its layout, an inserted name
+// takes the file's quotes and line ends). Applying a set to disk is not
+// this package's job: one place in package tools does that.
+package change
+
+import (
+	"fmt"
+	"sort"
+)
+
+// FileEdit is what a change set does to one existing file: edits to its
+// text, and a new path where it moves.
+type FileEdit struct {
+	Path  string // the file's path now, relative to the project root
+	To    string // its new path where it moves, "" where it stays
+	Base  []byte // the text the edits apply to (the text the index read)
+	Edits []Edit // sorted and valid (see Validate)
+}
+
+// NewPath is where the file stands after the change.
+func (f *FileEdit) NewPath() string {
+	if f.To != "" {
+		return f.To
+	}
+	return f.Path
+}
+
+// Result is the file's text after its edits.
+func (f *FileEdit) Result() ([]byte, error) {
+	out, err := Apply(f.Base, f.Edits)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	return out, nil
+}
+
+// Site is a code site a refactor leaves untouched and lists: where it
+// stands once the change set is applied, the text of its line, why it may
+// name the target and how sure that is.
+type Site struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Text string `json:"text"`
+	Why  string `json:"why"`
+	Mark string `json:"mark"`
+}
+
+// Line is a line of a file, after the change.
+type Line struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+}
+
+// Set is a change set. Files are sorted by Path; Deletes are sorted paths
+// of files that go; Left lists the code sites (and, for a remove, the
+// plain places of other definitions) that still name the target, in their
+// positions after the change.
+type Set struct {
+	Files   []*FileEdit
+	Deletes []string
+	Left    []Site
+}
+
+// Validate reports the first reason the set is not coherent: a file edited
+// twice or both edited and deleted, two files moving to one path, a move
+// onto a file that stays, or edits that do not apply.
+func (s *Set) Validate() error {
+	paths := map[string]bool{}
+	for _, f := range s.Files {
+		if paths[f.Path] {
+			return fmt.Errorf("%s is changed twice", f.Path)
+		}
+		paths[f.Path] = true
+		if err := Validate(f.Base, f.Edits); err != nil {
+			return fmt.Errorf("%s: %w", f.Path, err)
+		}
+	}
+	for _, d := range s.Deletes {
+		if paths[d] {
+			return fmt.Errorf("%s is both changed and deleted", d)
+		}
+	}
+	targets := map[string]string{}
+	for _, f := range s.Files {
+		if f.To == "" || f.To == f.Path {
+			continue
+		}
+		if prev, ok := targets[f.To]; ok {
+			return fmt.Errorf("%s and %s both move to %s", prev, f.Path, f.To)
+		}
+		targets[f.To] = f.Path
+		if paths[f.To] && !moves(s, f.To) {
+			return fmt.Errorf("%s would move onto %s, which stays", f.Path, f.To)
+		}
+	}
+	return nil
+}
+
+// moves reports whether the file at path moves away in s.
+func moves(s *Set, path string) bool {
+	for _, f := range s.Files {
+		if f.Path == path {
+			return f.To != "" && f.To != path
+		}
+	}
+	return false
+}
+
+// Changed lists the lines the set changes, in the files' new text and
+// paths: the line where each edit's new text begins. A file that only
+// moves is listed with line 0 (its text is kept whole).
+func (s *Set) Changed() ([]Line, error) {
+	return s.lines(func(Edit) bool { return true }, true)
+}
+
+// Stated lists the lines, in the new text, where the set states a removal
+// (edits marked Stated).
+func (s *Set) Stated() ([]Line, error) {
+	return s.lines(func(e Edit) bool { return e.Stated }, false)
+}
+
+// lines maps the start of each edit that keep accepts to its line in the
+// new text, one entry per line.
+func (s *Set) lines(keep func(Edit) bool, moved bool) ([]Line, error) {
+	var out []Line
+	for _, f := range s.Files {
+		if len(f.Edits) == 0 {
+			if moved && f.To != "" {
+				out = append(out, Line{Path: f.NewPath()})
+			}
+			continue
+		}
+		text, err := f.Result()
+		if err != nil {
+			return nil, err
+		}
+		seen := map[int]bool{}
+		for _, e := range f.Edits {
+			if !keep(e) {
+				continue
+			}
+			off, _ := MapOffset(f.Edits, e.Start)
+			line, _ := Pos(text, off+leadingLineEnd(e.Text))
+			if !seen[line] {
+				seen[line] = true
+				out = append(out, Line{Path: f.NewPath(), Line: line})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out, nil
+}
+
+// leadingLineEnd is the length of the line end an inserted text begins
+// with (an item appended on a new line), so that the line reported is the
+// new line rather than the one before it.
+func leadingLineEnd(text string) int {
+	switch {
+	case len(text) >= 2 && text[:2] == "\r\n":
+		return 2
+	case len(text) >= 1 && text[0] == '\n':
+		return 1
+	case len(text) >= 3 && text[:3] == ",\r\n":
+		return 3
+	case len(text) >= 2 && text[:2] == ",\n":
+		return 2
+	}
+	return 0
+}
