@@ -1,6 +1,8 @@
 package definitions
 
 import (
+	"slices"
+	"sort"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -27,6 +29,8 @@ func analyzeCode(f *File, root *sitter.Node) {
 	}
 	st := flatten(root, f.Src, f.Lang)
 	f.Imports, f.Exports = readModuleLinks(st)
+	f.Refs = resolveScopes(st)
+	f.Words, f.Uses = readWords(f, st)
 }
 
 // kind is the kind of a syntax node, reduced to the kinds the code
@@ -108,6 +112,19 @@ const (
 	kindInternalModule // `namespace x {}`
 	kindAmbientDeclaration
 	kindTypeAnnotation
+	kindNestedTypeIdentifier
+	kindNestedIdentifier
+	kindSwitchCase
+	kindSwitchDefault
+	kindFunctionType
+	kindConstructorType
+	kindCallSignature
+	kindConstructSignature
+	kindAbstractMethodSignature
+	kindFunctionSignature
+	kindIndexSignature
+	kindMappedTypeClause
+	kindJSXExpression
 
 	// Anonymous tokens.
 	kindTokAs
@@ -200,6 +217,19 @@ var namedKinds = map[string]kind{
 	"internal_module":                       kindInternalModule,
 	"ambient_declaration":                   kindAmbientDeclaration,
 	"type_annotation":                       kindTypeAnnotation,
+	"nested_type_identifier":                kindNestedTypeIdentifier,
+	"nested_identifier":                     kindNestedIdentifier,
+	"switch_case":                           kindSwitchCase,
+	"switch_default":                        kindSwitchDefault,
+	"function_type":                         kindFunctionType,
+	"constructor_type":                      kindConstructorType,
+	"call_signature":                        kindCallSignature,
+	"construct_signature":                   kindConstructSignature,
+	"abstract_method_signature":             kindAbstractMethodSignature,
+	"function_signature":                    kindFunctionSignature,
+	"index_signature":                       kindIndexSignature,
+	"mapped_type_clause":                    kindMappedTypeClause,
+	"jsx_expression":                        kindJSXExpression,
 }
 
 // tokenKinds maps anonymous token texts to kinds.
@@ -223,6 +253,7 @@ var tokenKinds = map[string]kind{
 // grammar is a language's symbol table, reduced to kinds.
 type grammar struct {
 	kinds []kind // by symbol
+	named []bool
 	names []string
 }
 
@@ -234,7 +265,7 @@ var (
 
 func loadGrammar(lang *sitter.Language) *grammar {
 	n := int(lang.SymbolCount())
-	g := &grammar{kinds: make([]kind, n), names: make([]string, n)}
+	g := &grammar{kinds: make([]kind, n), named: make([]bool, n), names: make([]string, n)}
 	for i := 0; i < n; i++ {
 		s := sitter.Symbol(i)
 		name := lang.SymbolName(s)
@@ -242,6 +273,7 @@ func loadGrammar(lang *sitter.Language) *grammar {
 		switch lang.SymbolType(s) {
 		case sitter.SymbolTypeRegular:
 			g.kinds[i] = namedKinds[name]
+			g.named[i] = true
 		case sitter.SymbolTypeAnonymous:
 			g.kinds[i] = tokenKinds[name]
 		}
@@ -261,6 +293,7 @@ func grammars() (ts, tsxg *grammar) {
 // in the slice (pre-order); first and next link them, -1 where none.
 type snode struct {
 	kind   kind
+	named  bool
 	sym    uint16
 	start  int32
 	end    int32
@@ -298,11 +331,11 @@ func flatten(root *sitter.Node, src []byte, lang Lang) *stree {
 				g, other = other, g
 			}
 		}
-		k := kindOther
+		k, named := kindOther, sym == 0xFFFF // ERROR nodes are named
 		if int(sym) < len(g.kinds) {
-			k = g.kinds[sym]
+			k, named = g.kinds[sym], g.named[sym]
 		}
-		st.nodes = append(st.nodes, snode{kind: k, sym: sym, start: int32(n.StartByte()), end: int32(n.EndByte()), parent: parent, first: -1, next: -1})
+		st.nodes = append(st.nodes, snode{kind: k, named: named, sym: sym, start: int32(n.StartByte()), end: int32(n.EndByte()), parent: parent, first: -1, next: -1})
 		return int32(len(st.nodes) - 1)
 	}
 	cur := add(-1)
@@ -563,3 +596,516 @@ func (st *stree) readExport(s int32) []Export {
 	}
 	return out
 }
+
+// isIdent reports whether s is identifier-shaped: [A-Za-z_$][A-Za-z0-9_$]*.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c == '$' || (c|0x20 >= 'a' && c|0x20 <= 'z'):
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isIdentByte reports whether c may stand inside an identifier. Bytes of
+// multi-byte characters count, so that a word in a comment is never cut
+// at a letter such as é.
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || (c|0x20 >= 'a' && c|0x20 <= 'z') || (c >= '0' && c <= '9') || c >= 0x80
+}
+
+// The methods of ctx.db.T whose object argument names columns, and which
+// argument that is.
+var dbKeyArg = map[string]int{"insert": 0, "where": 0, "update": 1}
+
+// dbMethods are the methods of ctx.db.T (format.md §6).
+var dbMethods = map[string]bool{"insert": true, "update": true, "where": true, "get": true, "all": true, "remove": true}
+
+// codeReader collects a file's words and uses in one pass over its nodes.
+type codeReader struct {
+	f     *File
+	st    *stree
+	decl  []Span // declarative ranges (no words), sorted, disjoint
+	owner ownerIndex
+	words map[string][]Word
+	uses  Uses
+	// keyTable marks the key nodes of an object literal passed to
+	// ctx.db.T.insert/where/update, with T.
+	keyTable map[int32]string
+	// refAt maps the start of each IdentRef to its name.
+	refAt   map[int32]bool
+	imports map[string]*Import // by local name
+	// handled marks nodes already read as part of a larger pattern.
+	handled map[int32]bool
+}
+
+// readWords reads the words and uses of the file's code parts.
+func readWords(f *File, st *stree) (map[string][]Word, Uses) {
+	r := &codeReader{f: f, st: st, decl: declarativeRanges(f.Definitions), words: map[string][]Word{},
+		keyTable: map[int32]string{}, handled: map[int32]bool{}}
+	r.owner = newOwnerIndex(f, st)
+	r.refAt = make(map[int32]bool, len(f.Refs))
+	for _, ref := range f.Refs {
+		r.refAt[int32(ref.Span.Start)] = true
+	}
+	r.imports = make(map[string]*Import, len(f.Imports))
+	for i := range f.Imports {
+		r.imports[f.Imports[i].Local] = &f.Imports[i]
+	}
+	for i := range st.nodes {
+		r.node(int32(i))
+	}
+	for _, s := range r.uses.Sends {
+		if fn := r.owner.function(int32(s.Span.Start)); fn != "" {
+			if r.uses.SendsOf == nil {
+				r.uses.SendsOf = map[string][]string{}
+			}
+			if !slices.Contains(r.uses.SendsOf[fn], s.Kind) {
+				r.uses.SendsOf[fn] = append(r.uses.SendsOf[fn], s.Kind)
+			}
+		}
+	}
+	if len(r.words) == 0 {
+		r.words = nil
+	}
+	return r.words, r.uses
+}
+
+// declarativeRanges returns the parts of the definitions' arguments that
+// are read statically: each argument, less its code values (arrow
+// functions and function expressions) and the values it cannot read (a
+// variable, a call of something else), which are code as well.
+func declarativeRanges(defs []*Definition) []Span {
+	var out []Span
+	for _, d := range defs {
+		if d.Arg == nil {
+			continue
+		}
+		var holes []Span
+		collectCode(d.Arg, &holes)
+		sort.Slice(holes, func(i, j int) bool { return holes[i].Start < holes[j].Start })
+		start := d.Arg.Span.Start
+		for _, h := range holes {
+			if h.Start > start {
+				out = append(out, Span{start, h.Start})
+			}
+			if h.End > start {
+				start = h.End
+			}
+		}
+		if start < d.Arg.Span.End {
+			out = append(out, Span{start, d.Arg.Span.End})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+func collectCode(v *Value, holes *[]Span) {
+	if v == nil {
+		return
+	}
+	switch v.Kind {
+	case ValCode, ValUnreadable:
+		*holes = append(*holes, v.Span)
+		return
+	}
+	for _, it := range v.Items {
+		collectCode(it, holes)
+	}
+	for _, p := range v.Props {
+		if !p.Shorthand {
+			collectCode(p.Value, holes)
+		}
+	}
+}
+
+// inCode reports whether offset is in a code part of the file.
+func (r *codeReader) inCode(off int32) bool {
+	o := int(off)
+	i := sort.Search(len(r.decl), func(i int) bool { return r.decl[i].End > o })
+	return i == len(r.decl) || r.decl[i].Start > o
+}
+
+func (r *codeReader) word(w string, sp Span, why Why, table string) {
+	r.words[w] = append(r.words[w], Word{Word: w, Span: sp, Why: why, Table: table})
+}
+
+// node reads one node: the walk visits nodes in source order.
+func (r *codeReader) node(i int32) {
+	st := r.st
+	n := &st.nodes[i]
+	switch n.kind {
+	case kindComment:
+		r.comment(i)
+		return
+	case kindPropertyIdentifier, kindShorthandProperty, kindShorthandPropertyPattern, kindString, kindTemplateString,
+		kindMemberExpression, kindSubscriptExpression, kindCallExpression:
+	default:
+		return
+	}
+	if r.handled[i] || !r.inCode(n.start) {
+		return
+	}
+	switch n.kind {
+	case kindPropertyIdentifier:
+		r.property(i)
+	case kindShorthandProperty:
+		r.word(st.text(i), st.span(i), WhyObjectKey, r.keyTable[i])
+	case kindShorthandPropertyPattern:
+		r.word(st.text(i), st.span(i), WhyProperty, "")
+	case kindString, kindTemplateString:
+		r.stringWord(i)
+	case kindMemberExpression:
+		r.member(i)
+	case kindSubscriptExpression:
+		r.subscript(i)
+	case kindCallExpression:
+		r.call(i)
+	}
+}
+
+// comment records each identifier-shaped word of a comment. Comments are
+// read everywhere, declarative parts included: a comment is never a plain
+// place, and one that names a column may need a hand after a rename.
+func (r *codeReader) comment(i int32) {
+	st := r.st
+	n := &st.nodes[i]
+	src := st.src
+	for p := int(n.start); p < int(n.end); {
+		if !isIdentByte(src[p]) {
+			p++
+			continue
+		}
+		q := p
+		for q < int(n.end) && isIdentByte(src[q]) {
+			q++
+		}
+		if w := string(src[p:q]); isIdent(w) {
+			r.word(w, Span{p, q}, WhyComment, "")
+		}
+		p = q
+	}
+}
+
+// property reads a property name: a member access, an object key, a
+// destructuring key, a JSX attribute, a class or interface member.
+func (r *codeReader) property(i int32) {
+	st := r.st
+	name := st.text(i)
+	p := st.nodes[i].parent
+	why, table := WhyProperty, ""
+	if p >= 0 {
+		switch st.nodes[p].kind {
+		case kindPair:
+			if st.nodes[p].first == i {
+				why, table = WhyObjectKey, r.keyTable[i]
+			}
+		case kindMethodDefinition:
+			if gp := st.nodes[p].parent; gp >= 0 && st.nodes[gp].kind == kindObject {
+				why = WhyObjectKey
+			}
+		}
+	}
+	r.word(name, st.span(i), why, table)
+}
+
+// stringWord reads a string literal: an object key, a db accessor
+// (`ctx.db['orders']`), a call name, a property access by name, or a plain
+// string. Module names of imports and exports are no words.
+func (r *codeReader) stringWord(i int32) {
+	st := r.st
+	p := st.nodes[i].parent
+	if p >= 0 {
+		switch st.nodes[p].kind {
+		case kindImportStatement, kindExportStatement:
+			return
+		}
+	}
+	v, sp, ok := st.stringValue(i)
+	if !ok || !isIdent(v) {
+		return
+	}
+	why, table := WhyString, ""
+	if p >= 0 {
+		switch st.nodes[p].kind {
+		case kindPair:
+			if st.nodes[p].first == i {
+				why, table = WhyObjectKey, r.keyTable[i]
+			}
+		case kindSubscriptExpression:
+			if st.nodes[p].first != i {
+				why = WhyProperty
+			}
+		}
+	}
+	r.word(v, sp, why, table)
+}
+
+// member reads `<expr>.db.T` (and `<expr>.db['T']`) and `<expr>.mail.send`,
+// `<expr>.http.fetch`.
+func (r *codeReader) member(i int32) {
+	st := r.st
+	obj, prop := st.nodes[i].first, st.last(i)
+	if obj < 0 || prop < 0 || st.nodes[prop].kind != kindPropertyIdentifier {
+		return
+	}
+	if st.nodes[obj].kind != kindMemberExpression {
+		return
+	}
+	inner := st.last(obj)
+	if inner < 0 || st.nodes[inner].kind != kindPropertyIdentifier {
+		return
+	}
+	switch innerName, name := st.text(inner), st.text(prop); {
+	case innerName == "db":
+		r.handled[prop] = true
+		r.dbUse(i, name, st.span(prop))
+	case innerName == "mail" && name == "send", innerName == "http" && name == "fetch":
+		r.uses.Sends = append(r.uses.Sends, SendUse{Def: r.owner.definition(st.nodes[i].start), Kind: innerName, Span: st.span(i)})
+	}
+}
+
+// subscript reads `<expr>.db['T']`.
+func (r *codeReader) subscript(i int32) {
+	st := r.st
+	obj := st.nodes[i].first
+	if obj < 0 || st.nodes[obj].kind != kindMemberExpression {
+		return
+	}
+	if inner := st.last(obj); inner < 0 || st.nodes[inner].kind != kindPropertyIdentifier || st.text(inner) != "db" {
+		return
+	}
+	for c := st.nodes[obj].next; c >= 0; c = st.nodes[c].next {
+		if st.nodes[c].kind == kindString {
+			if v, sp, ok := st.stringValue(c); ok && isIdent(v) {
+				r.handled[c] = true
+				r.dbUse(i, v, sp)
+			}
+			return
+		}
+	}
+}
+
+// dbUse records `<expr>.db.T` at node acc (a member expression, or a
+// subscript expression with a string), with the method called on it and
+// the keys of its object argument.
+func (r *codeReader) dbUse(acc int32, table string, tableSpan Span) {
+	st := r.st
+	r.word(table, tableSpan, WhyDBAccessor, table)
+	use := DBUse{Def: r.owner.definition(st.nodes[acc].start), Table: table, TableSpan: tableSpan}
+	if m := st.nodes[acc].parent; m >= 0 && st.nodes[m].kind == kindMemberExpression && st.nodes[m].first == acc {
+		if mp := st.last(m); mp >= 0 && st.nodes[mp].kind == kindPropertyIdentifier && dbMethods[st.text(mp)] {
+			if c := st.nodes[m].parent; c >= 0 && st.nodes[c].kind == kindCallExpression && st.nodes[c].first == m {
+				use.Method = st.text(mp)
+				if argIdx, ok := dbKeyArg[use.Method]; ok {
+					if obj := r.argument(c, argIdx); obj >= 0 && st.nodes[obj].kind == kindObject {
+						use.Keys = r.objectKeys(obj, table)
+					}
+				}
+			}
+		}
+	}
+	r.uses.DB = append(r.uses.DB, use)
+}
+
+// argument returns the n-th argument of call c, or -1.
+func (r *codeReader) argument(c int32, n int) int32 {
+	st := r.st
+	args := st.child(c, kindArguments)
+	if args < 0 {
+		return -1
+	}
+	for a := st.nodes[args].first; a >= 0; a = st.nodes[a].next {
+		if !st.nodes[a].named || st.nodes[a].kind == kindComment {
+			continue
+		}
+		if n == 0 {
+			return a
+		}
+		n--
+	}
+	return -1
+}
+
+// objectKeys returns the keys of object literal obj and marks their nodes
+// as keys of table.
+func (r *codeReader) objectKeys(obj int32, table string) []NameRef {
+	st := r.st
+	var keys []NameRef
+	for c := st.nodes[obj].first; c >= 0; c = st.nodes[c].next {
+		switch st.nodes[c].kind {
+		case kindShorthandProperty:
+			r.keyTable[c] = table
+			keys = append(keys, NameRef{Name: st.text(c), Span: st.span(c), Lit: st.span(c)})
+		case kindPair:
+			k := st.nodes[c].first
+			if k < 0 {
+				continue
+			}
+			switch st.nodes[k].kind {
+			case kindPropertyIdentifier:
+				r.keyTable[k] = table
+				keys = append(keys, NameRef{Name: st.text(k), Span: st.span(k), Lit: st.span(k)})
+			case kindString:
+				if v, sp, ok := st.stringValue(k); ok {
+					r.keyTable[k] = table
+					keys = append(keys, NameRef{Name: v, Span: sp, Lit: st.span(k)})
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// call reads `<expr>.call('X', ...)`, `<expr>.db['T']...`, and the calls of
+// imported or top-level functions (for the sends inference).
+func (r *codeReader) call(c int32) {
+	st := r.st
+	fn := st.nodes[c].first
+	if fn < 0 {
+		return
+	}
+	switch st.nodes[fn].kind {
+	case kindMemberExpression:
+		obj, prop := st.nodes[fn].first, st.last(fn)
+		if prop >= 0 && st.nodes[prop].kind == kindPropertyIdentifier && st.text(prop) == "call" {
+			if a := r.argument(c, 0); a >= 0 {
+				if v, sp, ok := st.stringValue(a); ok {
+					r.handled[a] = true
+					r.uses.Calls = append(r.uses.Calls, CallUse{Def: r.owner.definition(st.nodes[c].start),
+						Name: NameRef{Name: v, Span: sp, Lit: st.span(a)}})
+					if isIdent(v) {
+						r.word(v, sp, WhyCallName, "")
+					}
+				}
+			}
+		}
+		// ns.helper(): a call of a namespace import's member.
+		if obj >= 0 && st.nodes[obj].kind == kindIdentifier && r.refAt[st.nodes[obj].start] && prop >= 0 {
+			if imp := r.imports[st.text(obj)]; imp != nil && imp.Imported == "*" {
+				r.libCall(c, imp.Module+"#"+st.text(prop))
+			}
+		}
+	case kindIdentifier:
+		if !r.refAt[st.nodes[fn].start] {
+			return
+		}
+		name := st.text(fn)
+		if imp := r.imports[name]; imp != nil {
+			r.libCall(c, imp.Module+"#"+imp.Imported)
+		} else if r.owner.isFunction(name) {
+			r.libCall(c, "#"+name)
+		}
+	}
+}
+
+// libCall records that the code around call c calls binding (see Uses.LibCalls).
+func (r *codeReader) libCall(c int32, binding string) {
+	key := r.owner.key(r.st.nodes[c].start)
+	if r.uses.LibCalls == nil {
+		r.uses.LibCalls = map[string][]string{}
+	}
+	for _, b := range r.uses.LibCalls[key] {
+		if b == binding {
+			return
+		}
+	}
+	r.uses.LibCalls[key] = append(r.uses.LibCalls[key], binding)
+}
+
+// ownerIndex says which definition or top-level function a position of
+// the file stands in.
+type ownerIndex struct {
+	defs  []ownedSpan // sorted by start
+	funcs []ownedSpan // top-level functions, sorted by start
+	named map[string]bool
+}
+
+type ownedSpan struct {
+	span Span
+	name string
+}
+
+func newOwnerIndex(f *File, st *stree) ownerIndex {
+	var o ownerIndex
+	for _, d := range f.Definitions {
+		if d.Kind == KindProject || d.Kind == KindEngine {
+			continue
+		}
+		o.defs = append(o.defs, ownedSpan{d.Stmt, d.Name})
+	}
+	sort.Slice(o.defs, func(i, j int) bool { return o.defs[i].span.Start < o.defs[j].span.Start })
+	o.named = map[string]bool{}
+	for s := st.nodes[0].first; s >= 0; s = st.nodes[s].next {
+		o.topFunctions(st, s)
+	}
+	return o
+}
+
+// topFunctions records the functions that top-level statement s declares:
+// `function f() {}` and `const f = () => {}` (exported or not).
+func (o *ownerIndex) topFunctions(st *stree, s int32) {
+	switch st.nodes[s].kind {
+	case kindExportStatement:
+		for c := st.nodes[s].first; c >= 0; c = st.nodes[c].next {
+			o.topFunctions(st, c)
+		}
+	case kindFunctionDeclaration, kindGeneratorFunctionDeclaration:
+		if id := st.child(s, kindIdentifier); id >= 0 {
+			o.addFunction(st.text(id), st.span(s))
+		}
+	case kindLexicalDeclaration, kindVariableDeclaration:
+		for d := st.nodes[s].first; d >= 0; d = st.nodes[d].next {
+			if st.nodes[d].kind != kindVariableDeclarator {
+				continue
+			}
+			name, val := st.nodes[d].first, st.last(d)
+			if name < 0 || val == name || st.nodes[name].kind != kindIdentifier {
+				continue
+			}
+			switch st.nodes[val].kind {
+			case kindArrowFunction, kindFunctionExpression, kindGeneratorFunction:
+				o.addFunction(st.text(name), st.span(d))
+			}
+		}
+	}
+}
+
+func (o *ownerIndex) addFunction(name string, sp Span) {
+	o.funcs = append(o.funcs, ownedSpan{sp, name})
+	o.named[name] = true
+}
+
+func find(spans []ownedSpan, off int32) string {
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].span.End > int(off) })
+	if i < len(spans) && spans[i].span.Start <= int(off) {
+		return spans[i].name
+	}
+	return ""
+}
+
+// definition returns the name of the definition around off, or "".
+func (o *ownerIndex) definition(off int32) string { return find(o.defs, off) }
+
+// function returns the name of the top-level function around off, or "".
+func (o *ownerIndex) function(off int32) string { return find(o.funcs, off) }
+
+// key returns the key of Uses.LibCalls for code at off: the definition
+// around it, else the top-level function around it, else "".
+func (o *ownerIndex) key(off int32) string {
+	if d := o.definition(off); d != "" {
+		return d
+	}
+	return o.function(off)
+}
+
+// isFunction reports whether the file declares a top-level function name.
+func (o *ownerIndex) isFunction(name string) bool { return o.named[name] }

@@ -1,0 +1,418 @@
+package definitions
+
+// This file resolves identifiers by the rules of lexical scope, to find
+// every identifier that names a top-level binding of its file (an import's
+// local name, a top-level const, let, var, function, class, enum,
+// interface or type). Those are the IdentRefs that rename changes.
+//
+// The rules followed are those of an ES module: let, const, class and
+// function declarations are scoped to their block (module code is strict),
+// var to the enclosing function, and every declaration is visible from
+// the start of its scope (hoisting; the temporal dead zone is no concern of
+// a rename). Values and types are two namespaces: `const orders` does not
+// shadow a type named orders, and `type T` does not shadow a value T.
+// Imports, classes and enums bind both.
+
+// Binding flags: which namespace a name is bound in.
+const (
+	bindValue uint8 = 1 << iota
+	bindType
+)
+
+// scope is one lexical scope. names is allocated on the first declaration.
+type scope struct {
+	parent *scope
+	names  map[string]uint8
+}
+
+func (s *scope) declare(name string, flags uint8) {
+	if s.names == nil {
+		s.names = make(map[string]uint8, 4)
+	}
+	s.names[name] |= flags
+}
+
+// resolver walks a file's flat tree once, resolving each identifier.
+type resolver struct {
+	st   *stree
+	top  *scope
+	decl []bool // nodes that are the declaring occurrence of a binding
+	refs []IdentRef
+}
+
+// resolveScopes returns the file's IdentRefs in source order.
+func resolveScopes(st *stree) []IdentRef {
+	r := &resolver{st: st, top: &scope{}, decl: make([]bool, len(st.nodes))}
+	r.declareImports(r.top)
+	r.scanBlock(0, r.top)
+	r.scanVars(0, r.top)
+	r.walkChildren(0, r.top)
+	return r.refs
+}
+
+// declareImports binds the local names of the file's imports.
+func (r *resolver) declareImports(s *scope) {
+	st := r.st
+	for c := st.nodes[0].first; c >= 0; c = st.nodes[c].next {
+		if st.nodes[c].kind != kindImportStatement {
+			continue
+		}
+		clause := st.child(c, kindImportClause)
+		if clause < 0 {
+			continue
+		}
+		for b := st.nodes[clause].first; b >= 0; b = st.nodes[b].next {
+			switch st.nodes[b].kind {
+			case kindIdentifier:
+				r.bind(b, s, bindValue|bindType)
+			case kindNamespaceImport:
+				if id := st.child(b, kindIdentifier); id >= 0 {
+					r.bind(id, s, bindValue|bindType)
+				}
+			case kindNamedImports:
+				for sp := st.nodes[b].first; sp >= 0; sp = st.nodes[sp].next {
+					if st.nodes[sp].kind != kindImportSpecifier {
+						continue
+					}
+					name, alias := st.specifierNames(sp)
+					if alias >= 0 {
+						r.bind(alias, s, bindValue|bindType)
+					} else if name >= 0 && st.nodes[name].kind == kindIdentifier {
+						r.bind(name, s, bindValue|bindType)
+					}
+				}
+			}
+		}
+	}
+}
+
+// bind declares the name at node i in s and marks i as a declaration.
+func (r *resolver) bind(i int32, s *scope, flags uint8) {
+	n := &r.st.nodes[i]
+	if n.end <= n.start {
+		return // a node the parser made up to recover from an error
+	}
+	r.decl[i] = true
+	s.declare(r.st.text(i), flags)
+}
+
+// scanBlock declares the block-scoped declarations that are direct
+// statements of node b (a program, a statement block, a switch body, a
+// for statement's initializer) in s.
+func (r *resolver) scanBlock(b int32, s *scope) {
+	st := r.st
+	for c := st.nodes[b].first; c >= 0; c = st.nodes[c].next {
+		r.scanStatement(c, s)
+	}
+}
+
+func (r *resolver) scanStatement(c int32, s *scope) {
+	st := r.st
+	switch st.nodes[c].kind {
+	case kindLexicalDeclaration:
+		for d := st.nodes[c].first; d >= 0; d = st.nodes[d].next {
+			if st.nodes[d].kind == kindVariableDeclarator {
+				if name := st.nodes[d].first; name >= 0 {
+					r.bindPattern(name, s)
+				}
+			}
+		}
+	case kindFunctionDeclaration, kindGeneratorFunctionDeclaration, kindFunctionSignature:
+		if id := st.child(c, kindIdentifier); id >= 0 {
+			r.bind(id, s, bindValue)
+		}
+	case kindClassDeclaration, kindAbstractClassDeclaration:
+		if id := st.child(c, kindTypeIdentifier); id >= 0 {
+			r.bind(id, s, bindValue|bindType)
+		}
+	case kindInterfaceDeclaration, kindTypeAliasDeclaration:
+		if id := st.child(c, kindTypeIdentifier); id >= 0 {
+			r.bind(id, s, bindType)
+		}
+	case kindEnumDeclaration:
+		if id := st.child(c, kindIdentifier); id >= 0 {
+			r.bind(id, s, bindValue|bindType)
+		}
+	case kindInternalModule, kindModule:
+		if id := st.child(c, kindIdentifier); id >= 0 {
+			r.bind(id, s, bindValue|bindType)
+		}
+	case kindExportStatement, kindAmbientDeclaration, kindSwitchCase, kindSwitchDefault:
+		r.scanBlock(c, s)
+	case kindOther:
+		// `namespace N {}` stands inside an expression statement.
+		if f := st.nodes[c].first; f >= 0 && st.nodes[f].kind == kindInternalModule {
+			r.scanStatement(f, s)
+		}
+	}
+}
+
+// scanVars declares in s the var declarations under node n that belong to
+// n's function scope: it stops at nested functions and classes, which
+// have scopes of their own.
+func (r *resolver) scanVars(n int32, s *scope) {
+	st := r.st
+	for c := st.nodes[n].first; c >= 0; c = st.nodes[c].next {
+		switch st.nodes[c].kind {
+		case kindVariableDeclaration:
+			for d := st.nodes[c].first; d >= 0; d = st.nodes[d].next {
+				if st.nodes[d].kind == kindVariableDeclarator {
+					if name := st.nodes[d].first; name >= 0 {
+						r.bindPattern(name, s)
+					}
+				}
+			}
+			r.scanVars(c, s) // a declarator's value may hold a block
+		case kindForInStatement:
+			if st.child(c, kindTokVar) >= 0 {
+				if left := r.forLeft(c); left >= 0 {
+					r.bindPattern(left, s)
+				}
+			}
+			r.scanVars(c, s)
+		default:
+			if isFunctionLike(st.nodes[c].kind) || st.nodes[c].kind == kindClassBody {
+				continue
+			}
+			r.scanVars(c, s)
+		}
+	}
+}
+
+// forLeft returns the binding or target of a for-in/of statement: the
+// first named node after its `(`.
+func (r *resolver) forLeft(f int32) int32 {
+	st := r.st
+	open := false
+	for c := st.nodes[f].first; c >= 0; c = st.nodes[c].next {
+		if st.nodes[c].kind == kindTokOpenParen {
+			open = true
+			continue
+		}
+		if open && st.nodes[c].named && st.nodes[c].kind != kindComment {
+			return c
+		}
+	}
+	return -1
+}
+
+// bindPattern declares every name a binding pattern binds, as values.
+// Default values and computed keys inside the pattern are left to the walk.
+func (r *resolver) bindPattern(p int32, s *scope) {
+	st := r.st
+	switch st.nodes[p].kind {
+	case kindIdentifier, kindShorthandPropertyPattern:
+		r.bind(p, s, bindValue)
+	case kindObjectPattern, kindArrayPattern:
+		for c := st.nodes[p].first; c >= 0; c = st.nodes[c].next {
+			if st.nodes[c].named {
+				r.bindPattern(c, s)
+			}
+		}
+	case kindPairPattern:
+		if v := st.last(p); v >= 0 {
+			r.bindPattern(v, s)
+		}
+	case kindAssignmentPattern, kindObjectAssignmentPattern:
+		if l := st.nodes[p].first; l >= 0 {
+			r.bindPattern(l, s)
+		}
+	case kindRestPattern:
+		for c := st.nodes[p].first; c >= 0; c = st.nodes[c].next {
+			if st.nodes[c].named {
+				r.bindPattern(c, s)
+			}
+		}
+	case kindRequiredParameter, kindOptionalParameter:
+		for c := st.nodes[p].first; c >= 0; c = st.nodes[c].next {
+			switch st.nodes[c].kind {
+			case kindIdentifier, kindObjectPattern, kindArrayPattern, kindRestPattern, kindAssignmentPattern:
+				r.bindPattern(c, s)
+				return
+			}
+		}
+	}
+}
+
+// isFunctionLike reports whether nodes of kind k open a function scope
+// for their parameters.
+func isFunctionLike(k kind) bool {
+	switch k {
+	case kindFunctionDeclaration, kindGeneratorFunctionDeclaration, kindFunctionExpression,
+		kindGeneratorFunction, kindArrowFunction, kindMethodDefinition, kindFunctionType,
+		kindConstructorType, kindCallSignature, kindConstructSignature, kindMethodSignature,
+		kindAbstractMethodSignature, kindFunctionSignature:
+		return true
+	}
+	return false
+}
+
+// walkChildren walks every child of n in scope s.
+func (r *resolver) walkChildren(n int32, s *scope) {
+	for c := r.st.nodes[n].first; c >= 0; c = r.st.nodes[c].next {
+		r.walk(c, s)
+	}
+}
+
+// walk resolves the identifiers under node n, opening scopes on the way.
+func (r *resolver) walk(n int32, s *scope) {
+	st := r.st
+	nd := &st.nodes[n]
+	switch k := nd.kind; {
+	case k == kindIdentifier:
+		if !r.decl[n] && !r.isIntrinsicTag(n) {
+			r.resolve(n, s, bindValue, false)
+		}
+	case k == kindShorthandProperty:
+		r.resolve(n, s, bindValue, true)
+	case k == kindShorthandPropertyPattern:
+		if !r.decl[n] {
+			r.resolve(n, s, bindValue, true) // `({ a } = b)` assigns to a
+		}
+	case k == kindTypeIdentifier:
+		if !r.decl[n] {
+			r.resolve(n, s, bindType, false)
+		}
+	case k == kindImportStatement:
+		// Specifiers are no IdentRefs.
+	case k == kindExportStatement:
+		for c := nd.first; c >= 0; c = st.nodes[c].next {
+			if ck := st.nodes[c].kind; ck != kindExportClause && ck != kindNamespaceExport {
+				r.walk(c, s)
+			}
+		}
+	case k == kindNestedTypeIdentifier, k == kindNestedIdentifier:
+		// `ns.T`: only ns is resolved; T is a member of it.
+		if f := nd.first; f >= 0 {
+			r.walk(f, s)
+		}
+	case isFunctionLike(k):
+		r.walkFunction(n, s)
+	case k == kindStatementBlock, k == kindSwitchBody:
+		inner := &scope{parent: s}
+		r.scanBlock(n, inner)
+		r.walkChildren(n, inner)
+	case k == kindForStatement:
+		inner := &scope{parent: s}
+		r.scanBlock(n, inner)
+		r.walkChildren(n, inner)
+	case k == kindForInStatement:
+		inner := &scope{parent: s}
+		if st.child(n, kindTokLet) >= 0 || st.child(n, kindTokConst) >= 0 {
+			if left := r.forLeft(n); left >= 0 {
+				r.bindPattern(left, inner)
+			}
+		}
+		r.walkChildren(n, inner)
+	case k == kindCatchClause:
+		inner := &scope{parent: s}
+		if p := r.forLeft(n); p >= 0 && st.nodes[p].kind != kindStatementBlock {
+			r.bindPattern(p, inner)
+		}
+		r.walkChildren(n, inner)
+	case k == kindClass, k == kindClassDeclaration, k == kindAbstractClassDeclaration,
+		k == kindInterfaceDeclaration, k == kindTypeAliasDeclaration:
+		inner := &scope{parent: s}
+		if k == kindClass {
+			if id := st.child(n, kindTypeIdentifier); id >= 0 {
+				r.bind(id, inner, bindValue|bindType)
+			}
+		}
+		r.bindTypeParameters(n, inner)
+		r.walkChildren(n, inner)
+	case k == kindIndexSignature:
+		inner := &scope{parent: s}
+		for c := nd.first; c >= 0; c = st.nodes[c].next {
+			switch st.nodes[c].kind {
+			case kindIdentifier:
+				r.bind(c, inner, bindValue)
+			case kindMappedTypeClause:
+				if id := st.child(c, kindTypeIdentifier); id >= 0 {
+					r.bind(id, inner, bindType)
+				}
+			}
+		}
+		r.walkChildren(n, inner)
+	default:
+		r.walkChildren(n, s)
+	}
+}
+
+// walkFunction opens a function scope: its own name (for function and
+// class expressions), its type parameters, its parameters and its vars.
+func (r *resolver) walkFunction(n int32, s *scope) {
+	st := r.st
+	inner := &scope{parent: s}
+	switch st.nodes[n].kind {
+	case kindFunctionExpression, kindGeneratorFunction:
+		if id := st.child(n, kindIdentifier); id >= 0 {
+			r.bind(id, inner, bindValue)
+		}
+	}
+	r.bindTypeParameters(n, inner)
+	if params := st.child(n, kindFormalParameters); params >= 0 {
+		for p := st.nodes[params].first; p >= 0; p = st.nodes[p].next {
+			r.bindPattern(p, inner)
+		}
+	} else if st.nodes[n].kind == kindArrowFunction {
+		if id := st.child(n, kindIdentifier); id >= 0 && id != st.last(n) {
+			r.bind(id, inner, bindValue) // `x => ...`
+		}
+	}
+	if body := st.child(n, kindStatementBlock); body >= 0 {
+		r.scanVars(body, inner)
+	}
+	r.walkChildren(n, inner)
+}
+
+// bindTypeParameters declares the type parameters of n, if any.
+func (r *resolver) bindTypeParameters(n int32, s *scope) {
+	st := r.st
+	tp := st.child(n, kindTypeParameters)
+	if tp < 0 {
+		return
+	}
+	for c := st.nodes[tp].first; c >= 0; c = st.nodes[c].next {
+		if st.nodes[c].kind == kindTypeParameter {
+			if id := st.child(c, kindTypeIdentifier); id >= 0 {
+				r.bind(id, s, bindType)
+			}
+		}
+	}
+}
+
+// isIntrinsicTag reports whether identifier i names a JSX element that
+// starts with a lower-case letter (`<div>`): such a tag is an HTML element,
+// never a binding.
+func (r *resolver) isIntrinsicTag(i int32) bool {
+	st := r.st
+	p := st.nodes[i].parent
+	if p < 0 {
+		return false
+	}
+	switch st.nodes[p].kind {
+	case kindJSXOpeningElement, kindJSXClosingElement, kindJSXSelfClosingElement:
+	default:
+		return false
+	}
+	c := st.src[st.nodes[i].start]
+	return c >= 'a' && c <= 'z'
+}
+
+// resolve looks the name at node i up from s and records an IdentRef when
+// the innermost binding is a top-level one.
+func (r *resolver) resolve(i int32, s *scope, flags uint8, shorthand bool) {
+	nd := &r.st.nodes[i]
+	if nd.end <= nd.start {
+		return
+	}
+	name := r.st.src[nd.start:nd.end]
+	for ; s != nil; s = s.parent {
+		if s.names[string(name)]&flags != 0 {
+			if s == r.top {
+				r.refs = append(r.refs, IdentRef{Name: string(name), Span: Span{int(nd.start), int(nd.end)}, Shorthand: shorthand})
+			}
+			return
+		}
+	}
+}
