@@ -3,6 +3,7 @@ package definitions
 import (
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -12,7 +13,12 @@ import (
 
 // analyzeCode fills what a file's code says: f.Imports, f.Exports, f.Refs
 // (scope.go), f.Words and f.Uses. f.Src and f.Definitions must be set: the
-// definitions' declarative parts hold no words.
+// definitions' declarative parts hold no words (comments excepted: they
+// are read everywhere).
+//
+// Uses.LibCalls also records calls of the file's own top-level functions,
+// as "#name" (the module left empty: this file), so that sending can be
+// inferred through a local helper as through an imported one.
 //
 // The tree-sitter tree is first copied into a flat slice of nodes (one
 // cgo walk), so that the passes that follow run in plain Go. The walk uses
@@ -1007,8 +1013,13 @@ func (r *codeReader) call(c int32) {
 	}
 }
 
-// libCall records that the code around call c calls binding (see Uses.LibCalls).
+// libCall records that the code around call c calls binding (see
+// Uses.LibCalls). Only project code can send, so bindings of packages
+// ('tent', 'tent/ui') are left out: a module must be relative.
 func (r *codeReader) libCall(c int32, binding string) {
+	if !strings.HasPrefix(binding, ".") && !strings.HasPrefix(binding, "#") {
+		return
+	}
 	key := r.owner.key(r.st.nodes[c].start)
 	if r.uses.LibCalls == nil {
 		r.uses.LibCalls = map[string][]string{}

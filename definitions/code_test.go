@@ -3,12 +3,15 @@ package definitions
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
+
+	"github.com/tent-tools/tent-tools/internal/golden"
 )
 
 // parseFile parses src as a file at path and runs analyzeCode on it, with
@@ -68,6 +71,165 @@ func TestImportsExports(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
+		})
+	}
+}
+
+// codeDef makes a definition for a test: the statement is the text from
+// stmt to the end of the first `})` after it, the argument the object
+// literal after `(`, and each of the named props an arrow function (code)
+// that ends at the next `,\n  ` or at the argument's end.
+func codeDef(src, name string, k Kind, code ...string) *Definition {
+	start := strings.Index(src, "export const "+name+" =")
+	argStart := start + strings.Index(src[start:], "({") + 1
+	end := argStart + strings.Index(src[argStart:], "\n})") + 3
+	d := &Definition{Name: name, Kind: k, Stmt: Span{start, end},
+		Arg: &Value{Kind: ValObject, Span: Span{argStart, end - 1}}}
+	for _, c := range code {
+		ks := argStart + strings.Index(src[argStart:], "\n  "+c+":") + 3
+		vs := ks + len(c) + 2
+		ve := vs + strings.Index(src[vs:], ",\n  ")
+		if ve < vs || ve > end {
+			ve = end - 3
+		}
+		d.Arg.Props = append(d.Arg.Props, &Prop{Key: c, KeySpan: Span{ks, ks + len(c)}, Span: Span{ks, ve},
+			Value: &Value{Kind: ValCode, Span: Span{vs, ve}}})
+	}
+	return d
+}
+
+// showCode renders what analyzeCode found in f, one line each, in source
+// order: words, then uses.
+func showCode(f *File) string {
+	var b strings.Builder
+	pos := func(s Span) string {
+		line := 1 + strings.Count(string(f.Src[:s.Start]), "\n")
+		col := s.Start - strings.LastIndex(string(f.Src[:s.Start]), "\n")
+		return fmt.Sprintf("%d:%d", line, col)
+	}
+	var words []Word
+	for _, ws := range f.Words {
+		words = append(words, ws...)
+	}
+	sort.Slice(words, func(i, j int) bool { return words[i].Span.Start < words[j].Span.Start })
+	for _, w := range words {
+		fmt.Fprintf(&b, "word %s %s %q", pos(w.Span), w.Why, at(f.Src, w.Span))
+		if w.Table != "" {
+			fmt.Fprintf(&b, " table=%s", w.Table)
+		}
+		b.WriteByte('\n')
+	}
+	for _, u := range f.Uses.DB {
+		fmt.Fprintf(&b, "db %s def=%q table=%s method=%q keys=", pos(u.TableSpan), u.Def, at(f.Src, u.TableSpan), u.Method)
+		for _, k := range u.Keys {
+			fmt.Fprintf(&b, "%s(%s) ", at(f.Src, k.Span), at(f.Src, k.Lit))
+		}
+		b.WriteByte('\n')
+	}
+	for _, c := range f.Uses.Calls {
+		fmt.Fprintf(&b, "call %s def=%q name=%s lit=%s\n", pos(c.Name.Span), c.Def, at(f.Src, c.Name.Span), at(f.Src, c.Name.Lit))
+	}
+	for _, s := range f.Uses.Sends {
+		fmt.Fprintf(&b, "send %s def=%q %s %q\n", pos(s.Span), s.Def, s.Kind, at(f.Src, s.Span))
+	}
+	var keys []string
+	for k := range f.Uses.LibCalls {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "libcalls %q %v\n", k, f.Uses.LibCalls[k])
+	}
+	keys = keys[:0]
+	for k := range f.Uses.SendsOf {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "sendsof %q %v\n", k, f.Uses.SendsOf[k])
+	}
+	return b.String()
+}
+
+func TestWordsAndUses(t *testing.T) {
+	fnSrc := `import { fn, ref, json } from 'tent'
+import { notify } from '../lib/notify'
+import * as fmt from '../lib/fmt'
+
+// placeOrder makes an order for a buyer.
+export const placeOrder = fn({
+  input: { buyer: ref('users'), items: json() },
+  sends: ['mail'],
+  run: async (ctx, input) => {
+    const order = await ctx.db.orders.insert({ buyer: input.buyer, 'total': 0, placedAt: ctx.now() })
+    await ctx.db.orders.update(order.id, { status: 'paid', note })
+    const rows = await ctx.db['users'].where({ email: 'a' }, { limit: 1 })
+    const all = ctx.db.orders
+    await ctx.call('chargeCard', { order: order.id })
+    await ctx.call("not a name")
+    await ctx.mail.send({ to: 'ops@example.com', subject: 'New order', text: fmt.money(order.total) })
+    await notify(ctx, order)
+    const { buyer, total: t } = order
+    return { order, label: ` + "`placeOrder`" + `, tag: "x-y", 'orders': row['buyer'] }
+  },
+})
+
+export async function helper(ctx) {
+  await ctx.http.fetch('https://api.example.com')
+  local()
+}
+
+const local = () => helper(null)
+`
+	libSrc := `// notify sends mail about an order
+export async function notify(ctx, order) {
+  await ctx.mail.send({ to: order.buyer })
+  await format(order)
+}
+export const format = (o) => fetchIt(o)
+function fetchIt(o) { return o.http.fetch('x') }
+`
+	tableSrc := `import { table, text, ref } from 'tent'
+
+export const orders = table({
+  columns: {
+    buyer: ref('users'), // who placed it
+    note: text({ optional: true }),
+  },
+  may: { read: (ctx, row) => ctx.user?.id === row.buyer },
+})
+`
+	screenSrc := `import { screen, Page, Table } from 'tent/ui'
+
+export const ordersScreen = screen({
+  path: '/orders/:status',
+  load: async (ctx, params) => ({ orders: await ctx.db.orders.where({ status: params.status }) }),
+  view: ({ orders }) => (
+    <Page title="Orders">
+      <Table rows={orders} columns={['buyer', 'total']} />
+    </Page>
+  ),
+})
+`
+	tableDef := codeDef(tableSrc, "orders", KindTable)
+	// The table's may is an object of code values.
+	mayStart := strings.Index(tableSrc, "{ read:")
+	tableDef.Arg.Props = append(tableDef.Arg.Props, &Prop{Key: "may", Value: &Value{Kind: ValObject,
+		Span:  Span{mayStart, strings.Index(tableSrc, "},\n})") + 1},
+		Props: []*Prop{{Key: "read", Value: &Value{Kind: ValCode, Span: Span{strings.Index(tableSrc, "(ctx, row)"), strings.Index(tableSrc, " },\n})")}}}}}})
+	tests := []struct {
+		name, path, src string
+		defs            []*Definition
+	}{
+		{"fn", "functions/placeOrder.ts", fnSrc, []*Definition{codeDef(fnSrc, "placeOrder", KindFn, "run")}},
+		{"lib", "lib/notify.ts", libSrc, nil},
+		{"table", "tables/orders.ts", tableSrc, []*Definition{tableDef}},
+		{"screen", "screens/orders.tsx", screenSrc, []*Definition{codeDef(screenSrc, "ordersScreen", KindScreen, "load", "view")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parseFile(t, tt.path, tt.src, tt.defs)
+			golden.Check(t, "testdata/code/words_"+tt.name+".golden", []byte(showCode(f)))
 		})
 	}
 }

@@ -128,4 +128,3 @@ function f( { return «orders»
 		})
 	}
 }
-
