@@ -1,0 +1,334 @@
+package testdb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/schema"
+)
+
+// Drift is a table or a column that the database has and that no
+// definition names, as name, was or removed (finding T2011). Column is ""
+// for a whole table.
+type Drift struct {
+	Table  string
+	Column string
+	// Live is the live table the drifting column's database table becomes,
+	// "" for a whole table.
+	Live string
+}
+
+// String says what drifted, for messages.
+func (d Drift) String() string {
+	if d.Column == "" {
+		return "table " + d.Table
+	}
+	return "column " + d.Table + "." + d.Column
+}
+
+// DriftError is the error Migrate answers when the database has something
+// that no definition names; nothing was changed.
+type DriftError struct{ Drift []Drift }
+
+// Error lists what drifted.
+func (e *DriftError) Error() string {
+	var parts []string
+	for _, d := range e.Drift {
+		parts = append(parts, d.String())
+	}
+	return "the test database has what no definition names: " + strings.Join(parts, ", ")
+}
+
+// source finds the database table that the live table t is, or becomes:
+// t's own name where the database has it, else the first of t's was names
+// that it has (format.md §3); nil where it has none.
+func source(t *schema.Table, have map[string]*dbTable) *dbTable {
+	if d := have[t.Name]; d != nil {
+		return d
+	}
+	for _, w := range t.Was {
+		if d := have[w]; d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// sourceColumn is source for a column of a database table.
+func sourceColumn(c *schema.Column, d *dbTable) string {
+	if d.has(c.Name) {
+		return c.Name
+	}
+	for _, w := range c.Was {
+		if d.has(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// Drift lists what the database has that no definition names, sorted.
+func (d *DB) Drift(ctx context.Context, m *Model) ([]Drift, error) {
+	have, err := tables(ctx, d.sql)
+	if err != nil {
+		return nil, err
+	}
+	return drift(m, have), nil
+}
+
+func drift(m *Model, have map[string]*dbTable) []Drift {
+	named := map[string]bool{}
+	for _, n := range m.Removed {
+		named[n] = true
+	}
+	for _, t := range m.Tables {
+		named[t.Name] = true
+		for _, w := range t.Was {
+			named[w] = true
+		}
+	}
+	var out []Drift
+	for name := range have {
+		if !named[name] {
+			out = append(out, Drift{Table: name})
+		}
+	}
+	for _, t := range m.Tables {
+		src := source(t, have)
+		if src == nil {
+			continue
+		}
+		cols := map[string]bool{}
+		for _, n := range t.Removed {
+			cols[n] = true
+		}
+		for _, c := range t.Columns {
+			cols[c.Name] = true
+			for _, w := range c.Was {
+				cols[w] = true
+			}
+		}
+		for _, c := range src.Columns {
+			if !cols[c] {
+				out = append(out, Drift{Table: src.Name, Column: c, Live: t.Name})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Table != out[j].Table {
+			return out[i].Table < out[j].Table
+		}
+		return out[i].Column < out[j].Column
+	})
+	return out
+}
+
+// Migrate brings the database to the model, keeping its data: tables and
+// columns renamed by was, tables created (and filled from their test data),
+// columns added with their default, and tables and columns dropped only
+// where removed names them. Where the database has something no definition
+// names, it changes nothing and answers a *DriftError. It answers the steps
+// it took, as SQL, in order (none when the database already fits).
+func (d *DB) Migrate(ctx context.Context, m *Model) ([]string, error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	have, err := tables(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	if dr := drift(m, have); len(dr) > 0 {
+		return nil, &DriftError{Drift: dr}
+	}
+	var steps []string
+	exec := func(q string, args ...any) error {
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return fmt.Errorf("migrate: %s: %w", q, err)
+		}
+		steps = append(steps, q)
+		return nil
+	}
+	for _, n := range m.Removed {
+		if have[n] != nil && m.Table(n) == nil {
+			if err := exec("DROP TABLE " + quote(n)); err != nil {
+				return nil, err
+			}
+			delete(have, n)
+		}
+	}
+	for _, t := range m.Tables {
+		src := source(t, have)
+		if src == nil {
+			if err := exec(createSQL(t)); err != nil {
+				return nil, err
+			}
+			if err := fill(ctx, tx, t, m.TestData[t.Name]); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if src.Name != t.Name {
+			if err := exec("ALTER TABLE " + quote(src.Name) + " RENAME TO " + quote(t.Name)); err != nil {
+				return nil, err
+			}
+			delete(have, src.Name)
+			src.Name = t.Name
+			have[t.Name] = src
+		}
+		if err := migrateColumns(t, src, exec); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return steps, nil
+}
+
+// migrateColumns renames, adds and drops the columns of one table.
+func migrateColumns(t *schema.Table, src *dbTable, exec func(string, ...any) error) error {
+	tq := quote(t.Name)
+	for _, c := range t.Columns {
+		from := sourceColumn(c, src)
+		switch {
+		case from == "":
+			q := "ALTER TABLE " + tq + " ADD COLUMN " + quote(c.Name) + " " + sqlType(c.Type)
+			if c.Default != nil {
+				lit, err := literal(c, c.Default)
+				if err != nil {
+					return err
+				}
+				q += " DEFAULT " + lit
+			}
+			if err := exec(q); err != nil {
+				return err
+			}
+		case from != c.Name:
+			if err := exec("ALTER TABLE " + tq + " RENAME COLUMN " + quote(from) + " TO " + quote(c.Name)); err != nil {
+				return err
+			}
+			src.Columns[slices.Index(src.Columns, from)] = c.Name
+		}
+	}
+	for _, n := range t.Removed {
+		if src.has(n) && t.Column(n) == nil {
+			if err := exec("ALTER TABLE " + tq + " DROP COLUMN " + quote(n)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// literal writes a default value as an SQL literal for ADD COLUMN.
+func literal(c *schema.Column, v any) (string, error) {
+	s, err := store(c, v)
+	if err != nil {
+		return "", err
+	}
+	switch x := s.(type) {
+	case nil:
+		return "NULL", nil
+	case int64:
+		return fmt.Sprint(x), nil
+	case float64:
+		return fmt.Sprint(x), nil
+	case string:
+		return "'" + strings.ReplaceAll(x, "'", "''") + "'", nil
+	}
+	return "", fmt.Errorf("default of %s: cannot store %T", c.Name, s)
+}
+
+// createSQL is the CREATE TABLE statement of a live table.
+func createSQL(t *schema.Table) string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE " + quote(t.Name) + " (id TEXT PRIMARY KEY")
+	for _, c := range t.Columns {
+		b.WriteString(", " + quote(c.Name) + " " + sqlType(c.Type))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// fill inserts a table's test data rows. Rows are taken as they are: the
+// check reports rows that do not fit their table (T26xx), so a row with an
+// unknown column loses that column here, and a missing value takes the
+// column's default.
+func fill(ctx context.Context, tx *sql.Tx, t *schema.Table, rows []map[string]any) error {
+	w := &writer{q: tx}
+	for i, row := range rows {
+		id, _ := row["id"].(string)
+		if id == "" {
+			var err error
+			if id, err = w.newID(ctx, t.Name); err != nil {
+				return err
+			}
+		}
+		vals := []any{id}
+		for _, c := range t.Columns {
+			v, ok := row[c.Name]
+			if !ok {
+				v = c.Default
+			}
+			vals = append(vals, storeLoose(c, v))
+		}
+		if _, err := tx.ExecContext(ctx, insertSQL(t), vals...); err != nil {
+			return fmt.Errorf("test data %s row %d: %w", t.Name, i+1, err)
+		}
+	}
+	return nil
+}
+
+// insertSQL is the INSERT statement of a live table, id first.
+func insertSQL(t *schema.Table) string {
+	var b strings.Builder
+	b.WriteString("INSERT OR REPLACE INTO " + quote(t.Name) + " (id")
+	for _, c := range t.Columns {
+		b.WriteString(", " + quote(c.Name))
+	}
+	b.WriteString(") VALUES (?")
+	b.WriteString(strings.Repeat(", ?", len(t.Columns)))
+	b.WriteString(")")
+	return b.String()
+}
+
+// Reset rebuilds the database from the test data: every tent table is
+// dropped, then each live table created and filled. Only an explicit reset
+// does this; Migrate never drops data that no definition removed.
+func (d *DB) Reset(ctx context.Context, m *Model) error {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	defer tx.Rollback()
+	have, err := tables(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for name := range have {
+		if _, err := tx.ExecContext(ctx, "DROP TABLE "+quote(name)); err != nil {
+			return fmt.Errorf("reset: drop %s: %w", name, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+seqTable); err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	for _, t := range m.Tables {
+		if _, err := tx.ExecContext(ctx, createSQL(t)); err != nil {
+			return fmt.Errorf("reset: create %s: %w", t.Name, err)
+		}
+		if err := fill(ctx, tx, t, m.TestData[t.Name]); err != nil {
+			return fmt.Errorf("reset: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	return nil
+}
