@@ -93,8 +93,8 @@ func TestMigrate(t *testing.T) {
 		steps []string
 		check func(t *testing.T, db *DB, m *Model)
 	}{{
-		name: "rename table by was",
-		edit: func(m *Model) { m.Tables[1].Name, m.Tables[1].Was = "purchases", []string{"orders"} },
+		name:  "rename table by was",
+		edit:  func(m *Model) { m.Tables[1].Name, m.Tables[1].Was = "purchases", []string{"orders"} },
 		steps: []string{`ALTER TABLE "orders" RENAME TO "purchases"`},
 		check: func(t *testing.T, db *DB, m *Model) {
 			if n := len(rows(t, db, m, "purchases")); n != 3 {
