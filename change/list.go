@@ -146,35 +146,66 @@ func (l List) removeSpans(gone []bool) []Edit {
 // with a trailing comma where the list has one) for a list laid out over
 // lines.
 func (l List) Append(src []byte, texts []string, st Style) []Edit {
+	return l.InsertAfter(src, len(l.Items)-1, texts, st)
+}
+
+// InsertAfter returns the edits that add items after the item at index i
+// (at the start where i < 0), in the list's layout as Append does.
+func (l List) InsertAfter(src []byte, i int, texts []string, st Style) []Edit {
 	if len(texts) == 0 {
 		return nil
 	}
 	if len(l.Items) == 0 {
 		return l.appendEmpty(src, texts, st)
 	}
-	last := l.Items[len(l.Items)-1]
-	comma, end := trailer(src, last)
-	if !l.Multiline(src) || end < 0 {
-		return []Edit{{Start: last.End, End: last.End, Text: ", " + strings.Join(texts, ", ")}}
+	if i < 0 {
+		return l.insertFirst(src, texts, st)
 	}
-	indent := Indent(src, last.Start)
+	if i >= len(l.Items) {
+		i = len(l.Items) - 1
+	}
+	isLast := i == len(l.Items)-1
+	item := l.Items[i]
+	comma, end := trailer(src, item)
+	if !l.Multiline(src) || end < 0 {
+		return []Edit{{Start: item.End, End: item.End, Text: ", " + strings.Join(texts, ", ")}}
+	}
+	indent := Indent(src, item.Start)
+	// Inside the list every new item gets a comma; at its end, the list's
+	// trailing-comma style decides.
+	trailing := comma >= 0 || !isLast
 	var b strings.Builder
-	for i, t := range texts {
-		if comma < 0 && i > 0 {
+	for k, t := range texts {
+		if !trailing && k > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(st.EOL + indent + t)
-		if comma >= 0 {
+		if trailing {
 			b.WriteByte(',')
 		}
 	}
 	if comma >= 0 {
 		return []Edit{{Start: end, End: end, Text: b.String()}}
 	}
-	if end == last.End {
+	if end == item.End {
 		return []Edit{{Start: end, End: end, Text: "," + b.String()}}
 	}
-	return []Edit{{Start: last.End, End: last.End, Text: ","}, {Start: end, End: end, Text: b.String()}}
+	return []Edit{{Start: item.End, End: item.End, Text: ","}, {Start: end, End: end, Text: b.String()}}
+}
+
+// insertFirst adds items before the first item.
+func (l List) insertFirst(src []byte, texts []string, st Style) []Edit {
+	first := l.Items[0]
+	if !l.Multiline(src) || !ownLines(src, first) {
+		return []Edit{{Start: first.Start, End: first.Start, Text: strings.Join(texts, ", ") + ", "}}
+	}
+	indent := Indent(src, first.Start)
+	var b strings.Builder
+	for _, t := range texts {
+		b.WriteString(indent + t + "," + st.EOL)
+	}
+	at := LineStart(src, first.Start)
+	return []Edit{{Start: at, End: at, Text: b.String()}}
 }
 
 // appendEmpty fills an empty list: `[]` gets `['a']`, `{}` gets

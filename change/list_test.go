@@ -117,6 +117,32 @@ func TestListAppend(t *testing.T) {
 	}
 }
 
+func TestListInsertAfter(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		at   int
+		want string
+	}{
+		{"inline middle", "x = §{ a: 1, c: 3 }", 0, "x = { a: 1, b: 2, c: 3 }"},
+		{"inline first", "x = §{ a: 1 }", -1, "x = { b: 2, a: 1 }"},
+		{"lines middle, no trailing comma", "x = §{\n  a: 1,\n  c: 3\n}", 0, "x = {\n  a: 1,\n  b: 2,\n  c: 3\n}"},
+		{"lines first", "x = §{\n  a: 1\n}", -1, "x = {\n  b: 2,\n  a: 1\n}"},
+		{
+			"lines after a nested object", "x = §{\n  a: {\n    q: 1,\n  },\n  c: 3,\n}", 0,
+			"x = {\n  a: {\n    q: 1,\n  },\n  b: 2,\n  c: 3,\n}",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, l := parseList(t, tt.in)
+			if got := apply(t, src, l.InsertAfter(src, tt.at, []string{"b: 2"}, ts)); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestNames(t *testing.T) {
 	tests := []struct {
 		name string

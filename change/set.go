@@ -61,6 +61,17 @@ type Line struct {
 // plain places of other definitions) that still name the target, in their
 // positions after the change.
 type Set struct {
+	// Action is "rename" or "remove"; Kind what it acts on ("table",
+	// "column", "fn", "flow", "screen", "file"), as a policy's change rule
+	// names it; Target the name ("orders", "orders.buyer") or the path.
+	Action string
+	Kind   string
+	Target string
+	// To is a rename's new name; Was the target's `was` names after the
+	// rename, oldest first (empty for a kind without `was`).
+	To  string
+	Was []string
+
 	Files   []*FileEdit
 	Deletes []string
 	Left    []Site
