@@ -1,0 +1,1055 @@
+package definitions
+
+// This file reads the definitions of a TypeScript file (format.md §2): the
+// top-level `export const NAME = KIND({...})` statements whose builder is
+// imported from 'tent' or 'tent/ui', and the default exports of project.ts
+// and engine.ts. It builds each builder argument's declarative field tree
+// (Value) and, from it, the typed parts (Table, Fn, Flow, Screen, Project,
+// Engine). Nothing is run: a declarative position that holds anything but
+// a literal, an array or object of them, or a builder call is a T2010
+// finding, and the rest of the definition is still read.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/parser"
+	"github.com/tent-tools/tent-tools/schema"
+)
+
+// The modules that builders come from.
+const (
+	moduleTent   = "tent"
+	moduleTentUI = "tent/ui"
+)
+
+// builderKinds maps each definition builder to its kind, by module.
+var builderKinds = map[string]map[string]Kind{
+	moduleTent:   {"table": KindTable, "fn": KindFn, "flow": KindFlow},
+	moduleTentUI: {"screen": KindScreen},
+}
+
+// codeFields names, per kind, the top-level fields of the argument that
+// hold code: whatever they hold is run, never read, so they give no T2010.
+var codeFields = map[Kind]map[string]bool{
+	KindTable:  {"may": true},
+	KindFn:     {"run": true, "may": true},
+	KindScreen: {"load": true, "view": true},
+}
+
+// maxValueDepth bounds how deep a declarative value is read. A deeper
+// literal is unreadable (T2010) rather than a risk to the stack.
+const maxValueDepth = 64
+
+// tentBinding is what a local name imported from 'tent' or 'tent/ui' is.
+type tentBinding struct {
+	module   string
+	imported string
+}
+
+// declReader reads the definitions of one file.
+type declReader struct {
+	f     *File
+	src   []byte
+	names parser.Names
+	// tent maps the local names of named imports from 'tent' and
+	// 'tent/ui' to what they import; tentNS maps namespace imports
+	// (`import * as t from 'tent'`) to their module.
+	tent   map[string]tentBinding
+	tentNS map[string]string
+	// bound holds every other top-level binding of the file (imports from
+	// other modules, declarations): a call of one is no builder call.
+	bound map[string]bool
+
+	def  *Definition // the definition being read
+	code bool        // reading inside a code field: no T2010
+}
+
+// readDefinitions reads the definitions of a parsed TypeScript file into
+// f.Definitions, and appends the T2010 findings of their unreadable
+// declarative positions to f.Findings. root is the tree's root node.
+func readDefinitions(f *File, root *sitter.Node) {
+	r := &declReader{
+		f:      f,
+		src:    f.Src,
+		names:  parser.GrammarOf(f.Path).Names(),
+		tent:   map[string]tentBinding{},
+		tentNS: map[string]string{},
+		bound:  map[string]bool{},
+	}
+	stmts := r.topLevel(root)
+	for _, s := range stmts {
+		r.bindings(s)
+	}
+	for _, s := range stmts {
+		if r.names.Type(s) == "export_statement" {
+			r.exportStatement(s)
+		}
+	}
+}
+
+// topLevel returns the statements of the file. Statements that
+// tree-sitter could only place inside a top-level ERROR node are read
+// too, so that a syntax error does not hide the definitions around it.
+func (r *declReader) topLevel(root *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for _, s := range parser.NamedChildren(root) {
+		if s.IsError() {
+			out = append(out, parser.NamedChildren(s)...)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// bindings records the top-level names that a statement binds.
+func (r *declReader) bindings(s *sitter.Node) {
+	switch r.names.Type(s) {
+	case "import_statement":
+		r.importBindings(s)
+	case "export_statement":
+		if d := s.ChildByFieldName("declaration"); d != nil {
+			r.bindings(d)
+		}
+	case "lexical_declaration", "variable_declaration":
+		for _, d := range parser.NamedChildren(s) {
+			if r.names.Type(d) != "variable_declarator" {
+				continue
+			}
+			if n := d.ChildByFieldName("name"); n != nil && r.names.Type(n) == "identifier" {
+				r.bound[r.text(n)] = true
+			}
+		}
+	case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration", "enum_declaration":
+		if n := s.ChildByFieldName("name"); n != nil {
+			r.bound[r.text(n)] = true
+		}
+	}
+}
+
+// importBindings records the names an import statement binds: those
+// from 'tent' and 'tent/ui' as builders, all others as plain bindings.
+func (r *declReader) importBindings(s *sitter.Node) {
+	source := s.ChildByFieldName("source")
+	if source == nil {
+		return
+	}
+	module, ok := r.literal(source)
+	if !ok {
+		return
+	}
+	fromTent := module == moduleTent || module == moduleTentUI
+	for _, clause := range parser.NamedChildren(s) {
+		if r.names.Type(clause) != "import_clause" {
+			continue
+		}
+		for _, c := range parser.NamedChildren(clause) {
+			switch r.names.Type(c) {
+			case "identifier": // a default import
+				r.bound[r.text(c)] = true
+			case "namespace_import":
+				for _, id := range parser.NamedChildren(c) {
+					if r.names.Type(id) != "identifier" {
+						continue
+					}
+					if fromTent {
+						r.tentNS[r.text(id)] = module
+					} else {
+						r.bound[r.text(id)] = true
+					}
+				}
+			case "named_imports":
+				for _, sp := range parser.NamedChildren(c) {
+					if r.names.Type(sp) != "import_specifier" {
+						continue
+					}
+					name := sp.ChildByFieldName("name")
+					if name == nil {
+						continue
+					}
+					local := name
+					if alias := sp.ChildByFieldName("alias"); alias != nil {
+						local = alias
+					}
+					if fromTent {
+						r.tent[r.text(local)] = tentBinding{module: module, imported: r.importName(name)}
+					} else {
+						r.bound[r.text(local)] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// importName is the name an import specifier imports: an identifier, or
+// a string (`import { 'a-b' as c }`).
+func (r *declReader) importName(n *sitter.Node) string {
+	if s, ok := r.literal(n); ok {
+		return s
+	}
+	return r.text(n)
+}
+
+// exportStatement reads the definitions an export statement makes.
+func (r *declReader) exportStatement(s *sitter.Node) {
+	if decl := s.ChildByFieldName("declaration"); decl != nil {
+		if r.names.Type(decl) != "lexical_declaration" || !r.isConst(decl) {
+			return
+		}
+		for _, d := range parser.NamedChildren(decl) {
+			if r.names.Type(d) != "variable_declarator" {
+				continue
+			}
+			name, value := d.ChildByFieldName("name"), d.ChildByFieldName("value")
+			if name == nil || value == nil || r.names.Type(name) != "identifier" {
+				continue
+			}
+			call := r.unwrap(value)
+			if r.names.Type(call) != "call_expression" {
+				continue
+			}
+			b, ok := r.builderOf(call.ChildByFieldName("function"))
+			if !ok {
+				continue
+			}
+			kind, known := builderKinds[b.module][b.imported]
+			if !known {
+				kind = KindUnknown
+			}
+			def := &Definition{
+				Name:     r.text(name),
+				Kind:     kind,
+				Builder:  b.imported,
+				Path:     r.f.Path,
+				Stmt:     nodeSpan(s),
+				NameSpan: nodeSpan(name),
+			}
+			r.readDefinition(def, call)
+		}
+		return
+	}
+	value := s.ChildByFieldName("value")
+	if value == nil || !r.isDefault(s) {
+		return
+	}
+	var kind Kind
+	switch r.f.Path {
+	case "project.ts":
+		kind = KindProject
+	case "engine.ts":
+		kind = KindEngine
+	default:
+		return
+	}
+	call := r.unwrap(value)
+	if r.names.Type(call) != "call_expression" {
+		return
+	}
+	fn := call.ChildByFieldName("function")
+	if fn == nil {
+		return
+	}
+	b, ok := r.builderOf(fn)
+	if !ok {
+		// project.ts may leave out its import: the bare name still says
+		// what it means, and the TypeScript check reports the import.
+		if r.names.Type(fn) != "identifier" || r.bound[r.text(fn)] {
+			return
+		}
+		b = tentBinding{module: moduleTent, imported: r.text(fn)}
+	}
+	if b.module != moduleTent || b.imported != string(kind) {
+		return
+	}
+	def := &Definition{Name: string(kind), Kind: kind, Builder: b.imported, Path: r.f.Path, Stmt: nodeSpan(s)}
+	r.readDefinition(def, call)
+}
+
+// isConst reports whether a lexical declaration is a const one.
+func (r *declReader) isConst(decl *sitter.Node) bool {
+	k := decl.ChildByFieldName("kind")
+	return k != nil && r.names.Type(k) == "const"
+}
+
+// isDefault reports whether an export statement is `export default`.
+func (r *declReader) isDefault(s *sitter.Node) bool {
+	for _, c := range parser.Children(s) {
+		if r.names.Type(c) == "default" {
+			return true
+		}
+	}
+	return false
+}
+
+// builderOf says which import of 'tent' or 'tent/ui' a callee names: a
+// local name imported from there (under any alias), or `ns.name` for a
+// namespace import.
+func (r *declReader) builderOf(fn *sitter.Node) (tentBinding, bool) {
+	if fn == nil {
+		return tentBinding{}, false
+	}
+	switch r.names.Type(fn) {
+	case "identifier":
+		b, ok := r.tent[r.text(fn)]
+		return b, ok
+	case "member_expression":
+		obj, prop := fn.ChildByFieldName("object"), fn.ChildByFieldName("property")
+		if obj == nil || prop == nil || r.names.Type(obj) != "identifier" {
+			return tentBinding{}, false
+		}
+		if module, ok := r.tentNS[r.text(obj)]; ok {
+			return tentBinding{module: module, imported: r.text(prop)}, true
+		}
+	}
+	return tentBinding{}, false
+}
+
+// readDefinition reads the builder argument of a definition and its
+// typed part, and adds the definition to the file.
+func (r *declReader) readDefinition(def *Definition, call *sitter.Node) {
+	r.def = def
+	defer func() { r.def = nil }()
+	args := call.ChildByFieldName("arguments")
+	var first *sitter.Node
+	if args != nil {
+		for _, a := range parser.NamedChildren(args) {
+			if r.names.Type(a) != "comment" {
+				first = a
+				break
+			}
+		}
+	}
+	switch {
+	case def.Kind == KindUnknown:
+		// An unknown builder is T2002 for the check; its argument is kept
+		// as far as it reads, without findings of its own.
+		if first != nil && r.names.Type(r.unwrap(first)) == "object" {
+			def.Arg = r.quietly(true, func() *Value { return r.object(r.unwrap(first), "", 0, nil) })
+		}
+	case first == nil:
+		at := nodeSpan(call)
+		if args != nil {
+			at = nodeSpan(args)
+		}
+		r.finding(at, fmt.Sprintf("`%s`: %s() has no argument; write %s({ ... })", def.Name, def.Builder, def.Builder))
+	case r.names.Type(r.unwrap(first)) != "object":
+		v := r.value(first, def.Builder+"()", 0)
+		if v.Kind != ValUnreadable {
+			r.finding(v.Span, fmt.Sprintf("`%s`: the argument of %s() must be an object literal `{ ... }`", def.Name, def.Builder))
+		}
+	default:
+		def.Arg = r.object(r.unwrap(first), "", 0, codeFields[def.Kind])
+	}
+	switch def.Kind {
+	case KindTable:
+		def.Table = readTable(def)
+	case KindFn:
+		def.Fn = readFn(def)
+	case KindFlow:
+		def.Flow = readFlow(def)
+	case KindScreen:
+		def.Screen = readScreen(def)
+	case KindProject:
+		def.Project = readProject(def)
+	case KindEngine:
+		def.Engine = readEngine(def)
+	}
+	r.f.Definitions = append(r.f.Definitions, def)
+}
+
+// unwrap looks through parentheses and the TypeScript-only wrappers that
+// do not change a value: `x as const`, `x satisfies T`, `x!`.
+func (r *declReader) unwrap(n *sitter.Node) *sitter.Node {
+	for n != nil {
+		switch r.names.Type(n) {
+		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
+			inner := firstNamed(n, r.names)
+			if inner == nil {
+				return n
+			}
+			n = inner
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// firstNamed returns the first named child of n that is no comment.
+func firstNamed(n *sitter.Node, names parser.Names) *sitter.Node {
+	for _, c := range parser.NamedChildren(n) {
+		if names.Type(c) != "comment" {
+			return c
+		}
+	}
+	return nil
+}
+
+// value reads one declarative expression. where names its position
+// ("columns.note") for messages. An expression that holds a syntax error
+// is read without T2010 findings: its T1001 says what is wrong.
+func (r *declReader) value(n *sitter.Node, where string, depth int) *Value {
+	if !r.code && n.HasError() {
+		return r.quietly(true, func() *Value { return r.value(n, where, depth) })
+	}
+	n = r.unwrap(n)
+	span := nodeSpan(n)
+	if depth > maxValueDepth {
+		return r.unreadable(span, where, "a value nested this deeply", "flatten it")
+	}
+	switch r.names.Type(n) {
+	case "string":
+		s, ok := r.literal(n)
+		if !ok {
+			return r.unreadable(span, where, "a string with a bad escape", "fix the escape")
+		}
+		return &Value{Kind: ValString, Span: span, Str: s}
+	case "template_string":
+		for _, c := range parser.NamedChildren(n) {
+			if r.names.Type(c) == "template_substitution" {
+				return r.unreadable(span, where, "a template with substitutions ("+r.excerpt(n)+")", "write a plain string")
+			}
+		}
+		s, _ := r.literal(n)
+		return &Value{Kind: ValString, Span: span, Str: s}
+	case "number":
+		f, ok := parseNumber(r.text(n))
+		if !ok {
+			return r.unreadable(span, where, "a number that is not valid ("+r.excerpt(n)+")", "write a plain number")
+		}
+		return &Value{Kind: ValNumber, Span: span, Num: f}
+	case "unary_expression":
+		op, arg := n.ChildByFieldName("operator"), n.ChildByFieldName("argument")
+		if op != nil && arg != nil {
+			sign := r.names.Type(op)
+			if inner := r.unwrap(arg); (sign == "-" || sign == "+") && r.names.Type(inner) == "number" {
+				if f, ok := parseNumber(r.text(inner)); ok {
+					if sign == "-" {
+						f = -f
+					}
+					return &Value{Kind: ValNumber, Span: span, Num: f}
+				}
+			}
+		}
+	case "true", "false":
+		return &Value{Kind: ValBool, Span: span, Bool: r.names.Type(n) == "true"}
+	case "null":
+		return &Value{Kind: ValNull, Span: span}
+	case "array":
+		v := &Value{Kind: ValArray, Span: span}
+		i := 0
+		for _, c := range parser.NamedChildren(n) {
+			if r.names.Type(c) == "comment" {
+				continue
+			}
+			at := fmt.Sprintf("%s[%d]", where, i)
+			if r.names.Type(c) == "spread_element" {
+				v.Items = append(v.Items, r.unreadable(nodeSpan(c), at, "a spread ("+r.excerpt(c)+")", "write the items themselves"))
+			} else {
+				v.Items = append(v.Items, r.value(c, at, depth+1))
+			}
+			i++
+		}
+		return v
+	case "object":
+		return r.object(n, where, depth, nil)
+	case "call_expression":
+		return r.call(n, where, depth)
+	case "arrow_function", "function_expression", "function", "generator_function":
+		return &Value{Kind: ValCode, Span: span}
+	case "undefined":
+		return r.unreadable(span, where, "`undefined`", "leave the key out instead")
+	case "identifier":
+		return r.unreadable(span, where, "a variable (`"+r.text(n)+"`)", "write its value here")
+	}
+	return r.unreadable(span, where, "an expression ("+r.excerpt(n)+")", "write the value itself")
+}
+
+// object reads an object literal. code names the keys whose values are
+// code (read without T2010); nil outside the top level of an argument.
+func (r *declReader) object(n *sitter.Node, where string, depth int, code map[string]bool) *Value {
+	v := &Value{Kind: ValObject, Span: nodeSpan(n)}
+	for _, c := range parser.NamedChildren(n) {
+		span := nodeSpan(c)
+		switch r.names.Type(c) {
+		case "pair":
+			key, val := c.ChildByFieldName("key"), c.ChildByFieldName("value")
+			if key == nil || val == nil {
+				continue
+			}
+
+			name, ok := r.key(key)
+			if !ok {
+				v.Props = append(v.Props, &Prop{KeySpan: nodeSpan(key), Span: span,
+					Value: r.unreadable(nodeSpan(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")})
+				continue
+			}
+			// A code field is read without findings, and so is a pair
+			// that a syntax error may have cut short (its T1001 says what
+			// is wrong).
+			p := &Prop{Key: name, KeySpan: nodeSpan(key), Span: span}
+			p.Value = r.quietly(code[name] || c.HasError(), func() *Value {
+				return r.value(val, joinPath(where, name), depth+1)
+			})
+			v.Props = append(v.Props, p)
+		case "shorthand_property_identifier":
+			name := r.text(c)
+			v.Props = append(v.Props, &Prop{Key: name, KeySpan: span, Span: span, Shorthand: true,
+				Value: r.unreadableUnless(code[name], span, joinPath(where, name), "a variable (`"+name+"`)", "write `"+name+": value`")})
+		case "method_definition":
+			key := c.ChildByFieldName("name")
+			if key == nil {
+				continue
+			}
+			name, ok := r.key(key)
+			if !ok {
+				v.Props = append(v.Props, &Prop{KeySpan: nodeSpan(key), Span: span,
+					Value: r.unreadable(nodeSpan(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")})
+				continue
+			}
+			v.Props = append(v.Props, &Prop{Key: name, KeySpan: nodeSpan(key), Span: span, Value: &Value{Kind: ValCode, Span: span}})
+		case "spread_element":
+			v.Props = append(v.Props, &Prop{Span: span, Value: r.unreadable(span, where, "a spread ("+r.excerpt(c)+")", "write the properties themselves")})
+		}
+	}
+	return v
+}
+
+// quietly runs read without T2010 findings when on is set.
+func (r *declReader) quietly(on bool, read func() *Value) *Value {
+	if !on || r.code {
+		return read()
+	}
+	r.code = true
+	defer func() { r.code = false }()
+	return read()
+}
+
+// key reads a property key: a name, a string or a number. A computed key
+// is not readable.
+func (r *declReader) key(n *sitter.Node) (string, bool) {
+	switch r.names.Type(n) {
+	case "property_identifier", "private_property_identifier":
+		return r.text(n), true
+	case "string":
+		return r.literal(n)
+	case "number":
+		f, ok := parseNumber(r.text(n))
+		if !ok {
+			return "", false
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+// call reads a builder call such as text() or ref('users'). The callee is
+// a builder when it is imported from 'tent' or 'tent/ui', or when it is
+// bound nowhere in the file (an unknown builder, which the check reports
+// as T2002); a call of anything else is unreadable.
+func (r *declReader) call(n *sitter.Node, where string, depth int) *Value {
+	span := nodeSpan(n)
+	fn := n.ChildByFieldName("function")
+	var name string
+	if b, ok := r.builderOf(fn); ok {
+		name = b.imported
+	} else if fn != nil && r.names.Type(fn) == "identifier" && !r.bound[r.text(fn)] {
+		name = r.text(fn)
+	} else {
+		what := "an expression"
+		if fn != nil {
+			what = r.excerpt(fn)
+		}
+		return r.unreadable(span, where, "a call of "+what+" (no builder of 'tent')", "write the value itself")
+	}
+	v := &Value{Kind: ValCall, Span: span, Str: name}
+	args := n.ChildByFieldName("arguments")
+	if args == nil || r.names.Type(args) != "arguments" {
+		// A tagged template (text`x`) passes no argument list.
+		return r.unreadable(span, where, "a tagged template ("+r.excerpt(n)+")", "call the builder with parentheses")
+	}
+	for _, a := range parser.NamedChildren(args) {
+		switch r.names.Type(a) {
+		case "comment":
+		case "spread_element":
+			v.Items = append(v.Items, r.unreadable(nodeSpan(a), where, "a spread ("+r.excerpt(a)+")", "write the arguments themselves"))
+		default:
+			v.Items = append(v.Items, r.value(a, where, depth+1))
+		}
+	}
+	return v
+}
+
+// unreadable makes a ValUnreadable and, outside code, its T2010 finding:
+// what the position holds, and how to make it readable.
+func (r *declReader) unreadable(span Span, where, what, hint string) *Value {
+	return r.unreadableUnless(false, span, where, what, hint)
+}
+
+// unreadableUnless is unreadable that gives no finding when inCode is set.
+func (r *declReader) unreadableUnless(inCode bool, span Span, where, what, hint string) *Value {
+	if !r.code && !inCode {
+		at := ""
+		if where != "" {
+			at = " " + where
+		}
+		r.finding(span, fmt.Sprintf("`%s`%s: %s cannot be read without running code; %s", r.def.Name, at, what, hint))
+	}
+	return &Value{Kind: ValUnreadable, Span: span}
+}
+
+// finding adds a T2010 finding about the definition being read.
+func (r *declReader) finding(span Span, msg string) {
+	fd := r.f.Finding(diag.T2010, diag.Error, msg, span)
+	fd.Definition = r.def.Name
+	r.f.Findings = append(r.f.Findings, fd)
+}
+
+// joinPath appends a key to a position path.
+func joinPath(where, key string) string {
+	if where == "" {
+		return key
+	}
+	return where + "." + key
+}
+
+// text is the source text of n.
+func (r *declReader) text(n *sitter.Node) string {
+	return string(r.src[n.StartByte():n.EndByte()])
+}
+
+// excerpt is the text of n for a message: its first line, cut short, in
+// backquotes.
+func (r *declReader) excerpt(n *sitter.Node) string {
+	s := r.text(n)
+	cut := false
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s, cut = s[:i], true
+	}
+	const maxRunes = 40
+	if utf8.RuneCountInString(s) > maxRunes {
+		s, cut = string([]rune(s)[:maxRunes]), true
+	}
+	if cut {
+		s += "…"
+	}
+	if strings.Contains(s, "`") {
+		return "`` " + s + " ``"
+	}
+	return "`" + s + "`"
+}
+
+// literal decodes a string literal, or a template string without
+// substitutions. ok is false for any other node.
+func (r *declReader) literal(n *sitter.Node) (string, bool) {
+	switch r.names.Type(n) {
+	case "string", "template_string":
+	default:
+		return "", false
+	}
+	start, end := int(n.StartByte()), int(n.EndByte())
+	if end-start < 2 {
+		return "", false
+	}
+	return unescapeJS(r.src[start+1 : end-1])
+}
+
+// nodeSpan is the byte span of n.
+func nodeSpan(n *sitter.Node) Span {
+	return Span{Start: int(n.StartByte()), End: int(n.EndByte())}
+}
+
+// unescapeJS decodes the escape sequences of a JavaScript string literal's
+// content. ok is false for an unterminated or malformed escape.
+func unescapeJS(b []byte) (string, bool) {
+	if !strings.ContainsRune(string(b), '\\') {
+		return string(b), true
+	}
+	var sb strings.Builder
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(b) {
+			return "", false
+		}
+		switch c = b[i]; c {
+		case 'n':
+			sb.WriteByte('\n')
+		case 't':
+			sb.WriteByte('\t')
+		case 'r':
+			sb.WriteByte('\r')
+		case 'b':
+			sb.WriteByte('\b')
+		case 'f':
+			sb.WriteByte('\f')
+		case 'v':
+			sb.WriteByte('\v')
+		case '0':
+			sb.WriteByte(0)
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+			// A line continuation adds nothing.
+		case 'x':
+			if i+2 >= len(b) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(string(b[i+1:i+3]), 16, 8)
+			if err != nil {
+				return "", false
+			}
+			sb.WriteRune(rune(v))
+			i += 2
+		case 'u':
+			var hex string
+			if i+1 < len(b) && b[i+1] == '{' {
+				j := i + 2
+				for j < len(b) && b[j] != '}' {
+					j++
+				}
+				if j >= len(b) {
+					return "", false
+				}
+				hex, i = string(b[i+2:j]), j
+			} else {
+				if i+4 >= len(b) {
+					return "", false
+				}
+				hex, i = string(b[i+1:i+5]), i+4
+			}
+			v, err := strconv.ParseUint(hex, 16, 32)
+			if err != nil || v > utf8.MaxRune {
+				return "", false
+			}
+			sb.WriteRune(rune(v))
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String(), true
+}
+
+// parseNumber reads a JavaScript number literal: decimal with exponent,
+// 0x / 0o / 0b, digit separators, a BigInt's trailing n.
+func parseNumber(s string) (float64, bool) {
+	s = strings.TrimSuffix(strings.ReplaceAll(s, "_", ""), "n")
+	if len(s) > 2 && s[0] == '0' {
+		switch s[1] {
+		case 'x', 'X', 'o', 'O', 'b', 'B':
+			v, err := strconv.ParseUint(s, 0, 64)
+			if err != nil {
+				return 0, false
+			}
+			return float64(v), true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return f, true
+		}
+		return 0, false
+	}
+	return f, true
+}
+
+// The typed parts, read from the field tree.
+
+// readTable reads what a table declares.
+func readTable(def *Definition) *Table {
+	t := &Table{}
+	for _, p := range objectProps(def.Arg) {
+		switch p.Key {
+		case "columns":
+			t.ColumnsProp, t.Columns = p, readColumns(p.Value)
+		case "indexes":
+			t.IndexesProp, t.Indexes = p, readIndexes(p.Value)
+		case "was":
+			t.WasProp, t.Was = p, stringRefs(p.Value)
+		case "removed":
+			t.RemovedProp, t.Removed = p, stringRefs(p.Value)
+		case "may":
+			t.May = p
+		}
+	}
+	t.Schema = &schema.Table{Name: def.Name, Was: refNames(t.Was), Removed: refNames(t.Removed)}
+	for _, c := range t.Columns {
+		t.Schema.Columns = append(t.Schema.Columns, c.Schema)
+	}
+	for _, ix := range t.Indexes {
+		t.Schema.Indexes = append(t.Schema.Indexes, refNames(ix))
+	}
+	return t
+}
+
+// readFn reads what a function declares.
+func readFn(def *Definition) *Fn {
+	fn := &Fn{}
+	for _, p := range objectProps(def.Arg) {
+		switch p.Key {
+		case "input":
+			fn.InputProp, fn.Input = p, readColumns(p.Value)
+		case "sends":
+			fn.SendsProp, fn.Sends = p, stringRefs(p.Value)
+		case "run":
+			fn.Run = p
+		case "may":
+			fn.May = p
+		}
+	}
+	return fn
+}
+
+// readFlow reads what a flow declares.
+func readFlow(def *Definition) *Flow {
+	fl := &Flow{}
+	for _, p := range objectProps(def.Arg) {
+		switch p.Key {
+		case "input":
+			fl.InputProp, fl.Input = p, readColumns(p.Value)
+		case "steps":
+			fl.StepsProp, fl.Steps = p, stringRefs(p.Value)
+		}
+	}
+	return fl
+}
+
+// readScreen reads what a screen declares. PathSpan is the path literal,
+// quotes included.
+func readScreen(def *Definition) *Screen {
+	sc := &Screen{}
+	for _, p := range objectProps(def.Arg) {
+		switch p.Key {
+		case "path":
+			if p.Value.Kind == ValString {
+				sc.Path, sc.PathSpan = p.Value.Str, p.Value.Span
+			}
+		case "title":
+			if p.Value.Kind == ValString {
+				sc.Title = p.Value.Str
+			}
+		case "load":
+			sc.Load = p
+		case "view":
+			sc.View = p
+		}
+	}
+	return sc
+}
+
+// readProject reads project.ts. users is "users" where left out.
+func readProject(def *Definition) *Project {
+	pr := &Project{Users: NameRef{Name: "users"}}
+	for _, p := range objectProps(def.Arg) {
+		switch p.Key {
+		case "name":
+			if p.Value.Kind == ValString {
+				pr.Name = p.Value.Str
+			}
+		case "users":
+			pr.UsersProp = p
+			if p.Value.Kind == ValString {
+				pr.Users = stringRef(p.Value)
+			}
+		case "removed":
+			pr.RemovedProp, pr.Removed = p, stringRefs(p.Value)
+		}
+	}
+	return pr
+}
+
+// readEngine reads engine.ts.
+func readEngine(def *Definition) *Engine {
+	en := &Engine{}
+	for _, p := range objectProps(def.Arg) {
+		switch p.Key {
+		case "mail":
+			for _, q := range objectProps(p.Value) {
+				if q.Key == "from" && q.Value.Kind == ValString {
+					en.MailFrom = q.Value.Str
+				}
+			}
+		case "http":
+			for _, q := range objectProps(p.Value) {
+				if q.Key == "allow" {
+					en.HTTPAllow = refNames(stringRefs(q.Value))
+				}
+			}
+		}
+	}
+	return en
+}
+
+// readColumns reads the columns of a table, or the input fields of a
+// function or a flow: each `name: builder(...)` of an object literal.
+func readColumns(v *Value) []*Column {
+	var cols []*Column
+	for _, p := range objectProps(v) {
+		if p.Key == "" {
+			continue // a spread or a computed key: T2010 already
+		}
+		cols = append(cols, readColumn(p))
+	}
+	return cols
+}
+
+// readColumn reads one column from its builder call. A value that is no
+// call gives a column with no type (its T2010 is already reported); an
+// unknown builder keeps its name as the type, for the check's T2002.
+func readColumn(p *Prop) *Column {
+	c := &Column{Schema: &schema.Column{Name: p.Key}, Prop: p}
+	call := p.Value
+	if call.Kind != ValCall {
+		return c
+	}
+	c.Call = call
+	c.Schema.Type = schema.Type(call.Str)
+	args := call.Items
+	optionsAt := 0
+	switch c.Schema.Type {
+	case schema.Ref:
+		optionsAt = 1
+		if len(args) > 0 && args[0].Kind == ValString {
+			ref := stringRef(args[0])
+			c.RefName = &ref
+			c.Schema.Ref = ref.Name
+		}
+	case schema.Choice:
+		optionsAt = 1
+		if len(args) > 0 {
+			c.Schema.Choices = refNames(stringRefs(args[0]))
+		}
+	}
+	if len(args) > optionsAt && args[len(args)-1].Kind == ValObject {
+		c.Options = args[len(args)-1]
+	}
+	for _, o := range objectProps(c.Options) {
+		switch o.Key {
+		case "optional":
+			c.Schema.Optional = o.Value.Kind == ValBool && o.Value.Bool
+		case "private":
+			c.Schema.Private = o.Value.Kind == ValBool && o.Value.Bool
+		case "unique":
+			c.Schema.Unique = o.Value.Kind == ValBool && o.Value.Bool
+		case "default":
+			c.Schema.Default, _ = jsonValue(o.Value)
+		case "was":
+			c.WasProp, c.Was = o, stringRefs(o.Value)
+			c.Schema.Was = refNames(c.Was)
+		}
+	}
+	return c
+}
+
+// readIndexes reads `indexes: [['a', 'b'], ['c']]`. A bare string stands
+// for a one-column index.
+func readIndexes(v *Value) [][]NameRef {
+	if v.Kind != ValArray {
+		return nil
+	}
+	var out [][]NameRef
+	for _, item := range v.Items {
+		switch item.Kind {
+		case ValArray:
+			out = append(out, stringRefs(item))
+		case ValString:
+			out = append(out, []NameRef{stringRef(item)})
+		}
+	}
+	return out
+}
+
+// objectProps returns the properties of an object value (none for anything
+// else, so readers of a malformed argument find nothing).
+func objectProps(v *Value) []*Prop {
+	if v == nil || v.Kind != ValObject {
+		return nil
+	}
+	return v.Props
+}
+
+// stringRefs reads a name list: a string, or an array of strings (other
+// items are left out).
+func stringRefs(v *Value) []NameRef {
+	switch v.Kind {
+	case ValString:
+		return []NameRef{stringRef(v)}
+	case ValArray:
+		var out []NameRef
+		for _, item := range v.Items {
+			if item.Kind == ValString {
+				out = append(out, stringRef(item))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// stringRef makes the NameRef of a string value: Span inside the quotes,
+// Lit with them.
+func stringRef(v *Value) NameRef {
+	return NameRef{Name: v.Str, Span: Span{v.Span.Start + 1, v.Span.End - 1}, Lit: v.Span}
+}
+
+// refNames returns the names of refs.
+func refNames(refs []NameRef) []string {
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.Name
+	}
+	return out
+}
+
+// jsonValue converts a literal value to JSON as encoding/json decodes it.
+// ok is false where the value holds anything but literals.
+func jsonValue(v *Value) (any, bool) {
+	switch v.Kind {
+	case ValString:
+		return v.Str, true
+	case ValNumber:
+		return v.Num, true
+	case ValBool:
+		return v.Bool, true
+	case ValNull:
+		return nil, true
+	case ValArray:
+		out := make([]any, 0, len(v.Items))
+		for _, item := range v.Items {
+			x, ok := jsonValue(item)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, x)
+		}
+		return out, true
+	case ValObject:
+		out := make(map[string]any, len(v.Props))
+		for _, p := range v.Props {
+			x, ok := jsonValue(p.Value)
+			if !ok || p.Key == "" {
+				return nil, false
+			}
+			out[p.Key] = x
+		}
+		return out, true
+	}
+	return nil, false
+}

@@ -1,0 +1,132 @@
+package definitions
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// Pos returns the 1-based line and column of a byte offset; the column
+// counts code points from the start of the line. An offset out of the
+// file is clamped to it.
+func (f *File) Pos(offset int) (line, col int) {
+	offset = max(0, min(offset, len(f.Src)))
+	lines := f.Lines
+	if len(lines) == 0 {
+		lines = []int{0}
+	}
+	i := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
+	i = max(i, 0)
+	return i + 1, 1 + utf8.RuneCount(f.Src[lines[i]:offset])
+}
+
+// LineText returns the text of a 1-based line without its line end ("\n"
+// or "\r\n"), or "" for a line the file does not have.
+func (f *File) LineText(line int) string {
+	if line < 1 || line > len(f.Lines) {
+		return ""
+	}
+	start, end := f.Lines[line-1], len(f.Src)
+	if line < len(f.Lines) {
+		end = f.Lines[line]
+	}
+	s := f.Src[start:end]
+	s = bytes.TrimSuffix(s, []byte{'\n'})
+	s = bytes.TrimSuffix(s, []byte{'\r'})
+	return string(s)
+}
+
+// Finding makes a finding about a span of the file, with its lines and
+// columns filled.
+func (f *File) Finding(code string, sev diag.Severity, msg string, span Span) diag.Finding {
+	line, col := f.Pos(span.Start)
+	endLine, endCol := f.Pos(span.End)
+	return diag.Finding{
+		Code: code, Severity: sev, Path: f.Path, Message: msg,
+		Line: line, Col: col, EndLine: endLine, EndCol: endCol,
+		Start: span.Start, End: span.End,
+	}
+}
+
+// lineStarts returns the byte offset of the start of each line of src: 0,
+// and each offset that follows a "\n". A file that ends with a newline has
+// an empty last line.
+func lineStarts(src []byte) []int {
+	lines := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return lines
+		}
+		i += j + 1
+		lines = append(lines, i)
+	}
+}
+
+// langOf says how a project path is read, and whether it is indexed at
+// all: .ts and .tsx files anywhere, and test data testdata/<table>.json.
+// Folders that are never project code (format.md §1) and the framework's
+// own files are left out, whatever their capitals.
+func langOf(p string) (Lang, bool) {
+	dir, base := path.Split(p)
+	for _, seg := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
+		if skippedDir(seg) {
+			return "", false
+		}
+	}
+	if frameworkFile(base) {
+		return "", false
+	}
+	switch ext := strings.ToLower(path.Ext(base)); {
+	case ext == ".ts":
+		return LangTS, true
+	case ext == ".tsx":
+		return LangTSX, true
+	case ext == ".json" && dir == "testdata/":
+		return LangJSON, true
+	}
+	return "", false
+}
+
+// skippedDir reports whether a folder name is one that is never read as
+// project code.
+func skippedDir(name string) bool {
+	switch strings.ToLower(name) {
+	case ".tent", ".git", "node_modules", "dist":
+		return true
+	}
+	return false
+}
+
+// frameworkFile reports whether a file name is one the framework writes.
+func frameworkFile(name string) bool {
+	switch strings.ToLower(name) {
+	case "tent.d.ts", "tent.clash.ts", "mcp.lock.json":
+		return true
+	}
+	return false
+}
+
+// notText says why src is not UTF-8 text, with the offset of the first
+// bad byte, or ok. A NUL byte marks a binary file.
+func notText(src []byte) (why string, at int, ok bool) {
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		return "a binary file (it holds a NUL byte), not UTF-8 text", i, false
+	}
+	if utf8.Valid(src) {
+		return "", 0, true
+	}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return fmt.Sprintf("not UTF-8 text (byte 0x%02x is no UTF-8)", src[i]), i, false
+		}
+		i += size
+	}
+	return "", 0, true
+}
