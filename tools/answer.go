@@ -1,0 +1,69 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// Answer is what a tool answers: a text for a model to read, and the same
+// answer as data, which marshals to the JSON of tools.md §7.
+type Answer struct {
+	Text string
+	Data any
+}
+
+// ErrorData is the data answer of a failed tool, as every face prints it:
+// {"error": {"code": "T9106", "message": "...", ...facts}}. An error that
+// carries no code (a fault of the tool itself, not of its input) has only
+// a message.
+func ErrorData(err error) map[string]any {
+	body := map[string]any{}
+	var te *diag.ToolError
+	if errors.As(err, &te) {
+		for k, v := range te.Data {
+			body[k] = v
+		}
+		body["code"] = te.Code
+		body["message"] = te.Message
+	} else {
+		body["message"] = err.Error()
+	}
+	return map[string]any{"error": body}
+}
+
+// Line is one line of a file as an answer shows it: its 1-based number and
+// its text without the line end.
+type Line struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// Changed is the data answer of a tool that wrote a file (edit, write).
+// Point is the history point recorded for the change; there is none until
+// the change pipeline records points, so it marshals as null.
+type Changed struct {
+	Path    string `json:"path"`
+	Changed []Line `json:"changed"`
+	Point   *int   `json:"point"`
+	// Created says the file did not exist before.
+	Created bool `json:"created,omitempty"`
+	// Cut counts changed lines left out of Changed to keep the answer short.
+	Cut int `json:"cut,omitempty"`
+}
+
+// JSON renders a data answer as every face prints it: indented by two
+// spaces, with "<", ">" and "&" left as they are (answers hold code), and
+// a final newline.
+func JSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,144 @@
+package tools
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// This file holds the only code that opens project files. Every path it is
+// given has been accepted by Resolve, and every open goes through w.fsys.
+
+// readFile reads the file at the resolved path rel, refusing a folder
+// (T9102), a missing file (T9103) and a file larger than limit (T9104). The
+// answer's too-large message is the caller's, through tooLarge.
+func (w *Workspace) readFile(rel string, limit int64, tooLarge func(n int64) error) ([]byte, fs.FileInfo, error) {
+	f, err := w.fsys.Open(rel)
+	if err != nil {
+		return nil, nil, openError(rel, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if info.IsDir() {
+		return nil, nil, diag.Errorf(diag.T9102, "%s is a folder, not a file; list shows a folder", rel).With("path", rel)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, diag.Errorf(diag.T9102, "%s is not a regular file", rel).With("path", rel)
+	}
+	if info.Size() > limit {
+		return nil, nil, tooLarge(info.Size())
+	}
+	src, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if int64(len(src)) > limit { // it grew while we read it
+		return nil, nil, tooLarge(int64(len(src)))
+	}
+	return src, info, nil
+}
+
+// openError turns the error of opening rel into the tool error it means.
+func openError(rel string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return diag.Errorf(diag.T9103, "no file %s", rel).With("path", rel)
+	case errors.Is(err, fs.ErrPermission):
+		return diag.Errorf(diag.T9105, "path refused: %s may not be opened (%v)", rel, err).With("path", rel)
+	}
+	// os.Root refuses a path that escapes it: a link changed between
+	// Resolve and the open. Nothing was opened.
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Err.Error() == "path escapes from parent" {
+		return diag.Errorf(diag.T9105, "path refused: %s leads out of the project", rel).With("path", rel)
+	}
+	return fmt.Errorf("open %s: %w", rel, err)
+}
+
+// writeFile writes data to the resolved path rel atomically: into a new
+// file in the same folder, synced, then renamed over rel, so that a reader
+// (or a crash) sees the old file or the new one, never a part. It makes the
+// folders on the way and keeps the mode of a file it replaces. It reports
+// whether the file is new.
+func (w *Workspace) writeFile(rel string, data []byte) (created bool, err error) {
+	dir := path.Dir(rel)
+	if err := w.fsys.MkdirAll(dir, 0o755); err != nil {
+		return false, fmt.Errorf("write %s: make folder %s: %w", rel, dir, err)
+	}
+	mode := fs.FileMode(0o644)
+	switch info, err := w.fsys.Stat(rel); {
+	case err == nil && info.IsDir():
+		return false, diag.Errorf(diag.T9102, "%s is a folder, not a file", rel).With("path", rel)
+	case err == nil && !info.Mode().IsRegular():
+		return false, diag.Errorf(diag.T9102, "%s is not a regular file", rel).With("path", rel)
+	case err == nil:
+		mode = info.Mode().Perm()
+	case errors.Is(err, fs.ErrNotExist):
+		created = true
+	default:
+		return false, openError(rel, err)
+	}
+	tmp, err := tempName(rel)
+	if err != nil {
+		return false, err
+	}
+	f, err := w.fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return false, fmt.Errorf("write %s: %w", rel, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			f.Close()
+			w.fsys.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return false, fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := f.Chmod(mode); err != nil { // the umask may have cut the mode
+		return false, fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := f.Sync(); err != nil {
+		return false, fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := f.Close(); err != nil {
+		return false, fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := w.fsys.Rename(tmp, rel); err != nil {
+		return false, fmt.Errorf("write %s: %w", rel, err)
+	}
+	committed = true
+	syncFolder(w.fsys, dir)
+	return created, nil
+}
+
+// tempName names a new file beside rel for an atomic write.
+func tempName(rel string) (string, error) {
+	var r [6]byte
+	if _, err := rand.Read(r[:]); err != nil {
+		return "", fmt.Errorf("write %s: %w", rel, err)
+	}
+	return path.Join(path.Dir(rel), "."+path.Base(rel)+"."+hex.EncodeToString(r[:])+".tmp"), nil
+}
+
+// syncFolder makes a rename in dir durable. It is best effort: some file
+// systems cannot sync a folder, and the rename itself has already happened.
+func syncFolder(fsys *os.Root, dir string) {
+	d, err := fsys.Open(dir)
+	if err != nil {
+		return
+	}
+	d.Sync()
+	d.Close()
+}

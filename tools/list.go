@@ -1,0 +1,165 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// ListInput is the input of list: a folder (left out: the project's root),
+// how deep to go (left out: 2, or every depth where glob is given), and a
+// glob that the files' paths below the folder must match.
+type ListInput struct {
+	Path  string `json:"path,omitempty"`
+	Depth int    `json:"depth,omitempty"`
+	Glob  string `json:"glob,omitempty"`
+}
+
+// ListAnswer is the data answer of list: the folder, its entries in lexical
+// order (paths from the project's root), and how many were cut.
+type ListAnswer struct {
+	Path    string  `json:"path"`
+	Entries []Entry `json:"entries"`
+	Cut     int     `json:"cut"`
+}
+
+// Entry is one file, folder or link that list shows. Size is a file's size
+// in bytes; Entries counts what a folder holds where list went no deeper;
+// Target is where a link points.
+type Entry struct {
+	Path    string `json:"path"`
+	Kind    string `json:"kind"` // "file", "folder" or "link"
+	Size    int64  `json:"size,omitempty"`
+	Entries *int   `json:"entries,omitempty"`
+	Target  string `json:"target,omitempty"`
+}
+
+const (
+	defaultListDepth = 2
+	maxListEntries   = 1000
+)
+
+func init() {
+	Register(Tool{
+		Name:     "list",
+		Summary:  "A folder's files and folders as .gitignore leaves them, down to a depth (default 2), optionally only the files matching a glob",
+		NewInput: func() any { return new(ListInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.List(ctx, *in.(*ListInput))
+		},
+	})
+}
+
+// List answers a folder's entries, leaving out what .gitignore names and
+// the skipped folders (.git, .tent, node_modules, dist). A glob (with "**"
+// crossing folders) is matched against paths relative to the folder and
+// keeps only files. At most 1000 entries are answered; Cut counts the rest.
+func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
+	if in.Depth < 0 {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: depth must be 1 or more").With("field", "depth")
+	}
+	if in.Glob != "" && !doublestar.ValidatePattern(in.Glob) {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: glob %q is not a valid pattern", in.Glob).With("field", "glob")
+	}
+	depth := in.Depth
+	if depth == 0 && in.Glob == "" {
+		depth = defaultListDepth
+	}
+	rel, err := w.Resolve(in.Path, false)
+	if err != nil {
+		return Answer{}, err
+	}
+	info, err := w.fsys.Stat(rel)
+	if err != nil {
+		return Answer{}, openError(rel, err)
+	}
+	if !info.IsDir() {
+		return Answer{}, diag.Errorf(diag.T9102, "%s is a file, not a folder; read shows a file", rel).With("path", rel)
+	}
+	ans := ListAnswer{Path: rel, Entries: []Entry{}}
+	var b strings.Builder
+	err = w.walk(ctx, rel, func(p string, d fs.DirEntry, level int) error {
+		below := p
+		if rel != "." {
+			below = strings.TrimPrefix(p, rel+"/")
+		}
+		deepest := depth > 0 && level >= depth
+		if in.Glob != "" && (d.IsDir() || !doublestar.MatchUnvalidated(in.Glob, below)) {
+			if d.IsDir() && deepest {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if len(ans.Entries) == maxListEntries {
+			ans.Cut++
+			return nil
+		}
+		e := Entry{Path: p, Kind: "file"}
+		indent := strings.Repeat("  ", level-1)
+		name := d.Name()
+		if in.Glob != "" {
+			indent, name = "", below
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			e.Kind = "link"
+			e.Target, _ = w.fsys.Readlink(p)
+			fmt.Fprintf(&b, "%s%s -> %s\n", indent, name, e.Target)
+		case d.IsDir():
+			e.Kind = "folder"
+			if deepest {
+				n := w.countEntries(ctx, p)
+				e.Entries = &n
+				fmt.Fprintf(&b, "%s%s/ (%s)\n", indent, name, plural(n, "entry"))
+			} else {
+				fmt.Fprintf(&b, "%s%s/\n", indent, name)
+			}
+		default:
+			if info, err := d.Info(); err == nil {
+				e.Size = info.Size()
+			}
+			fmt.Fprintf(&b, "%s%s\n", indent, name)
+		}
+		ans.Entries = append(ans.Entries, e)
+		if d.IsDir() && deepest {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		return Answer{}, fmt.Errorf("list %s: %w", rel, err)
+	}
+	head := rel + "/"
+	if rel == "." {
+		head = "the project's root"
+	}
+	text := fmt.Sprintf("%s (%s)\n%s", head, plural(len(ans.Entries), "entry"), b.String())
+	switch {
+	case len(ans.Entries) == 0 && in.Glob != "":
+		text = fmt.Sprintf("no files in %s match %q\n", head, in.Glob)
+	case len(ans.Entries) == 0:
+		text = fmt.Sprintf("%s is empty\n", head)
+	}
+	if ans.Cut > 0 {
+		text += fmt.Sprintf("(%s more cut; list a folder below, or give a glob)\n", plural(ans.Cut, "entry"))
+	}
+	return Answer{Text: text, Data: ans}, nil
+}
+
+// countEntries counts what the folder rel holds, as list would show it.
+func (w *Workspace) countEntries(ctx context.Context, rel string) int {
+	n := 0
+	w.walk(ctx, rel, func(_ string, d fs.DirEntry, _ int) error {
+		n++
+		if d.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	return n
+}

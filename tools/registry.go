@@ -1,0 +1,242 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// Tool is one tool of tools.md §5: its name, a one-line summary, its input
+// type and its handler.
+type Tool struct {
+	Name    string
+	Summary string
+	// Writes marks a tool that changes files. Call runs such tools on a
+	// workspace one after another.
+	Writes bool
+	// NewInput returns a pointer to a new, empty input struct. Its JSON
+	// field names are the tool's input; a field whose json tag lacks
+	// omitempty is required.
+	NewInput func() any
+	// Run does the tool's work on the decoded input (the pointer that
+	// NewInput made). An error with a code is a *diag.ToolError.
+	Run func(ctx context.Context, w *Workspace, in any) (Answer, error)
+}
+
+// registry holds every tool. It is filled by init functions (each tool's
+// own file registers it) and only read afterwards.
+var registry = map[string]Tool{}
+
+// Register adds a tool; it is called from init() in the tool's own file.
+// Registering a name twice is a programming error and panics.
+func Register(t Tool) {
+	if t.Name == "" || t.NewInput == nil || t.Run == nil {
+		panic("tools.Register: a tool needs a name, an input and a handler")
+	}
+	if _, dup := registry[t.Name]; dup {
+		panic("tools.Register: tool " + t.Name + " registered twice")
+	}
+	registry[t.Name] = t
+}
+
+// Lookup returns the tool registered under name.
+func Lookup(name string) (Tool, bool) {
+	t, ok := registry[name]
+	return t, ok
+}
+
+// All returns every registered tool, sorted by name.
+func All() []Tool {
+	all := make([]Tool, 0, len(registry))
+	for _, t := range registry {
+		all = append(all, t)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return all
+}
+
+// names lists the registered tools' names, sorted.
+func names() []string {
+	var ns []string
+	for _, t := range All() {
+		ns = append(ns, t.Name)
+	}
+	return ns
+}
+
+// Call runs the tool name on w with its input exactly as an agent sends it
+// (the JSON of tools.md §5; empty means {}). An unknown tool is T9101; input
+// that is not a JSON object, has a field the tool does not know, lacks a
+// required field or has a value of the wrong type is T9102. A tool that
+// panics answers an error; it never takes its host down.
+func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage) (ans Answer, err error) {
+	t, ok := Lookup(name)
+	if !ok {
+		return Answer{}, diag.Errorf(diag.T9101, "unknown tool %q; the tools are %s", name, strings.Join(names(), ", ")).
+			With("tools", names())
+	}
+	in := t.NewInput()
+	if err := DecodeInput(input, in); err != nil {
+		return Answer{}, err
+	}
+	if t.Writes {
+		w.writeMu.Lock()
+		defer w.writeMu.Unlock()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ans, err = Answer{}, fmt.Errorf("tool %s failed: %v", name, r)
+		}
+	}()
+	return t.Run(ctx, w, in)
+}
+
+// DecodeInput decodes a tool's JSON input into in (a pointer to a struct),
+// strictly: field names must match exactly (not in other capitals), every
+// field without omitempty must be present and not null, at every depth.
+// Its errors are T9102.
+func DecodeInput(input json.RawMessage, in any) error {
+	input = bytes.TrimSpace(input)
+	if len(input) == 0 || bytes.Equal(input, []byte("null")) {
+		input = []byte("{}")
+	}
+	if err := checkFields(input, reflect.TypeOf(in), ""); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(input, in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return diag.Errorf(diag.T9102, "bad input: %s must be %s, not a JSON %s", te.Field, jsonKind(te.Type), te.Value).
+				With("field", te.Field)
+		}
+		return diag.Errorf(diag.T9102, "bad input: %v", err)
+	}
+	return nil
+}
+
+// checkFields holds the raw JSON against the Go type t: unknown and missing
+// fields, recursively through structs, pointers and slices.
+func checkFields(raw json.RawMessage, t reflect.Type, at string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return nil // not an array: Unmarshal answers the type error
+		}
+		for i, item := range items {
+			if err := checkFields(item, t.Elem(), fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		where := "the input"
+		if at != "" {
+			where = at
+		}
+		return diag.Errorf(diag.T9102, "bad input: %s must be a JSON object", where).With("field", at)
+	}
+	fields := jsonFields(t)
+	var known []string
+	for _, f := range fields {
+		known = append(known, f.name)
+	}
+	var keys []string
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(known, k) {
+			return diag.Errorf(diag.T9102, "bad input: unknown field %q (the fields are %s)", join(at, k), strings.Join(known, ", ")).
+				With("field", join(at, k))
+		}
+	}
+	for _, f := range fields {
+		v, ok := obj[f.name]
+		present := ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null"))
+		if !present && f.required {
+			return diag.Errorf(diag.T9102, "bad input: missing required field %q", join(at, f.name)).
+				With("field", join(at, f.name))
+		}
+		if present {
+			if err := checkFields(v, f.typ, join(at, f.name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type jsonField struct {
+	name     string
+	required bool
+	typ      reflect.Type
+}
+
+// jsonFields lists the JSON fields of a struct type, in declaration order.
+func jsonFields(t reflect.Type) []jsonField {
+	var fs []jsonField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		fs = append(fs, jsonField{name: name, required: !strings.Contains(opts, "omitempty"), typ: f.Type})
+	}
+	return fs
+}
+
+func join(at, name string) string {
+	if at == "" {
+		return name
+	}
+	return at + "." + name
+}
+
+// jsonKind names a Go type as the JSON kind it decodes from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a " + t.String()
+}

@@ -1,0 +1,190 @@
+package tools
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// Size limits of the file tools.
+const (
+	// MaxText is the most a tool reads whole or writes: 1 MB.
+	MaxText = 1 << 20
+	// MaxFile is the largest file read at all (read by lines, edit, search).
+	MaxFile = 64 << 20
+	// sniffLen is how far a file is looked into for a NUL byte, the sign of
+	// a binary file (as git does).
+	sniffLen = 8000
+)
+
+var bom = []byte("\xEF\xBB\xBF")
+
+// checkText refuses a file that is not UTF-8 text, with T1003: one with a
+// NUL byte near its start (binary), or with bytes that are not UTF-8.
+func checkText(rel string, src []byte) error {
+	if isBinary(src) {
+		return diag.Errorf(diag.T1003, "%s is a binary file, not text; the file tools read and edit text only", rel).With("path", rel)
+	}
+	if !utf8.Valid(src) {
+		line, _ := invalidUTF8At(src)
+		return diag.Errorf(diag.T1003, "%s is not UTF-8 text (the first bad byte is on line %d)", rel, line).
+			With("path", rel).With("line", line)
+	}
+	return nil
+}
+
+// invalidUTF8At returns the 1-based line of the first byte that is not UTF-8.
+func invalidUTF8At(src []byte) (line, offset int) {
+	line = 1
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return line, i
+		}
+		if src[i] == '\n' {
+			line++
+		}
+		i += n
+	}
+	return line, len(src)
+}
+
+// lineStarts returns the byte offset where each line of src starts. A line
+// ends after its "\n"; text after the last "\n" is one more line; an empty
+// file has no lines.
+func lineStarts(src []byte) []int {
+	if len(src) == 0 {
+		return nil
+	}
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' && i+1 < len(src) {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lineAt returns the 1-based line that holds the byte at offset.
+func lineAt(starts []int, offset int) int {
+	lo, hi := 0, len(starts)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if starts[mid] <= offset {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return max(lo, 1)
+}
+
+// lineText returns line n (1-based) of src without its line end.
+func lineText(src []byte, starts []int, n int) string {
+	start := starts[n-1]
+	end := len(src)
+	if n < len(starts) {
+		end = starts[n]
+	}
+	return strings.TrimRight(string(src[start:end]), "\r\n")
+}
+
+// numbered renders lines with their numbers, right-aligned, the way read
+// and edit show them to a model. A gap between lines shows as "...".
+func numbered(lines []Line) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	width := len(fmt.Sprint(lines[len(lines)-1].Line))
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 && l.Line > lines[i-1].Line+1 {
+			fmt.Fprintf(&b, "%*s\n", width, "...")
+		}
+		fmt.Fprintf(&b, "%*d  %s\n", width, l.Line, l.Text)
+	}
+	return b.String()
+}
+
+// plural writes "1 line" or "3 lines", "1 entry" or "2 entries".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	if strings.HasSuffix(word, "y") && !strings.HasSuffix(word, "ey") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// size writes a byte count for a person: "820 bytes", "5.0 MB".
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return plural(int(n), "byte")
+}
+
+// changedRegion returns the bytes [start, end) of now that differ from
+// before: what is left between their common start and their common end.
+func changedRegion(before, now []byte) [2]int {
+	p := 0
+	for p < len(before) && p < len(now) && before[p] == now[p] {
+		p++
+	}
+	s := 0
+	for s < len(before)-p && s < len(now)-p && before[len(before)-1-s] == now[len(now)-1-s] {
+		s++
+	}
+	return [2]int{p, len(now) - s}
+}
+
+// around returns the lines of src that the byte ranges touch, with ctx
+// lines before and after each, in order and without repeats. An empty
+// range touches the line it stands on.
+func around(src []byte, starts []int, ranges [][2]int, ctx int) []Line {
+	n := len(starts)
+	if n == 0 {
+		return nil
+	}
+	keep := make([]bool, n+1)
+	for _, r := range ranges {
+		first := lineAt(starts, min(r[0], len(src)-1))
+		last := lineAt(starts, min(max(r[0], r[1]-1), len(src)-1))
+		for l := max(first-ctx, 1); l <= min(last+ctx, n); l++ {
+			keep[l] = true
+		}
+	}
+	var lines []Line
+	for l := 1; l <= n; l++ {
+		if keep[l] {
+			lines = append(lines, Line{Line: l, Text: lineText(src, starts, l)})
+		}
+	}
+	return lines
+}
+
+// isCode reports whether err is a tool error with the code.
+func isCode(err error, code string) bool {
+	var te *diag.ToolError
+	return errors.As(err, &te) && te.Code == code
+}
+
+// errTooLarge stands for "too large" where a tool only needs to know it.
+var errTooLarge = errors.New("too large")
+
+// isBinary reports whether src looks binary: a NUL byte near its start.
+func isBinary(src []byte) bool {
+	head := src
+	if len(head) > sniffLen {
+		head = head[:sniffLen]
+	}
+	return bytes.IndexByte(head, 0) >= 0
+}

@@ -1,0 +1,107 @@
+package tools
+
+import (
+	"context"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	ignore "github.com/sabhiram/go-gitignore"
+)
+
+// skippedFolders are never walked, at any depth and in any capitals: the
+// framework's state, version history, installed packages and build output
+// (format.md §1).
+var skippedFolders = []string{".tent", ".git", "node_modules", "dist"}
+
+// isSkippedFolder reports whether a folder's name is one the tools never walk.
+func isSkippedFolder(name string) bool {
+	return slices.ContainsFunc(skippedFolders, func(s string) bool { return strings.EqualFold(s, name) })
+}
+
+// isFrameworkFile reports whether the resolved path is one the framework
+// writes at the root (tent.d.ts, tent.clash.ts, mcp.lock.json).
+func isFrameworkFile(rel string) bool {
+	return slices.ContainsFunc(frameworkFiles, func(f string) bool { return strings.EqualFold(f, rel) })
+}
+
+// ignores answers what the project's .gitignore files leave out: the root's
+// and every folder's own, each for the paths below its folder. A deeper
+// file cannot take back what a higher one ignores (a simplification of
+// git's rules, which no tent project is expected to need).
+type ignores struct {
+	w     *Workspace
+	mu    sync.Mutex
+	files map[string]*ignore.GitIgnore // by folder; nil where it has none
+}
+
+func newIgnores(w *Workspace) *ignores {
+	return &ignores{w: w, files: map[string]*ignore.GitIgnore{}}
+}
+
+// of returns the compiled .gitignore of the folder dir, or nil.
+func (ig *ignores) of(dir string) *ignore.GitIgnore {
+	ig.mu.Lock()
+	defer ig.mu.Unlock()
+	if gi, ok := ig.files[dir]; ok {
+		return gi
+	}
+	var gi *ignore.GitIgnore
+	if src, err := ig.w.fsys.ReadFile(path.Join(dir, ".gitignore")); err == nil {
+		gi = ignore.CompileIgnoreLines(strings.Split(string(src), "\n")...)
+	}
+	ig.files[dir] = gi
+	return gi
+}
+
+// ignored reports whether a .gitignore of one of the folders above the
+// resolved path rel names it.
+func (ig *ignores) ignored(rel string, isDir bool) bool {
+	suffix := ""
+	if isDir {
+		suffix = "/" // so that a pattern like "dist/" matches the folder itself
+	}
+	names := strings.Split(rel, "/")
+	for i := range names {
+		dir := "."
+		if i > 0 {
+			dir = strings.Join(names[:i], "/")
+		}
+		if gi := ig.of(dir); gi != nil && gi.MatchesPath(strings.Join(names[i:], "/")+suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// walk calls fn for every file, folder and link below the resolved folder
+// rel (not rel itself), in lexical order, leaving out skipped folders and
+// what .gitignore names. depth is 1 for rel's own entries. fn may return
+// fs.SkipDir for a folder. The walk stops when ctx is done.
+func (w *Workspace) walk(ctx context.Context, rel string, fn func(p string, d fs.DirEntry, depth int) error) error {
+	ig := newIgnores(w)
+	base := len(splitPath(rel))
+	return fs.WalkDir(w.fsys.FS(), rel, func(p string, d fs.DirEntry, err error) error {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if p == rel {
+			return err // an unreadable starting folder ends the walk
+		}
+		if err != nil {
+			return nil // an unreadable folder below is left out
+		}
+		if d.IsDir() && isSkippedFolder(d.Name()) {
+			return fs.SkipDir
+		}
+		if ig.ignored(p, d.IsDir()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		return fn(p, d, len(splitPath(p))-base)
+	})
+}

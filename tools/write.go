@@ -1,0 +1,89 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// WriteInput is the input of write: a whole file.
+type WriteInput struct {
+	Path string `json:"path"`
+	Text string `json:"text"`
+}
+
+// maxShownLines bounds how many changed lines a write answers.
+const maxShownLines = 40
+
+func init() {
+	Register(Tool{
+		Name:     "write",
+		Summary:  "A whole file, up to 1 MB, written atomically (folders made as needed)",
+		Writes:   true,
+		NewInput: func() any { return new(WriteInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.Write(ctx, *in.(*WriteInput))
+		},
+	})
+}
+
+// Write writes a whole file atomically, exactly as given: it changes no line
+// ends. It answers the lines that differ from the file as it was, with two
+// lines around them (at most 40 lines; Cut counts the rest).
+func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
+	if len(in.Text) > MaxText {
+		return Answer{}, diag.Errorf(diag.T9104, "the text is %s; write writes at most %s", size(int64(len(in.Text))), size(MaxText)).
+			With("size", len(in.Text))
+	}
+	rel, err := w.Resolve(in.Path, true)
+	if err != nil {
+		return Answer{}, err
+	}
+	if rel == "." {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: write needs a file's path")
+	}
+	// The old text, to show what changed; a file too large or not text is
+	// simply replaced whole.
+	old, _, err := w.readFile(rel, MaxFile, func(int64) error { return errTooLarge })
+	if err != nil && !isCode(err, diag.T9103) && err != errTooLarge {
+		return Answer{}, err
+	}
+	src := []byte(in.Text)
+	created, err := w.writeFile(rel, src)
+	if err != nil {
+		return Answer{}, err
+	}
+	starts := lineStarts(src)
+	var shown []Line
+	if !bytes.Equal(old, src) {
+		shown = around(src, starts, [][2]int{changedRegion(old, src)}, 2)
+	}
+	cut := 0
+	if len(shown) > maxShownLines {
+		cut = len(shown) - maxShownLines
+		shown = shown[:maxShownLines]
+	}
+	var b strings.Builder
+	switch {
+	case created:
+		fmt.Fprintf(&b, "wrote %s (new file, %s)\n", rel, plural(len(starts), "line"))
+	case bytes.Equal(old, src):
+		fmt.Fprintf(&b, "wrote %s (%s, unchanged)\n", rel, plural(len(starts), "line"))
+	default:
+		fmt.Fprintf(&b, "wrote %s (%s)\n", rel, plural(len(starts), "line"))
+	}
+	b.WriteString(numbered(shown))
+	if cut > 0 {
+		fmt.Fprintf(&b, "(%s more not shown; read the file to see them)\n", plural(cut, "line"))
+	}
+	if shown == nil {
+		shown = []Line{}
+	}
+	return Answer{
+		Text: b.String(),
+		Data: Changed{Path: rel, Changed: shown, Created: created, Cut: cut},
+	}, nil
+}
