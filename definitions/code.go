@@ -131,6 +131,8 @@ const (
 	kindIndexSignature
 	kindMappedTypeClause
 	kindJSXExpression
+	// kindError is a node tree-sitter made to hold what it could not parse.
+	kindError
 
 	// Anonymous tokens.
 	kindTokAs
@@ -337,7 +339,7 @@ func flatten(root *sitter.Node, src []byte, lang Lang) *stree {
 				g, other = other, g
 			}
 		}
-		k, named := kindOther, sym == 0xFFFF // ERROR nodes are named
+		k, named := kindError, true
 		if int(sym) < len(g.kinds) {
 			k, named = g.kinds[sym], g.named[sym]
 		}
@@ -468,7 +470,7 @@ func (st *stree) stringValue(i int32) (string, Span, bool) {
 func readModuleLinks(st *stree) ([]Import, []Export) {
 	var imports []Import
 	var exports []Export
-	for s := st.nodes[0].first; s >= 0; s = st.nodes[s].next {
+	for _, s := range st.topStatements() {
 		switch st.nodes[s].kind {
 		case kindImportStatement:
 			imports = append(imports, st.readImport(s)...)
@@ -477,6 +479,25 @@ func readModuleLinks(st *stree) ([]Import, []Export) {
 		}
 	}
 	return imports, exports
+}
+
+// topStatements returns the top-level statements of the file. Statements
+// that tree-sitter could only place inside a top-level ERROR node count
+// too, so that a syntax error does not hide the imports around it.
+func (st *stree) topStatements() []int32 {
+	var out []int32
+	var add func(n int32)
+	add = func(n int32) {
+		for s := st.nodes[n].first; s >= 0; s = st.nodes[s].next {
+			if st.nodes[s].kind == kindError {
+				add(s)
+				continue
+			}
+			out = append(out, s)
+		}
+	}
+	add(0)
+	return out
 }
 
 // source returns the module string of an import or export statement.
@@ -1055,7 +1076,7 @@ func newOwnerIndex(f *File, st *stree) ownerIndex {
 	}
 	sort.Slice(o.defs, func(i, j int) bool { return o.defs[i].span.Start < o.defs[j].span.Start })
 	o.named = map[string]bool{}
-	for s := st.nodes[0].first; s >= 0; s = st.nodes[s].next {
+	for _, s := range st.topStatements() {
 		o.topFunctions(st, s)
 	}
 	return o

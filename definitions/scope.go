@@ -53,7 +53,7 @@ func resolveScopes(st *stree) []IdentRef {
 // declareImports binds the local names of the file's imports.
 func (r *resolver) declareImports(s *scope) {
 	st := r.st
-	for c := st.nodes[0].first; c >= 0; c = st.nodes[c].next {
+	for _, c := range st.topStatements() {
 		if st.nodes[c].kind != kindImportStatement {
 			continue
 		}
@@ -137,7 +137,7 @@ func (r *resolver) scanStatement(c int32, s *scope) {
 		if id := st.child(c, kindIdentifier); id >= 0 {
 			r.bind(id, s, bindValue|bindType)
 		}
-	case kindExportStatement, kindAmbientDeclaration, kindSwitchCase, kindSwitchDefault:
+	case kindExportStatement, kindAmbientDeclaration, kindSwitchCase, kindSwitchDefault, kindError:
 		r.scanBlock(c, s)
 	case kindOther:
 		// `namespace N {}` stands inside an expression statement.

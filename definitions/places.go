@@ -1,0 +1,479 @@
+package definitions
+
+import (
+	"sort"
+	"strings"
+)
+
+// This file finds the places that name a definition or a column
+// (format.md §4): the plain places that rename changes and remove updates,
+// and the code sites that they only list.
+//
+// The lookups run on a codeIndex: maps from names to what names them,
+// made once per snapshot on first use and only read after that, so that a
+// query touches only the files that hold the name.
+
+// codeIndex is the lookup maps of one snapshot. It is immutable once made.
+type codeIndex struct {
+	files   []*File // sorted by path
+	byPath  map[string]*File
+	resolve func(from, module string) string
+
+	// defs holds the first definition of each name of the shared
+	// namespace, by path order.
+	defs map[string]*Definition
+	// importers maps a file's path to the imports that resolve to it.
+	importers map[string][]moduleLink
+	// reexporters maps a file's path to the `export ... from` specifiers
+	// that resolve to it.
+	reexporters map[string][]moduleLink
+	// declared maps a definition name to the declarative places of other
+	// definitions that name it: ref, steps, users, was, removed.
+	declared map[string][]Place
+	// wordFiles maps a word to the files whose code holds it.
+	wordFiles map[string][]*File
+	// testdata maps a table name to its test data file.
+	testdata map[string]*File
+}
+
+// moduleLink is one import (or export specifier) of file, by index.
+type moduleLink struct {
+	file  *File
+	index int
+}
+
+// newCodeIndex makes the lookup maps of files (sorted by path), resolving
+// relative imports with resolve.
+func newCodeIndex(files []*File, resolve func(from, module string) string) *codeIndex {
+	ci := &codeIndex{
+		files:       files,
+		byPath:      make(map[string]*File, len(files)),
+		resolve:     resolve,
+		defs:        map[string]*Definition{},
+		importers:   map[string][]moduleLink{},
+		reexporters: map[string][]moduleLink{},
+		declared:    map[string][]Place{},
+		wordFiles:   map[string][]*File{},
+		testdata:    map[string]*File{},
+	}
+	for _, f := range files {
+		ci.byPath[f.Path] = f
+	}
+	// Module links are resolved per distinct (folder, module) pair: the
+	// files of one folder mostly import the same few modules.
+	type key struct{ dir, module string }
+	resolved := map[key]string{}
+	res := func(from, module string) string {
+		if !strings.HasPrefix(module, ".") {
+			return ""
+		}
+		k := key{dirOf(from), module}
+		p, ok := resolved[k]
+		if !ok {
+			p = resolve(from, module)
+			resolved[k] = p
+		}
+		return p
+	}
+	for _, f := range files {
+		for _, d := range f.Definitions {
+			if d.Kind != KindProject && d.Kind != KindEngine {
+				if _, ok := ci.defs[d.Name]; !ok {
+					ci.defs[d.Name] = d
+				}
+			}
+			ci.addDeclared(d)
+		}
+		for i, im := range f.Imports {
+			if p := res(f.Path, im.Module); p != "" {
+				ci.importers[p] = append(ci.importers[p], moduleLink{f, i})
+			}
+		}
+		for i, ex := range f.Exports {
+			if ex.Module == "" {
+				continue
+			}
+			if p := res(f.Path, ex.Module); p != "" {
+				ci.reexporters[p] = append(ci.reexporters[p], moduleLink{f, i})
+			}
+		}
+		for w := range f.Words {
+			ci.wordFiles[w] = append(ci.wordFiles[w], f)
+		}
+		if f.TestData != nil {
+			if _, ok := ci.testdata[f.TestData.Table]; !ok {
+				ci.testdata[f.TestData.Table] = f
+			}
+		}
+	}
+	return ci
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// addDeclared records the declarative places of d that name definitions.
+func (ci *codeIndex) addDeclared(d *Definition) {
+	add := func(n NameRef, k PlaceKind) {
+		if n.Name == "" || n.Span == (Span{}) {
+			return
+		}
+		ci.declared[n.Name] = append(ci.declared[n.Name], Place{Target: n.Name, Path: d.Path, Span: n.Span, Kind: k})
+	}
+	refs := func(cols []*Column) {
+		for _, c := range cols {
+			if c.RefName != nil {
+				add(*c.RefName, PlaceRef)
+			}
+		}
+	}
+	switch {
+	case d.Table != nil:
+		refs(d.Table.Columns)
+		for _, w := range d.Table.Was {
+			add(w, PlaceWas)
+		}
+	case d.Fn != nil:
+		refs(d.Fn.Input)
+	case d.Flow != nil:
+		refs(d.Flow.Input)
+		for _, s := range d.Flow.Steps {
+			add(s, PlaceStep)
+		}
+	case d.Project != nil:
+		add(d.Project.Users, PlaceUsers)
+		for _, r := range d.Project.Removed {
+			add(r, PlaceRemoved)
+		}
+	}
+}
+
+// lookup finds a target: "orders" or "orders.buyer" (a table's column, or
+// a fn's or flow's input field).
+func (ci *codeIndex) lookup(target string) (*Definition, *Column) {
+	name, col, isCol := strings.Cut(target, ".")
+	d := ci.defs[name]
+	if d == nil || !isCol {
+		return d, nil
+	}
+	for _, c := range columnsOf(d) {
+		if c.Schema != nil && c.Schema.Name == col {
+			return d, c
+		}
+	}
+	return nil, nil
+}
+
+// columnsOf returns a table's columns or a fn's or flow's input fields.
+func columnsOf(d *Definition) []*Column {
+	switch {
+	case d.Table != nil:
+		return d.Table.Columns
+	case d.Fn != nil:
+		return d.Fn.Input
+	case d.Flow != nil:
+		return d.Flow.Input
+	}
+	return nil
+}
+
+// places returns the plain places of target, sorted by path and offset.
+func (ci *codeIndex) places(target string) []Place {
+	d, c := ci.lookup(target)
+	if d == nil {
+		return nil
+	}
+	var out []Place
+	if c != nil {
+		out = ci.columnPlaces(target, d, c)
+	} else {
+		out = ci.definitionPlaces(target, d)
+	}
+	sortPlaces(out)
+	return out
+}
+
+func sortPlaces(ps []Place) {
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].Path != ps[j].Path {
+			return ps[i].Path < ps[j].Path
+		}
+		return ps[i].Span.Start < ps[j].Span.Start
+	})
+	// A place may be found twice (a local `export { orders }` is both the
+	// file's own export and a link of its chain): keep one.
+	out := ps[:0]
+	for i, p := range ps {
+		if i > 0 && p.Path == ps[i-1].Path && p.Span == ps[i-1].Span {
+			continue
+		}
+		out = append(out, p)
+	}
+	clear(ps[len(out):])
+}
+
+// definitionPlaces lists the places of definition d.
+func (ci *codeIndex) definitionPlaces(target string, d *Definition) []Place {
+	name := d.Name
+	var out []Place
+	add := func(path string, sp Span, k PlaceKind, shorthand bool) {
+		out = append(out, Place{Target: target, Path: path, Span: sp, Kind: k, Shorthand: shorthand})
+	}
+	add(d.Path, d.NameSpan, PlaceName, false)
+	if f := ci.byPath[d.Path]; f != nil {
+		ci.usesIn(f, name, target, &out)
+	}
+	ci.linkPlaces(d.Path, name, target, &out)
+	for _, p := range ci.declared[name] {
+		p.Target = target
+		out = append(out, p)
+	}
+	if d.Kind == KindTable {
+		if f := ci.testdata[name]; f != nil {
+			add(f.Path, Span{}, PlaceTestDataFile, false)
+		}
+	}
+	return out
+}
+
+// usesIn adds the IdentRefs of name in f, and the export specifiers of f
+// that export name without a module.
+func (ci *codeIndex) usesIn(f *File, name, target string, out *[]Place) {
+	for _, r := range f.Refs {
+		if r.Name == name {
+			*out = append(*out, Place{Target: target, Path: f.Path, Span: r.Span, Kind: PlaceIdentifier, Shorthand: r.Shorthand})
+		}
+	}
+	for _, e := range f.Exports {
+		if e.Module == "" && e.Local == name {
+			*out = append(*out, Place{Target: target, Path: f.Path, Span: e.LocalSpan, Kind: PlaceExport})
+		}
+	}
+}
+
+// linkPlaces follows the files that import name from the file at path,
+// and the files that re-export it from there, transitively. The module
+// a name travels through is known by its path; a name travels on only
+// while it keeps its spelling: `import { orders as o }` and
+// `export { orders as o }` end the trail at the specifier's first name.
+func (ci *codeIndex) linkPlaces(path, name, target string, out *[]Place) {
+	seen := map[string]bool{path: true}
+	queue := []string{path}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, l := range ci.importers[p] {
+			im := l.file.Imports[l.index]
+			switch {
+			case im.Imported == name:
+				*out = append(*out, Place{Target: target, Path: l.file.Path, Span: im.ImportedSpan, Kind: PlaceImport})
+				if im.Local != name {
+					continue // aliased: the alias and its uses stay
+				}
+				ci.usesIn(l.file, name, target, out)
+				// `export { orders }` of the imported binding passes it on.
+				for _, e := range l.file.Exports {
+					if e.Module == "" && e.Local == name && e.Exported == name && !seen[l.file.Path] {
+						seen[l.file.Path] = true
+						queue = append(queue, l.file.Path)
+					}
+				}
+			case im.Imported == "*":
+				ci.namespaceMembers(l.file, im.Local, name, target, out)
+			}
+		}
+		for _, l := range ci.reexporters[p] {
+			e := l.file.Exports[l.index]
+			switch {
+			case e.Local == name:
+				*out = append(*out, Place{Target: target, Path: l.file.Path, Span: e.LocalSpan, Kind: PlaceExport})
+				if e.Exported != name {
+					continue
+				}
+			case e.Local == "*" && e.Exported == "*":
+			default:
+				continue
+			}
+			if !seen[l.file.Path] {
+				seen[l.file.Path] = true
+				queue = append(queue, l.file.Path)
+			}
+		}
+	}
+}
+
+// namespaceMembers adds the accesses `ns.name` in f, where ns is a
+// namespace import of the module that provides name: they name the
+// definition as surely as an identifier does.
+func (ci *codeIndex) namespaceMembers(f *File, ns, name, target string, out *[]Place) {
+	nsEnds := map[int]bool{}
+	for _, r := range f.Refs {
+		if r.Name == ns {
+			nsEnds[r.Span.End] = true
+		}
+	}
+	if len(nsEnds) == 0 {
+		return
+	}
+	for _, w := range f.Words[name] {
+		if w.Why != WhyProperty {
+			continue
+		}
+		if e, ok := memberObjectEnd(f.Src, w.Span.Start); ok && nsEnds[e] {
+			*out = append(*out, Place{Target: target, Path: f.Path, Span: w.Span, Kind: PlaceIdentifier})
+		}
+	}
+}
+
+// memberObjectEnd returns where the object of a member access ends, given
+// the start of its property: it steps back over `.` or `?.` and spaces.
+func memberObjectEnd(src []byte, prop int) (int, bool) {
+	i := prop
+	for i > 0 && isSpace(src[i-1]) {
+		i--
+	}
+	if i == 0 || src[i-1] != '.' {
+		return 0, false
+	}
+	i--
+	if i > 0 && src[i-1] == '?' {
+		i--
+	}
+	for i > 0 && isSpace(src[i-1]) {
+		i--
+	}
+	return i, true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// columnPlaces lists the places of column c of definition d.
+func (ci *codeIndex) columnPlaces(target string, d *Definition, c *Column) []Place {
+	name := c.Schema.Name
+	var out []Place
+	add := func(path string, sp Span, k PlaceKind) {
+		out = append(out, Place{Target: target, Path: path, Span: sp, Kind: k})
+	}
+	if c.Prop != nil {
+		if f := ci.byPath[d.Path]; f != nil {
+			add(d.Path, unquoted(f.Src, c.Prop.KeySpan), PlaceName)
+		}
+	}
+	t := d.Table
+	if t == nil {
+		return out
+	}
+	for _, idx := range t.Indexes {
+		for _, n := range idx {
+			if n.Name == name {
+				add(d.Path, n.Span, PlaceIndex)
+			}
+		}
+	}
+	for _, n := range t.Removed {
+		if n.Name == name {
+			add(d.Path, n.Span, PlaceRemoved)
+		}
+	}
+	for _, col := range t.Columns {
+		for _, n := range col.Was {
+			if n.Name == name {
+				add(d.Path, n.Span, PlaceWas)
+			}
+		}
+	}
+	if f := ci.testdata[d.Name]; f != nil {
+		for _, row := range f.TestData.Rows {
+			for _, k := range row.Keys {
+				if k.Name.Name == name {
+					add(f.Path, k.Name.Span, PlaceTestDataKey)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// unquoted returns the span inside the quotes of a quoted key.
+func unquoted(src []byte, sp Span) Span {
+	if sp.End-sp.Start >= 2 && sp.End <= len(src) {
+		if q := src[sp.Start]; (q == '\'' || q == '"') && src[sp.End-1] == q {
+			return Span{sp.Start + 1, sp.End - 1}
+		}
+	}
+	return sp
+}
+
+// codeSites returns the code sites of target, sorted by path and offset:
+// the words of code that match its name and are no plain place.
+func (ci *codeIndex) codeSites(target string) []CodeSite {
+	d, c := ci.lookup(target)
+	if d == nil {
+		return nil
+	}
+	word := d.Name
+	if c != nil {
+		word = c.Schema.Name
+	}
+	files := ci.wordFiles[word]
+	if len(files) == 0 {
+		return nil
+	}
+	isPlace := map[string]map[int]bool{}
+	if c == nil {
+		for _, p := range ci.definitionPlaces(target, d) {
+			if isPlace[p.Path] == nil {
+				isPlace[p.Path] = map[int]bool{}
+			}
+			isPlace[p.Path][p.Span.Start] = true
+		}
+	}
+	var out []CodeSite
+	for _, f := range files {
+		for _, w := range f.Words[word] {
+			if isPlace[f.Path][w.Span.Start] {
+				continue
+			}
+			mark, ok := siteMark(d, c, w)
+			if !ok {
+				continue
+			}
+			out = append(out, CodeSite{Target: target, Path: f.Path, Span: w.Span, Why: w.Why, Mark: mark})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Span.Start < out[j].Span.Start
+	})
+	return out
+}
+
+// siteMark says how sure a word is to name definition d (c == nil) or its
+// column c; ok is false for a word that surely names something else: for
+// a column, a db accessor names a table and a call name a function.
+func siteMark(d *Definition, c *Column, w Word) (Mark, bool) {
+	if c != nil {
+		switch w.Why {
+		case WhyDBAccessor, WhyCallName:
+			return "", false
+		case WhyObjectKey:
+			if w.Table == d.Name && d.Kind == KindTable {
+				return Likely, true
+			}
+		}
+		return Maybe, true
+	}
+	switch {
+	case w.Why == WhyDBAccessor && d.Kind == KindTable:
+		return Likely, true
+	case w.Why == WhyCallName && d.Kind == KindFn:
+		return Likely, true
+	}
+	return Maybe, true
+}

@@ -1,0 +1,143 @@
+package definitions
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/golden"
+	"github.com/tent-tools/tent-tools/parser"
+)
+
+// readArchive splits a test archive into its files: each file starts with
+// a line `-- path --`. The section `-- targets --` lists the targets to
+// query, one a line.
+func readArchive(t testing.TB, name string) (files map[string][]byte, targets []string) {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = map[string][]byte{}
+	cur := ""
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(strings.TrimSpace(line), " --") {
+			cur = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "-- "), " --")
+			files[cur] = []byte{}
+			continue
+		}
+		if cur != "" {
+			files[cur] = append(files[cur], line...)
+		}
+	}
+	for _, l := range strings.Split(string(files["targets"]), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			targets = append(targets, l)
+		}
+	}
+	delete(files, "targets")
+	return files, targets
+}
+
+// testResolve resolves a relative import the way the index does: the
+// path itself, then with .ts, .tsx, /index.ts, /index.tsx.
+func testResolve(files map[string]*File) func(from, module string) string {
+	return func(from, module string) string {
+		p := path.Join(path.Dir(from), module)
+		for _, c := range []string{p, p + ".ts", p + ".tsx", p + "/index.ts", p + "/index.tsx"} {
+			if files[c] != nil {
+				return c
+			}
+		}
+		return ""
+	}
+}
+
+// parseProject reads the TypeScript files of an archive as the index
+// does (definitions, then code); test data files are left out.
+func parseProject(t testing.TB, srcs map[string][]byte) *codeIndex {
+	t.Helper()
+	byPath := map[string]*File{}
+	var files []*File
+	for p, src := range srcs {
+		if !strings.HasSuffix(p, ".ts") && !strings.HasSuffix(p, ".tsx") {
+			continue
+		}
+		f := &File{Path: p, Lang: LangTS, Src: src}
+		if strings.HasSuffix(p, ".tsx") {
+			f.Lang = LangTSX
+		}
+		tree, _ := parser.Parse(context.Background(), p, src)
+		f.Tree = tree
+		readDefinitions(f, tree.RootNode())
+		analyzeCode(f, tree.RootNode())
+		files = append(files, f)
+		byPath[p] = f
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return newCodeIndex(files, testResolve(byPath))
+}
+
+// showPlaces renders places and code sites, one a line, with the line's text.
+func showPlaces(byPath map[string]*File, places []Place, sites []CodeSite) string {
+	var b strings.Builder
+	loc := func(p string, sp Span) string {
+		f := byPath[p]
+		if f == nil || f.Src == nil {
+			return fmt.Sprintf("%s:%d-%d", p, sp.Start, sp.End)
+		}
+		line := 1 + strings.Count(string(f.Src[:sp.Start]), "\n")
+		ls := strings.LastIndex(string(f.Src[:sp.Start]), "\n") + 1
+		le := strings.IndexByte(string(f.Src[sp.Start:]), '\n')
+		text := string(f.Src[ls:])
+		if le >= 0 {
+			text = string(f.Src[ls : sp.Start+le])
+		}
+		// The span is shown in the line as ⟨...⟩.
+		a, z := sp.Start-ls, sp.End-ls
+		if z > len(text) {
+			z = len(text)
+		}
+		return fmt.Sprintf("%s:%d:%d  %s⟨%s⟩%s", p, line, sp.Start-ls+1, text[:a], text[a:z], text[z:])
+	}
+	for _, p := range places {
+		sh := ""
+		if p.Shorthand {
+			sh = " shorthand"
+		}
+		if p.Kind == PlaceTestDataFile {
+			fmt.Fprintf(&b, "  place %-13s %s\n", p.Kind, p.Path)
+			continue
+		}
+		fmt.Fprintf(&b, "  place %-13s%s %s\n", p.Kind, sh, loc(p.Path, p.Span))
+	}
+	for _, s := range sites {
+		fmt.Fprintf(&b, "  site  %-6s %-11s %s\n", s.Mark, s.Why, loc(s.Path, s.Span))
+	}
+	return b.String()
+}
+
+func TestPlacesArchives(t *testing.T) {
+	archives, _ := filepath.Glob("testdata/code/*.txtar")
+	if len(archives) == 0 {
+		t.Fatal("no archives")
+	}
+	for _, a := range archives {
+		name := strings.TrimSuffix(filepath.Base(a), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			srcs, targets := readArchive(t, a)
+			ci := parseProject(t, srcs)
+			var b strings.Builder
+			for _, target := range targets {
+				fmt.Fprintf(&b, "%s\n", target)
+				b.WriteString(showPlaces(ci.byPath, ci.places(target), ci.codeSites(target)))
+			}
+			golden.Check(t, "testdata/code/"+name+".golden", []byte(b.String()))
+		})
+	}
+}
