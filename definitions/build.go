@@ -1,0 +1,174 @@
+package definitions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"runtime"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/parser"
+)
+
+// Build indexes the project at root: walks it (skipping .tent/, .git/,
+// node_modules/, dist/, what .gitignore names, and tent.d.ts,
+// tent.clash.ts, mcp.lock.json), and reads, parses and indexes the .ts and
+// .tsx files and testdata/*.json in parallel. Unreadable files become
+// findings, never errors. The error is a *diag.ToolError (T9103) for a
+// root that is not a folder, or the context's error when it is done.
+//
+// Files are read through an os.Root, so a link that leads out of the
+// project is never followed.
+func Build(ctx context.Context, root string) (*Index, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, diag.Errorf(diag.T9103, "project folder %s: %v", root, errors.Unwrap(err))
+	}
+	if !info.IsDir() {
+		return nil, diag.Errorf(diag.T9103, "%s is not a folder", root)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, diag.Errorf(diag.T9103, "open project folder %s: %v", root, err)
+	}
+	defer r.Close()
+	ign := &ignoreSet{}
+	paths, err := walkProject(ctx, r.FS(), ign)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, diag.Errorf(diag.T9103, "list project folder %s: %v", root, err)
+	}
+	files := make([]*File, len(paths))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, p := range paths {
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
+			}
+			src, err := r.ReadFile(p)
+			if err != nil {
+				files[i] = unreadableFile(p, err)
+				return nil
+			}
+			files[i] = indexFile(ctx, p, src, nil)
+			return nil
+		})
+	}
+	_ = g.Wait() // workers turn every failure into a finding
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return newIndex(files, ign), nil
+}
+
+// FromFiles builds an index from in-memory files (slash-separated path
+// relative to the root -> text), for tests and benchmarks. Paths are
+// filtered as Build filters them, .gitignore files among them included.
+// The index keeps the texts: the caller must not change them afterwards.
+func FromFiles(ctx context.Context, files map[string][]byte) *Index {
+	ign := &ignoreSet{}
+	for p, src := range files {
+		if p = cleanPath(p); path.Base(p) == ".gitignore" {
+			dir := path.Dir(p)
+			if dir == "." {
+				dir = ""
+			}
+			ign.add(dir, src)
+		}
+	}
+	type entry struct {
+		path string
+		src  []byte
+	}
+	var todo []entry
+	for p, src := range files {
+		p = cleanPath(p)
+		if _, ok := langOf(p); ok && p != "" && !ign.ignored(p, false) {
+			todo = append(todo, entry{p, src})
+		}
+	}
+	out := make([]*File, len(todo))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, e := range todo {
+		g.Go(func() error {
+			out[i] = indexFile(ctx, e.path, e.src, nil)
+			return nil
+		})
+	}
+	_ = g.Wait() // workers return no errors
+	return newIndex(out, ign)
+}
+
+// cleanPath makes a project path canonical: slash-separated, no "./", no
+// leading slash. A path that leaves the root gives "".
+func cleanPath(p string) string {
+	p = path.Clean("/" + strings.ReplaceAll(p, "\\", "/"))
+	return strings.TrimPrefix(p, "/")
+}
+
+// unreadableFile is the File of a path that could not be read.
+func unreadableFile(p string, err error) *File {
+	lang, _ := langOf(p)
+	f := &File{Path: p, Lang: lang, Lines: []int{0}}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	f.Findings = append(f.Findings, f.Finding(diag.T1003, diag.Error, fmt.Sprintf("the file cannot be read: %v", err), Span{}))
+	return f
+}
+
+// indexFile reads one file: its definitions and code (TypeScript), or its
+// rows (test data). old is the file's previous version, whose tree the
+// parse starts from, or nil. A cancelled ctx gives a file without tree or
+// definitions.
+func indexFile(ctx context.Context, p string, src []byte, old *File) *File {
+	lang, _ := langOf(p)
+	f := &File{Path: p, Lang: lang, Src: src, Lines: lineStarts(src)}
+	body := src
+	if len(body) >= 3 && string(body[:3]) == "\ufeff" {
+		body = body[3:]
+	}
+	if why, at, ok := notText(body); !ok {
+		at += len(src) - len(body)
+		f.Findings = append(f.Findings, f.Finding(diag.T1003, diag.Error, "the file is "+why+"; it is left out of the index", Span{at, min(at+1, len(src))}))
+		return f
+	}
+	if lang == LangJSON {
+		readTestData(f)
+		return f
+	}
+	var tree *sitter.Tree
+	var errs []parser.SyntaxError
+	if old != nil && old.Tree != nil && old.Src != nil {
+		tree, errs = parser.Reparse(ctx, p, old.Tree, old.Src, src)
+	} else {
+		tree, errs = parser.Parse(ctx, p, src)
+	}
+	if tree == nil {
+		return f
+	}
+	f.Tree = tree
+	for _, e := range errs {
+		f.Findings = append(f.Findings, f.Finding(diag.T1001, diag.Error, e.Message, Span{e.Start, e.End}))
+	}
+	// Walk a copy: a tree caches every node it hands out, and the one the
+	// file keeps should stay small and free of readers.
+	walk := tree.Copy()
+	defer walk.Close()
+	root := walk.RootNode()
+	readDefinitions(f, root)
+	analyzeCode(f, root)
+	return f
+}

@@ -1,0 +1,286 @@
+package definitions
+
+import (
+	"bytes"
+	"context"
+	"maps"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/schema"
+)
+
+// Index is an immutable snapshot of a project's index. It is safe for
+// concurrent use. Its *File values are shared with the snapshots Update
+// makes from it, and must not be changed.
+type Index struct {
+	files  map[string]*File
+	sorted []*File // by path
+	ignore *ignoreSet
+
+	// The views over all files, made on first use: Update then costs the
+	// one file it re-reads, not a pass over the project.
+	once     sync.Once
+	defs     []*Definition
+	byName   map[string][]*Definition
+	project  *Definition
+	engine   *Definition
+	findings []diag.Finding
+}
+
+// newIndex makes a snapshot of files, in any order.
+func newIndex(files []*File, ign *ignoreSet) *Index {
+	ix := &Index{files: make(map[string]*File, len(files)), ignore: ign}
+	for _, f := range files {
+		ix.files[f.Path] = f
+	}
+	ix.sorted = make([]*File, 0, len(ix.files))
+	for _, f := range ix.files {
+		ix.sorted = append(ix.sorted, f)
+	}
+	sort.Slice(ix.sorted, func(i, j int) bool { return ix.sorted[i].Path < ix.sorted[j].Path })
+	return ix
+}
+
+// views makes the views over all files once.
+func (ix *Index) views() {
+	ix.once.Do(func() {
+		n := 0
+		for _, f := range ix.sorted {
+			n += len(f.Definitions)
+		}
+		ix.defs = make([]*Definition, 0, n)
+		ix.byName = make(map[string][]*Definition, n)
+		for _, f := range ix.sorted {
+			for _, d := range f.Definitions {
+				ix.defs = append(ix.defs, d)
+				switch {
+				case d.Kind == KindProject:
+					if ix.project == nil {
+						ix.project = d
+					}
+				case d.Kind == KindEngine:
+					if ix.engine == nil {
+						ix.engine = d
+					}
+				default:
+					ix.byName[d.Name] = append(ix.byName[d.Name], d)
+				}
+			}
+			ix.findings = append(ix.findings, f.Findings...)
+		}
+		diag.Sort(ix.findings)
+	})
+}
+
+// Update returns a new snapshot with one file replaced (src == nil: the
+// file is gone). It re-parses only that file, incrementally from its old
+// tree, and shares every other *File with ix; ix itself is unchanged. A
+// path that is not indexed (not .ts, .tsx or testdata/*.json, a skipped
+// folder, a framework file, or named by a .gitignore read at Build) gives
+// ix back. The index keeps src: the caller must not change it afterwards.
+//
+// Update does not re-read .gitignore files: a change to one needs a new
+// Build.
+func (ix *Index) Update(p string, src []byte) *Index {
+	p = cleanPath(p)
+	if _, ok := langOf(p); !ok || p == "" || ix.ignore.ignored(p, false) {
+		return ix
+	}
+	old := ix.files[p]
+	if src == nil && old == nil {
+		return ix
+	}
+	if src != nil && old != nil && old.Src != nil && bytes.Equal(old.Src, src) {
+		return ix
+	}
+	next := &Index{files: maps.Clone(ix.files), ignore: ix.ignore}
+	i := sort.Search(len(ix.sorted), func(i int) bool { return ix.sorted[i].Path >= p })
+	if src == nil {
+		delete(next.files, p)
+		next.sorted = append(append(make([]*File, 0, len(ix.sorted)-1), ix.sorted[:i]...), ix.sorted[i+1:]...)
+		return next
+	}
+	f := indexFile(context.Background(), p, src, old)
+	next.files[p] = f
+	if old != nil {
+		next.sorted = append(make([]*File, 0, len(ix.sorted)), ix.sorted...)
+		next.sorted[i] = f
+	} else {
+		next.sorted = make([]*File, 0, len(ix.sorted)+1)
+		next.sorted = append(append(append(next.sorted, ix.sorted[:i]...), f), ix.sorted[i:]...)
+	}
+	return next
+}
+
+// Files returns the indexed files, sorted by path.
+func (ix *Index) Files() []*File {
+	return append([]*File(nil), ix.sorted...)
+}
+
+// File returns the indexed file at path, or nil.
+func (ix *Index) File(p string) *File {
+	return ix.files[cleanPath(p)]
+}
+
+// Definitions returns every definition, project and engine included,
+// sorted by path and then by position in the file.
+func (ix *Index) Definitions() []*Definition {
+	ix.views()
+	return append([]*Definition(nil), ix.defs...)
+}
+
+// Definition returns the definition of the shared namespace (not project
+// or engine) called name, the first by path order where several are, or
+// nil.
+func (ix *Index) Definition(name string) *Definition {
+	ix.views()
+	if ds := ix.byName[name]; len(ds) > 0 {
+		return ds[0]
+	}
+	return nil
+}
+
+// DefinitionsNamed returns every definition of the shared namespace
+// called name, by path order (more than one is T2001 for the check).
+func (ix *Index) DefinitionsNamed(name string) []*Definition {
+	ix.views()
+	return append([]*Definition(nil), ix.byName[name]...)
+}
+
+// Project returns the default export of project.ts, or nil.
+func (ix *Index) Project() *Definition {
+	ix.views()
+	return ix.project
+}
+
+// Engine returns the default export of engine.ts, or nil.
+func (ix *Index) Engine() *Definition {
+	ix.views()
+	return ix.engine
+}
+
+// Findings returns what reading the files found (T1001, T1002, T1003,
+// T2010), errors first, then by path and position.
+func (ix *Index) Findings() []diag.Finding {
+	ix.views()
+	return append([]diag.Finding(nil), ix.findings...)
+}
+
+// Lookup finds a definition ("orders") or a table's column
+// ("orders.buyer"). Every table has the implicit column id (text, unique),
+// which has no Prop. Anything not found is a T9103 error that says what
+// there is instead.
+func (ix *Index) Lookup(target string) (*Definition, *Column, *diag.ToolError) {
+	ix.views()
+	name, col, hasCol := strings.Cut(target, ".")
+	def := ix.Definition(name)
+	if def == nil {
+		msg := "no definition is named `" + name + "`"
+		if near := nearest(name, mapKeys(ix.byName)); near != "" {
+			msg += "; did you mean `" + near + "`?"
+		}
+		return nil, nil, diag.Errorf(diag.T9103, "%s", msg).With("name", name)
+	}
+	if !hasCol {
+		return def, nil, nil
+	}
+	if def.Kind != KindTable || def.Table == nil {
+		return nil, nil, diag.Errorf(diag.T9103, "`%s` is a %s, not a table: only tables have columns", name, def.Kind).With("name", target)
+	}
+	if col == "id" {
+		return def, &Column{Schema: &schema.Column{Name: "id", Type: schema.Text, Unique: true}}, nil
+	}
+	if c := def.Table.Column(col); c != nil {
+		return def, c, nil
+	}
+	cols := []string{"id"}
+	for _, c := range def.Table.Columns {
+		cols = append(cols, c.Schema.Name)
+	}
+	msg := "table `" + name + "` has no column `" + col + "`"
+	if near := nearest(col, cols); near != "" {
+		msg += "; did you mean `" + name + "." + near + "`?"
+	}
+	msg += " (its columns: " + strings.Join(cols, ", ") + ")"
+	return nil, nil, diag.Errorf(diag.T9103, "%s", msg).With("name", target)
+}
+
+// ResolveImport returns the indexed file that a relative import in file
+// from names, or "". './x' may name x.ts, x.tsx, x/index.ts or
+// x/index.tsx, and './x.js' names x.ts or x.tsx (TypeScript's rule for
+// ES module imports). Bare modules ('tent', 'lodash') and imports that
+// leave the project give "".
+func (ix *Index) ResolveImport(from, module string) string {
+	if !strings.HasPrefix(module, "./") && !strings.HasPrefix(module, "../") && module != "." && module != ".." {
+		return ""
+	}
+	joined := path.Join(path.Dir(cleanPath(from)), module)
+	if joined == ".." || strings.HasPrefix(joined, "../") {
+		return ""
+	}
+	var candidates []string
+	switch ext := path.Ext(joined); ext {
+	case ".ts", ".tsx":
+		candidates = append(candidates, joined)
+	case ".js", ".mjs", ".cjs":
+		stem := strings.TrimSuffix(joined, ext)
+		candidates = append(candidates, stem+".ts", stem+".tsx")
+	case ".jsx":
+		candidates = append(candidates, strings.TrimSuffix(joined, ext)+".tsx")
+	}
+	candidates = append(candidates, joined+".ts", joined+".tsx", joined+"/index.ts", joined+"/index.tsx")
+	for _, c := range candidates {
+		if f := ix.files[c]; f != nil && (f.Lang == LangTS || f.Lang == LangTSX) {
+			return c
+		}
+	}
+	return ""
+}
+
+// mapKeys returns the keys of m.
+func mapKeys(m map[string][]*Definition) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// nearest returns the candidate closest to name by edit distance, when it
+// is close enough to be a likely typo (ties: the first in sorted order),
+// or "".
+func nearest(name string, candidates []string) string {
+	sort.Strings(candidates)
+	best, bestDist := "", max(2, len(name)/3)+1
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, by bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

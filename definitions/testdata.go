@@ -1,0 +1,358 @@
+package definitions
+
+// This file reads test data files, testdata/<table>.json (format.md §5),
+// with the byte position of every row and of each row's top-level keys
+// and values, so that rename can change a key in place and the check can
+// point at a value. encoding/json knows no positions, so a small scanner
+// reads the JSON; the values it gives are those encoding/json would.
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// maxJSONDepth bounds the nesting of a test data value, as encoding/json
+// does.
+const maxJSONDepth = 10000
+
+// readTestData reads f as a test data file into f.TestData, and adds T1002
+// findings for JSON that is not valid or not an array of objects. A file
+// that is not valid JSON keeps its table name but no rows: the rows of a
+// file cut short are not what the file will hold once it is fixed.
+func readTestData(f *File) {
+	td := &TestData{Table: strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))}
+	f.TestData = td
+	s := &jsonScanner{src: f.Src}
+	if len(s.src) >= 3 && string(s.src[:3]) == "\ufeff" {
+		s.pos = 3
+	}
+	rows, err := s.rows(f)
+	if err != nil {
+		end := min(err.at+1, len(f.Src))
+		if err.at >= len(f.Src) {
+			end = err.at
+		}
+		f.Findings = append(f.Findings, f.Finding(diag.T1002, diag.Error, err.msg, Span{err.at, end}))
+		return
+	}
+	td.Rows = rows
+}
+
+// jsonError is a syntax error at a byte offset.
+type jsonError struct {
+	at  int
+	msg string
+}
+
+// jsonScanner reads JSON from src, keeping byte positions.
+type jsonScanner struct {
+	src []byte
+	pos int
+}
+
+func (s *jsonScanner) fail(format string, args ...any) *jsonError {
+	return &jsonError{at: s.pos, msg: fmt.Sprintf(format, args...)}
+}
+
+// found describes the byte at the scanner's position for a message.
+func (s *jsonScanner) found() string {
+	if s.pos >= len(s.src) {
+		return "the end of the file"
+	}
+	r, _ := utf8.DecodeRune(s.src[s.pos:])
+	return "`" + string(r) + "`"
+}
+
+func (s *jsonScanner) space() {
+	for s.pos < len(s.src) {
+		switch s.src[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// rows reads the whole file: one array of row objects. An item that is
+// no object is a T1002 finding of its own; the other rows are kept.
+func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
+	s.space()
+	if s.pos >= len(s.src) {
+		return nil, s.fail("the file is empty: test data is a JSON array of rows, `[{\"id\": \"...\", ...}]`")
+	}
+	if s.src[s.pos] != '[' {
+		start := s.pos
+		v, _, err := s.value(0, nil)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &jsonError{at: start, msg: fmt.Sprintf("test data is a JSON array of rows, `[{...}, ...]`; this file holds %s", jsonKindOf(v))}
+	}
+	s.pos++
+	var rows []Row
+	for n := 1; ; n++ {
+		s.space()
+		if n == 1 && s.pos < len(s.src) && s.src[s.pos] == ']' {
+			s.pos++
+			break
+		}
+		start := s.pos
+		var keys []RowKey
+		v, span, err := s.value(0, &keys)
+		if err != nil {
+			return nil, err
+		}
+		if obj, ok := v.(map[string]any); ok {
+			row := Row{Span: span, Keys: keys}
+			if id, ok := obj["id"].(string); ok {
+				row.ID = id
+			}
+			rows = append(rows, row)
+		} else {
+			f.Findings = append(f.Findings, f.Finding(diag.T1002, diag.Error,
+				fmt.Sprintf("row %d is %s, not an object `{...}`", n, jsonKindOf(v)), Span{start, span.End}))
+		}
+		s.space()
+		if s.pos < len(s.src) && s.src[s.pos] == ',' {
+			s.pos++
+			continue
+		}
+		if s.pos < len(s.src) && s.src[s.pos] == ']' {
+			s.pos++
+			break
+		}
+		return nil, s.fail("expected `,` or `]` after row %d, found %s", n, s.found())
+	}
+	s.space()
+	if s.pos < len(s.src) {
+		return nil, s.fail("unexpected %s after the array of rows", s.found())
+	}
+	return rows, nil
+}
+
+// value reads one JSON value and returns it as encoding/json decodes it,
+// with its span. Where keys is not nil and the value is an object, its
+// keys are recorded there (for the rows of the file).
+func (s *jsonScanner) value(depth int, keys *[]RowKey) (any, Span, *jsonError) {
+	if depth > maxJSONDepth {
+		return nil, Span{}, s.fail("values nested more than %d deep", maxJSONDepth)
+	}
+	s.space()
+	start := s.pos
+	if s.pos >= len(s.src) {
+		return nil, Span{}, s.fail("unexpected end of the file: a value is missing")
+	}
+	var v any
+	var err *jsonError
+	switch c := s.src[s.pos]; {
+	case c == '{':
+		v, err = s.object(depth, keys)
+	case c == '[':
+		v, err = s.array(depth)
+	case c == '"':
+		v, err = s.str()
+	case c == '-' || (c >= '0' && c <= '9'):
+		v, err = s.number()
+	case c == 't':
+		v, err = s.word("true", true)
+	case c == 'f':
+		v, err = s.word("false", false)
+	case c == 'n':
+		v, err = s.word("null", nil)
+	default:
+		return nil, Span{}, s.fail("unexpected %s: expected a value", s.found())
+	}
+	if err != nil {
+		return nil, Span{}, err
+	}
+	return v, Span{start, s.pos}, nil
+}
+
+func (s *jsonScanner) object(depth int, keys *[]RowKey) (any, *jsonError) {
+	s.pos++ // {
+	obj := map[string]any{}
+	s.space()
+	if s.pos < len(s.src) && s.src[s.pos] == '}' {
+		s.pos++
+		return obj, nil
+	}
+	for {
+		s.space()
+		if s.pos >= len(s.src) || s.src[s.pos] != '"' {
+			return nil, s.fail("expected a key in double quotes, found %s", s.found())
+		}
+		keyStart := s.pos
+		k, err := s.str()
+		if err != nil {
+			return nil, err
+		}
+		keyEnd := s.pos
+		s.space()
+		if s.pos >= len(s.src) || s.src[s.pos] != ':' {
+			return nil, s.fail("expected `:` after the key %q, found %s", k, s.found())
+		}
+		s.pos++
+		v, span, err := s.value(depth+1, nil)
+		if err != nil {
+			return nil, err
+		}
+		obj[k.(string)] = v
+		if keys != nil {
+			*keys = append(*keys, RowKey{
+				Name:      NameRef{Name: k.(string), Span: Span{keyStart + 1, keyEnd - 1}, Lit: Span{keyStart, keyEnd}},
+				Pair:      Span{keyStart, span.End},
+				Value:     v,
+				ValueSpan: span,
+			})
+		}
+		s.space()
+		if s.pos < len(s.src) && s.src[s.pos] == ',' {
+			s.pos++
+			continue
+		}
+		if s.pos < len(s.src) && s.src[s.pos] == '}' {
+			s.pos++
+			return obj, nil
+		}
+		return nil, s.fail("expected `,` or `}` after the value of %q, found %s", k, s.found())
+	}
+}
+
+func (s *jsonScanner) array(depth int) (any, *jsonError) {
+	s.pos++ // [
+	arr := []any{}
+	s.space()
+	if s.pos < len(s.src) && s.src[s.pos] == ']' {
+		s.pos++
+		return arr, nil
+	}
+	for {
+		v, _, err := s.value(depth+1, nil)
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+		s.space()
+		if s.pos < len(s.src) && s.src[s.pos] == ',' {
+			s.pos++
+			continue
+		}
+		if s.pos < len(s.src) && s.src[s.pos] == ']' {
+			s.pos++
+			return arr, nil
+		}
+		return nil, s.fail("expected `,` or `]` after an item, found %s", s.found())
+	}
+}
+
+// str reads a string literal. Strings with escapes are decoded by
+// encoding/json, which knows every JSON escape and surrogate pair.
+func (s *jsonScanner) str() (any, *jsonError) {
+	start := s.pos
+	s.pos++ // "
+	escaped := false
+	for s.pos < len(s.src) {
+		c := s.src[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			lit := s.src[start:s.pos]
+			if !escaped {
+				return string(lit[1 : len(lit)-1]), nil
+			}
+			var out string
+			if err := json.Unmarshal(lit, &out); err != nil {
+				return nil, &jsonError{at: start, msg: "a string with a bad escape sequence"}
+			}
+			return out, nil
+		case c == '\\':
+			escaped = true
+			if s.pos+1 < len(s.src) && strings.IndexByte(`"\/bfnrtu`, s.src[s.pos+1]) < 0 {
+				s.pos++
+				return nil, s.fail("bad escape sequence `\\%s` in a string", string(s.src[s.pos]))
+			}
+			s.pos += 2
+		case c < 0x20:
+			return nil, s.fail("a control character (0x%02x) in a string: write it as an escape such as \\n", c)
+		default:
+			s.pos++
+		}
+	}
+	return nil, &jsonError{at: start, msg: "a string that is never closed"}
+}
+
+func (s *jsonScanner) number() (any, *jsonError) {
+	start := s.pos
+	digits := func() int {
+		n := 0
+		for s.pos < len(s.src) && s.src[s.pos] >= '0' && s.src[s.pos] <= '9' {
+			s.pos++
+			n++
+		}
+		return n
+	}
+	if s.src[s.pos] == '-' {
+		s.pos++
+	}
+	intStart := s.pos
+	if digits() == 0 {
+		return nil, s.fail("a number needs a digit, found %s", s.found())
+	}
+	if s.src[intStart] == '0' && s.pos-intStart > 1 {
+		return nil, &jsonError{at: intStart, msg: "a number may not start with 0"}
+	}
+	if s.pos < len(s.src) && s.src[s.pos] == '.' {
+		s.pos++
+		if digits() == 0 {
+			return nil, s.fail("a digit must follow the decimal point, found %s", s.found())
+		}
+	}
+	if s.pos < len(s.src) && (s.src[s.pos] == 'e' || s.src[s.pos] == 'E') {
+		s.pos++
+		if s.pos < len(s.src) && (s.src[s.pos] == '+' || s.src[s.pos] == '-') {
+			s.pos++
+		}
+		if digits() == 0 {
+			return nil, s.fail("a digit must follow the exponent, found %s", s.found())
+		}
+	}
+	f, err := strconv.ParseFloat(string(s.src[start:s.pos]), 64)
+	if err != nil {
+		return nil, &jsonError{at: start, msg: "a number out of range"}
+	}
+	return f, nil
+}
+
+func (s *jsonScanner) word(w string, v any) (any, *jsonError) {
+	if !strings.HasPrefix(string(s.src[s.pos:min(len(s.src), s.pos+len(w))]), w) {
+		return nil, s.fail("unexpected %s: expected a value", s.found())
+	}
+	s.pos += len(w)
+	return v, nil
+}
+
+// jsonKindOf names the kind of a decoded JSON value for messages.
+func jsonKindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a value"
+}

@@ -1,0 +1,97 @@
+package definitions
+
+import (
+	"context"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	ignore "github.com/sabhiram/go-gitignore"
+)
+
+// ignoreSet holds the .gitignore files of a project, each applying to the
+// folder it stands in and below.
+type ignoreSet struct {
+	byDir map[string]*ignore.GitIgnore // "" for the root
+}
+
+// add compiles the .gitignore found in dir ("" for the root).
+func (s *ignoreSet) add(dir string, content []byte) {
+	if s.byDir == nil {
+		s.byDir = map[string]*ignore.GitIgnore{}
+	}
+	s.byDir[dir] = ignore.CompileIgnoreLines(strings.Split(string(content), "\n")...)
+}
+
+// ignored reports whether a .gitignore names the path p (slash-separated,
+// relative to the root), or a folder it is in.
+func (s *ignoreSet) ignored(p string, isDir bool) bool {
+	if s == nil || len(s.byDir) == 0 {
+		return false
+	}
+	segs := strings.Split(p, "/")
+	// Each folder on the way down may be ignored by any .gitignore above it.
+	for i := 1; i <= len(segs); i++ {
+		sub := strings.Join(segs[:i], "/")
+		dirLike := isDir || i < len(segs)
+		for dir, gi := range s.byDir {
+			rel := sub
+			if dir != "" {
+				if !strings.HasPrefix(sub, dir+"/") {
+					continue
+				}
+				rel = strings.TrimPrefix(sub, dir+"/")
+			}
+			if gi.MatchesPath(rel) || (dirLike && gi.MatchesPath(rel+"/")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// walkProject lists the files of the project to index: slash-separated
+// paths relative to the root, sorted. It skips the folders that are never
+// project code, what .gitignore files name, and every file that langOf
+// does not index. It reads the .gitignore files it meets into ign.
+func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet) ([]string, error) {
+	var paths []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if err != nil {
+			// A folder that cannot be listed is left out; the files
+			// beside it are still indexed.
+			if d != nil && d.IsDir() && p != "." {
+				return fs.SkipDir
+			}
+			if p == "." {
+				return err
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p == "." {
+				if b, err := fs.ReadFile(fsys, ".gitignore"); err == nil {
+					ign.add("", b)
+				}
+				return nil
+			}
+			if skippedDir(d.Name()) || ign.ignored(p, true) {
+				return fs.SkipDir
+			}
+			if b, err := fs.ReadFile(fsys, path.Join(p, ".gitignore")); err == nil {
+				ign.add(p, b)
+			}
+			return nil
+		}
+		if _, ok := langOf(p); ok && !ign.ignored(p, false) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	return paths, err
+}
