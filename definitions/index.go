@@ -29,6 +29,16 @@ type Index struct {
 	project  *Definition
 	engine   *Definition
 	findings []diag.Finding
+
+	// The code lookups (places.go), made on first use.
+	codeOnce sync.Once
+	codeIx   *codeIndex
+}
+
+// code returns the snapshot's code lookups, made on first use.
+func (ix *Index) code() *codeIndex {
+	ix.codeOnce.Do(func() { ix.codeIx = newCodeIndex(ix.sorted, ix.ResolveImport) })
+	return ix.codeIx
 }
 
 // newIndex makes a snapshot of files, in any order.
