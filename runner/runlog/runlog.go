@@ -1,0 +1,174 @@
+// Package runlog keeps the log of a workspace's runs (tools.md §5, logs):
+// every run, from any face, with its time, name, user, input, result or
+// error and duration, in an SQLite database in .tent/. It stores what it is
+// given: hiding private values is the runner's part, before it adds.
+package runlog
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tent-tools/tent-tools/diag"
+
+	_ "modernc.org/sqlite" // the pure Go SQLite driver, registered as "sqlite"
+)
+
+// Entry is one run.
+type Entry struct {
+	Time   time.Time       `json:"time"`
+	Name   string          `json:"name"`
+	As     string          `json:"as"`
+	Input  json.RawMessage `json:"input"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *diag.ToolError `json:"error,omitempty"`
+	MS     float64         `json:"ms"`
+}
+
+// Log is an open run log.
+type Log struct{ db *sql.DB }
+
+// Open opens (creating where needed) the run log at path.
+func Open(ctx context.Context, path string) (*Log, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("run log: %w", err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("run log %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	_, err = db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS runs (
+		seq INTEGER PRIMARY KEY AUTOINCREMENT,
+		time TEXT NOT NULL,
+		name TEXT NOT NULL,
+		who TEXT NOT NULL,
+		input TEXT NOT NULL,
+		result TEXT,
+		error TEXT,
+		ms REAL NOT NULL
+	)`)
+	if err == nil {
+		_, err = db.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS runs_time ON runs (time)`)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("run log %s: %w", path, err)
+	}
+	return &Log{db: db}, nil
+}
+
+// Close closes the log.
+func (l *Log) Close() error { return l.db.Close() }
+
+// timeLayout keeps times sortable as text.
+const timeLayout = "2006-01-02T15:04:05.000000Z07:00"
+
+// Add keeps one run.
+func (l *Log) Add(ctx context.Context, e Entry) error {
+	input := string(e.Input)
+	if input == "" {
+		input = "null"
+	}
+	var result, errText any
+	if e.Result != nil {
+		result = string(e.Result)
+	}
+	if e.Error != nil {
+		b, err := json.Marshal(e.Error)
+		if err != nil {
+			return fmt.Errorf("run log: %w", err)
+		}
+		errText = string(b)
+	}
+	_, err := l.db.ExecContext(ctx, `INSERT INTO runs (time, name, who, input, result, error, ms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		e.Time.UTC().Format(timeLayout), e.Name, e.As, input, result, errText, e.MS)
+	if err != nil {
+		return fmt.Errorf("run log: %w", err)
+	}
+	return nil
+}
+
+// Query says which runs List answers: errors only, since a time (zero:
+// all), at most Limit (0: all).
+type Query struct {
+	Errors bool
+	Since  time.Time
+	Limit  int
+}
+
+// List answers the runs that q asks for, newest first.
+func (l *Log) List(ctx context.Context, q Query) ([]Entry, error) {
+	s := `SELECT time, name, who, input, result, error, ms FROM runs WHERE 1 = 1`
+	var args []any
+	if q.Errors {
+		s += ` AND error IS NOT NULL`
+	}
+	if !q.Since.IsZero() {
+		s += ` AND time >= ?`
+		args = append(args, q.Since.UTC().Format(timeLayout))
+	}
+	s += ` ORDER BY seq DESC`
+	if q.Limit > 0 {
+		s += ` LIMIT ` + strconv.Itoa(q.Limit)
+	}
+	rows, err := l.db.QueryContext(ctx, s, args...)
+	if err != nil {
+		return nil, fmt.Errorf("run log: %w", err)
+	}
+	defer rows.Close()
+	out := []Entry{}
+	for rows.Next() {
+		var e Entry
+		var at, input string
+		var result, errText sql.NullString
+		if err := rows.Scan(&at, &e.Name, &e.As, &input, &result, &errText, &e.MS); err != nil {
+			return nil, fmt.Errorf("run log: %w", err)
+		}
+		e.Time, _ = time.Parse(timeLayout, at)
+		e.Input = json.RawMessage(input)
+		if result.Valid {
+			e.Result = json.RawMessage(result.String)
+		}
+		if errText.Valid {
+			e.Error = &diag.ToolError{}
+			if err := json.Unmarshal([]byte(errText.String), e.Error); err != nil {
+				return nil, fmt.Errorf("run log: %w", err)
+			}
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// ParseSince reads a `since`: a time (RFC 3339) or an age before now
+// ("90s", "10m", "2h", "3d", "1w").
+func ParseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	units := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}
+	if len(s) > 1 {
+		if unit, ok := units[s[len(s)-1]]; ok {
+			if n, err := strconv.ParseFloat(s[:len(s)-1], 64); err == nil && n >= 0 {
+				return now.Add(-time.Duration(n * float64(unit))), nil
+			}
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("since %q: want a time (RFC 3339, 2024-06-01T10:00:00Z) or an age (10m, 2h, 3d)", s)
+}

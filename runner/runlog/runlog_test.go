@@ -1,0 +1,86 @@
+package runlog
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+func TestAddList(t *testing.T) {
+	ctx := context.Background()
+	l, err := Open(ctx, filepath.Join(t.TempDir(), ".tent", "logs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	base := time.Date(2024, 6, 1, 10, 0, 0, 0, time.UTC)
+	entries := []Entry{
+		{Time: base, Name: "a", As: "u1", Input: json.RawMessage(`{}`), Result: json.RawMessage(`1`), MS: 1.5},
+		{Time: base.Add(time.Hour), Name: "b", As: "nobody", Input: json.RawMessage(`{"x":1}`), Error: diag.Errorf(diag.T4003, "boom").With("at", "f.ts:1:1"), MS: 2},
+		{Time: base.Add(2 * time.Hour), Name: "c", As: "system", Input: json.RawMessage(`{}`), Result: json.RawMessage(`null`), MS: 3},
+	}
+	for _, e := range entries {
+		if err := l.Add(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		q    Query
+		want []string
+	}{
+		{Query{}, []string{"c", "b", "a"}},
+		{Query{Errors: true}, []string{"b"}},
+		{Query{Since: base.Add(30 * time.Minute)}, []string{"c", "b"}},
+		{Query{Limit: 1}, []string{"c"}},
+	}
+	for _, tt := range tests {
+		got, err := l.List(ctx, tt.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range got {
+			names = append(names, e.Name)
+		}
+		if len(names) != len(tt.want) {
+			t.Errorf("List(%+v) = %v, want %v", tt.q, names, tt.want)
+			continue
+		}
+		for i := range names {
+			if names[i] != tt.want[i] {
+				t.Errorf("List(%+v) = %v, want %v", tt.q, names, tt.want)
+			}
+		}
+	}
+	errs, _ := l.List(ctx, Query{Errors: true})
+	if e := errs[0]; e.Error.Code != diag.T4003 || e.Error.Data["at"] != "f.ts:1:1" || !e.Time.Equal(base.Add(time.Hour)) || string(e.Input) != `{"x":1}` {
+		t.Errorf("error entry = %+v", e)
+	}
+}
+
+func TestParseSince(t *testing.T) {
+	now := time.Date(2024, 6, 10, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Time
+		bad  bool
+	}{
+		{"10m", now.Add(-10 * time.Minute), false},
+		{"2h", now.Add(-2 * time.Hour), false},
+		{"3d", now.Add(-72 * time.Hour), false},
+		{"1w", now.Add(-7 * 24 * time.Hour), false},
+		{"2024-06-01T10:00:00Z", time.Date(2024, 6, 1, 10, 0, 0, 0, time.UTC), false},
+		{"yesterday", time.Time{}, true},
+		{"-5m", time.Time{}, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseSince(tt.in, now)
+		if (err != nil) != tt.bad || !got.Equal(tt.want) {
+			t.Errorf("ParseSince(%q) = %v, %v; want %v, bad %v", tt.in, got, err, tt.want, tt.bad)
+		}
+	}
+}
