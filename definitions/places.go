@@ -5,6 +5,29 @@ import (
 	"strings"
 )
 
+// Places returns the plain places that name target, a definition
+// ("orders") or a table's column ("orders.buyer"), sorted by path and
+// offset (format.md §4): what rename changes and remove updates. An
+// unknown target has none.
+func (ix *Index) Places(target string) []Place {
+	d, c, err := ix.Lookup(target)
+	if err != nil {
+		return nil
+	}
+	return ix.code().places(target, d, c)
+}
+
+// CodeSites returns the places inside code that may name target but
+// cannot be proven to, sorted by path and offset, each marked likely or
+// maybe. None of them is a plain place of target.
+func (ix *Index) CodeSites(target string) []CodeSite {
+	d, c, err := ix.Lookup(target)
+	if err != nil {
+		return nil
+	}
+	return ix.code().codeSites(target, d, c)
+}
+
 // This file finds the places that name a definition or a column
 // (format.md §4): the plain places that rename changes and remove updates,
 // and the code sites that they only list.
@@ -15,9 +38,11 @@ import (
 
 // codeIndex is the lookup maps of one snapshot. It is immutable once made.
 type codeIndex struct {
-	files   []*File // sorted by path
-	byPath  map[string]*File
-	resolve func(from, module string) string
+	files  []*File // sorted by path
+	byPath map[string]*File
+	// modules holds where each relative module of an import or export
+	// leads, by the importing file's folder ("" where nowhere).
+	modules map[moduleKey]string
 
 	// defs holds the first definition of each name of the shared
 	// namespace, by path order.
@@ -36,6 +61,9 @@ type codeIndex struct {
 	testdata map[string]*File
 }
 
+// moduleKey is a relative module as written in a file of folder dir.
+type moduleKey struct{ dir, module string }
+
 // moduleLink is one import (or export specifier) of file, by index.
 type moduleLink struct {
 	file  *File
@@ -48,7 +76,7 @@ func newCodeIndex(files []*File, resolve func(from, module string) string) *code
 	ci := &codeIndex{
 		files:       files,
 		byPath:      make(map[string]*File, len(files)),
-		resolve:     resolve,
+		modules:     map[moduleKey]string{},
 		defs:        map[string]*Definition{},
 		importers:   map[string][]moduleLink{},
 		reexporters: map[string][]moduleLink{},
@@ -59,19 +87,17 @@ func newCodeIndex(files []*File, resolve func(from, module string) string) *code
 	for _, f := range files {
 		ci.byPath[f.Path] = f
 	}
-	// Module links are resolved per distinct (folder, module) pair: the
-	// files of one folder mostly import the same few modules.
-	type key struct{ dir, module string }
-	resolved := map[key]string{}
+	// Module links are resolved once per distinct (folder, module) pair:
+	// the files of one folder mostly import the same few modules.
 	res := func(from, module string) string {
 		if !strings.HasPrefix(module, ".") {
 			return ""
 		}
-		k := key{dirOf(from), module}
-		p, ok := resolved[k]
+		k := moduleKey{dirOf(from), module}
+		p, ok := ci.modules[k]
 		if !ok {
 			p = resolve(from, module)
-			resolved[k] = p
+			ci.modules[k] = p
 		}
 		return p
 	}
@@ -107,6 +133,12 @@ func newCodeIndex(files []*File, resolve func(from, module string) string) *code
 		}
 	}
 	return ci
+}
+
+// resolve returns the file a relative module of an import or export in
+// file from leads to, or "".
+func (ci *codeIndex) resolve(from, module string) string {
+	return ci.modules[moduleKey{dirOf(from), module}]
 }
 
 func dirOf(p string) string {
@@ -152,41 +184,9 @@ func (ci *codeIndex) addDeclared(d *Definition) {
 	}
 }
 
-// lookup finds a target: "orders" or "orders.buyer" (a table's column, or
-// a fn's or flow's input field).
-func (ci *codeIndex) lookup(target string) (*Definition, *Column) {
-	name, col, isCol := strings.Cut(target, ".")
-	d := ci.defs[name]
-	if d == nil || !isCol {
-		return d, nil
-	}
-	for _, c := range columnsOf(d) {
-		if c.Schema != nil && c.Schema.Name == col {
-			return d, c
-		}
-	}
-	return nil, nil
-}
-
-// columnsOf returns a table's columns or a fn's or flow's input fields.
-func columnsOf(d *Definition) []*Column {
-	switch {
-	case d.Table != nil:
-		return d.Table.Columns
-	case d.Fn != nil:
-		return d.Fn.Input
-	case d.Flow != nil:
-		return d.Flow.Input
-	}
-	return nil
-}
-
-// places returns the plain places of target, sorted by path and offset.
-func (ci *codeIndex) places(target string) []Place {
-	d, c := ci.lookup(target)
-	if d == nil {
-		return nil
-	}
+// places returns the plain places of target, definition d or (where c is
+// not nil) its column c, sorted by path and offset.
+func (ci *codeIndex) places(target string, d *Definition, c *Column) []Place {
 	var out []Place
 	if c != nil {
 		out = ci.columnPlaces(target, d, c)
@@ -408,13 +408,10 @@ func unquoted(src []byte, sp Span) Span {
 	return sp
 }
 
-// codeSites returns the code sites of target, sorted by path and offset:
-// the words of code that match its name and are no plain place.
-func (ci *codeIndex) codeSites(target string) []CodeSite {
-	d, c := ci.lookup(target)
-	if d == nil {
-		return nil
-	}
+// codeSites returns the code sites of target, definition d or (where c
+// is not nil) its column c, sorted by path and offset: the words of code
+// that match its name and are no plain place.
+func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSite {
 	word := d.Name
 	if c != nil {
 		word = c.Schema.Name

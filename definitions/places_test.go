@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/golden"
-	"github.com/tent-tools/tent-tools/parser"
 )
 
 // readArchive splits a test archive into its files: each file starts with
@@ -44,50 +41,11 @@ func readArchive(t testing.TB, name string) (files map[string][]byte, targets []
 	return files, targets
 }
 
-// testResolve resolves a relative import the way the index does: the
-// path itself, then with .ts, .tsx, /index.ts, /index.tsx.
-func testResolve(files map[string]*File) func(from, module string) string {
-	return func(from, module string) string {
-		p := path.Join(path.Dir(from), module)
-		for _, c := range []string{p, p + ".ts", p + ".tsx", p + "/index.ts", p + "/index.tsx"} {
-			if files[c] != nil {
-				return c
-			}
-		}
-		return ""
-	}
-}
-
-// parseProject reads the TypeScript files of an archive as the index
-// does (definitions, then code); test data files are left out.
-func parseProject(t testing.TB, srcs map[string][]byte) *codeIndex {
-	t.Helper()
-	byPath := map[string]*File{}
-	var files []*File
-	for p, src := range srcs {
-		if !strings.HasSuffix(p, ".ts") && !strings.HasSuffix(p, ".tsx") {
-			continue
-		}
-		f := &File{Path: p, Lang: LangTS, Src: src}
-		if strings.HasSuffix(p, ".tsx") {
-			f.Lang = LangTSX
-		}
-		tree, _ := parser.Parse(context.Background(), p, src)
-		f.Tree = tree
-		readDefinitions(f, tree.RootNode())
-		analyzeCode(f, tree.RootNode())
-		files = append(files, f)
-		byPath[p] = f
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return newCodeIndex(files, testResolve(byPath))
-}
-
 // showPlaces renders places and code sites, one a line, with the line's text.
-func showPlaces(byPath map[string]*File, places []Place, sites []CodeSite) string {
+func showPlaces(ix *Index, places []Place, sites []CodeSite) string {
 	var b strings.Builder
 	loc := func(p string, sp Span) string {
-		f := byPath[p]
+		f := ix.File(p)
 		if f == nil || f.Src == nil {
 			return fmt.Sprintf("%s:%d-%d", p, sp.Start, sp.End)
 		}
@@ -131,11 +89,11 @@ func TestPlacesArchives(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(a), ".txtar")
 		t.Run(name, func(t *testing.T) {
 			srcs, targets := readArchive(t, a)
-			ci := parseProject(t, srcs)
+			ix := FromFiles(context.Background(), srcs)
 			var b strings.Builder
 			for _, target := range targets {
 				fmt.Fprintf(&b, "%s\n", target)
-				b.WriteString(showPlaces(ci.byPath, ci.places(target), ci.codeSites(target)))
+				b.WriteString(showPlaces(ix, ix.Places(target), ix.CodeSites(target)))
 			}
 			golden.Check(t, "testdata/code/"+name+".golden", []byte(b.String()))
 		})
