@@ -1,0 +1,144 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/docs"
+)
+
+func TestDecodeInput(t *testing.T) {
+	w, _ := openFiles(t, map[string]string{"a.ts": "a\n"})
+	tests := []struct {
+		tool, input, code, field string
+	}{
+		{"grep", `{}`, diag.T9101, ""},
+		{"read", `[]`, diag.T9102, ""},
+		{"read", `"a.ts"`, diag.T9102, ""},
+		{"read", `{"path": "a.ts"`, diag.T9102, ""},
+		{"read", `{}`, diag.T9102, "path"},
+		{"read", `{"path": null}`, diag.T9102, "path"},
+		{"read", `{"Path": "a.ts"}`, diag.T9102, "Path"}, // no other capitals
+		{"read", `{"path": "a.ts", "from": 1.5}`, diag.T9102, "from"},
+		{"read", `{"path": 3}`, diag.T9102, "path"},
+		{"edit", `{"path": "a.ts", "edits": [{"find": "a", "with": "b", "why": "x"}]}`, diag.T9102, "edits[0].why"},
+		{"edit", `{"path": "a.ts", "edits": {"find": "a"}}`, diag.T9102, "edits"},
+		{"edit", `{"path": "a.ts", "edits": [3]}`, diag.T9102, "edits[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.input, func(t *testing.T) {
+			_, err := call(w, tt.tool, tt.input)
+			te := wantCode(t, err, tt.code)
+			if tt.field != "" && te.Data["field"] != tt.field {
+				t.Errorf("field %v; want %q (%s)", te.Data["field"], tt.field, te.Message)
+			}
+		})
+	}
+	// Empty input is {} for a tool whose fields are all optional.
+	if _, err := Call(context.Background(), w, "list", nil); err != nil {
+		t.Errorf("list with no input: %v", err)
+	}
+}
+
+func TestCallRecoversPanics(t *testing.T) {
+	Register(Tool{Name: "test-panics", NewInput: func() any { return new(struct{}) },
+		Run: func(context.Context, *Workspace, any) (Answer, error) { panic("boom") }})
+	defer delete(registry, "test-panics")
+	w, _ := openFiles(t, nil)
+	if _, err := call(w, "test-panics", `{}`); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestErrorData(t *testing.T) {
+	got, _ := JSON(ErrorData(diag.Errorf(diag.T9106, "twice").With("count", 2)))
+	want := "{\n  \"error\": {\n    \"code\": \"T9106\",\n    \"count\": 2,\n    \"message\": \"twice\"\n  }\n}\n"
+	if string(got) != want {
+		t.Errorf("got %s", got)
+	}
+}
+
+// TestConcurrentEdits runs edits of distinct lines of one file at once:
+// tools that write run one after another, so every edit lands.
+func TestConcurrentEdits(t *testing.T) {
+	const n = 50
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	w, dir := openFiles(t, map[string]string{"f.ts": b.String()})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			input := fmt.Sprintf(`{"path": "f.ts", "find": "line %d\n", "with": "edited %d\n"}`, i, i)
+			if _, err := call(w, "edit", input); err != nil {
+				t.Error(err)
+			}
+			if _, err := call(w, "read", `{"path": "f.ts"}`); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	got := readFile(t, dir, "f.ts")
+	if strings.Contains(got, "line") || strings.Count(got, "edited") != n {
+		t.Errorf("not every edit landed:\n%s", got)
+	}
+}
+
+func TestDocs(t *testing.T) {
+	w, _ := openFiles(t, nil)
+	for _, topic := range docs.Topics() {
+		ans, err := call(w, "docs", fmt.Sprintf(`{"topic": %q}`, topic))
+		if err != nil || !strings.HasPrefix(ans.Text, "# ") {
+			t.Errorf("docs %s: %v %.40q", topic, err, ans.Text)
+		}
+	}
+	_, err := call(w, "docs", `{"topic": "nothing"}`)
+	te := wantCode(t, err, diag.T9108)
+	if fmt.Sprint(te.Data["topics"]) != fmt.Sprint(docs.Topics()) {
+		t.Errorf("topics %v", te.Data["topics"])
+	}
+	_, err = call(w, "docs", `{"topic": "../docs"}`)
+	wantCode(t, err, diag.T9108)
+	// Every registered tool has its page.
+	for _, tool := range All() {
+		if _, ok := docs.Page(tool.Name); !ok {
+			t.Errorf("tool %s has no docs page", tool.Name)
+		}
+	}
+}
+
+// TestCodesPage checks that the codes page lists every code of package
+// diag, read from its source so that a new code cannot be forgotten.
+func TestCodesPage(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "../diag/diag.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := docs.Page("codes")
+	n := 0
+	ast.Inspect(f, func(node ast.Node) bool {
+		if v, ok := node.(*ast.ValueSpec); ok {
+			for _, name := range v.Names {
+				if strings.HasPrefix(name.Name, "T") && len(name.Name) == 5 {
+					n++
+					if !strings.Contains(page, "| "+name.Name+" |") {
+						t.Errorf("the codes page lacks %s", name.Name)
+					}
+				}
+			}
+		}
+		return true
+	})
+	if n < 40 {
+		t.Errorf("found only %d codes in diag.go", n)
+	}
+}
