@@ -1,0 +1,60 @@
+package rename
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// reserved lists the words that cannot name a binding in a TypeScript
+// module (modules are strict code): JavaScript's reserved words, those of
+// strict mode, and eval and arguments, which strict code cannot bind.
+var reserved = map[string]bool{
+	"break": true, "case": true, "catch": true, "class": true, "const": true, "continue": true,
+	"debugger": true, "default": true, "delete": true, "do": true, "else": true, "enum": true,
+	"export": true, "extends": true, "false": true, "finally": true, "for": true, "function": true,
+	"if": true, "import": true, "in": true, "instanceof": true, "new": true, "null": true,
+	"return": true, "super": true, "switch": true, "this": true, "throw": true, "true": true,
+	"try": true, "typeof": true, "var": true, "void": true, "while": true, "with": true,
+	"yield": true, "let": true, "static": true, "implements": true, "interface": true,
+	"package": true, "private": true, "protected": true, "public": true, "await": true,
+	"arguments": true, "eval": true,
+}
+
+// Reserved reports whether word cannot name a binding in a module.
+func Reserved(word string) bool { return reserved[word] }
+
+// Identifier reports whether s is a plain identifier: a letter, `_` or `$`,
+// then letters, digits, `_` or `$` (letters and digits of any script).
+func Identifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			return false
+		}
+		switch {
+		case r == '_' || r == '$' || unicode.IsLetter(r):
+		case i > 0 && (unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || unicode.Is(unicode.Pc, r)):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkNewName refuses a new name that no definition or column may take,
+// whatever the project holds.
+func checkNewName(to string) *diag.ToolError {
+	switch {
+	case !Identifier(to):
+		return diag.Errorf(diag.T9107, "%q is not an identifier: a name is a letter, _ or $, then letters, digits, _ or $", to).With("to", to)
+	case Reserved(to):
+		return diag.Errorf(diag.T9107, "%q is a reserved word of JavaScript and cannot name a definition or a column", to).With("to", to)
+	case to == "id":
+		return diag.Errorf(diag.T9107, "`id` is every table's implicit column and cannot be taken").With("to", to)
+	}
+	return nil
+}

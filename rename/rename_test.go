@@ -1,0 +1,99 @@
+package rename
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/change/changetest"
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/internal/golden"
+)
+
+// projects is where the sample projects stand.
+const projects = "../testdata/projects"
+
+// TestRename renames over sample projects and compares the diff of every
+// changed file and the answer with a golden file; then it re-indexes the
+// result and asserts no new T1xxx finding.
+func TestRename(t *testing.T) {
+	tests := []struct {
+		golden, project, name, to string
+	}{
+		// Tables: the name, its own `was`, ref, users, imports (aliased,
+		// barrel, re-exported, namespace), identifiers, shorthand, the test
+		// data file, code sites.
+		{"table-orders", "refactor-basic", "orders", "purchases"},
+		{"table-users", "refactor-basic", "people", "customers"},
+		{"table-with-was", "refactor-basic", "products", "wares"},
+		{"table-back-to-was", "refactor-basic", "products", "items"},
+		{"table-neighbour", "refactor-basic", "categories", "sections"},
+		{"table-column-has-was", "refactor-basic", "orders", "sales"},
+		// Columns: the key, `was` made / extended / cut, indexes, test data
+		// keys (a nested json key untouched), code sites.
+		{"column-buyer", "refactor-basic", "orders.buyer", "customer"},
+		{"column-qualified-to", "refactor-basic", "orders.total", "orders.amount"},
+		{"column-was-string", "refactor-basic", "orders.placedAt", "orderedAt"},
+		{"column-back-to-was", "refactor-basic", "orders.placedAt", "created"},
+		{"column-was-array", "refactor-basic", "people.nickname", "handleName"},
+		{"column-back-to-first-was", "refactor-basic", "people.nickname", "handle"},
+		{"column-back-to-second-was", "refactor-basic", "people.nickname", "alias"},
+		{"column-with-options", "refactor-basic", "people.email", "mail"},
+		// Functions, flows, screens.
+		{"fn-step-and-call", "refactor-basic", "placeOrder", "submitOrder"},
+		{"fn-chargeCard", "refactor-basic", "chargeCard", "chargePayment"},
+		{"flow", "refactor-basic", "checkout", "payAndPlace"},
+		{"screen", "refactor-basic", "ordersScreen", "orderList"},
+		// Refusals.
+		{"refuse-taken-definition", "refactor-basic", "orders", "people"},
+		{"refuse-taken-across-kinds", "refactor-basic", "orders", "placeOrder"},
+		{"refuse-taken-column", "refactor-basic", "orders.buyer", "total"},
+		{"refuse-column-was-of-another", "refactor-basic", "orders.total", "created"},
+		{"refuse-column-removed", "refactor-basic", "orders.total", "couponCode"},
+		{"refuse-table-removed", "refactor-basic", "orders", "coupons"},
+		{"refuse-table-was-of-another", "refactor-basic", "orders", "items"},
+		{"refuse-not-identifier", "refactor-basic", "orders", "2orders"},
+		{"refuse-not-identifier-dash", "refactor-basic", "orders.buyer", "the-buyer"},
+		{"refuse-reserved", "refactor-basic", "orders", "delete"},
+		{"refuse-reserved-column", "refactor-basic", "orders.buyer", "class"},
+		{"refuse-id", "refactor-basic", "orders.buyer", "id"},
+		{"refuse-same", "refactor-basic", "orders", "orders"},
+		{"refuse-unknown", "refactor-basic", "nothing", "something"},
+		{"refuse-unknown-column", "refactor-basic", "orders.nothing", "something"},
+		{"refuse-id-column", "refactor-basic", "orders.id", "key"},
+		{"refuse-input-field", "refactor-basic", "placeOrder.buyer", "customer"},
+		{"refuse-capture", "refactor-basic", "orders", "order"},
+		{"table-import-alias-on-clash", "refactor-basic", "orders", "countOrders"},
+	}
+	loaded := map[string]map[string][]byte{}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			files := loaded[tt.project]
+			if files == nil {
+				files = changetest.Load(t, filepath.Join(projects, tt.project))
+				loaded[tt.project] = files
+			}
+			ix := definitions.FromFiles(context.Background(), files)
+			s, err := Plan(ix, tt.name, tt.to)
+			var answer *Answer
+			if err == nil {
+				if answer, err = NewAnswer(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := changetest.Render(files, s, answer, err)
+			golden.Check(t, filepath.Join("testdata", tt.golden+".golden"), []byte(got))
+			if strings.HasPrefix(tt.golden, "refuse-") != (err != nil) {
+				t.Errorf("refused: %v, want a refusal: %v", err, strings.HasPrefix(tt.golden, "refuse-"))
+			}
+			if err == nil {
+				after, err := changetest.ApplyInMemory(files, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				changetest.CheckReadable(t, files, after)
+			}
+		})
+	}
+}

@@ -1,0 +1,6 @@
+import { flow, ref, json } from 'tent'
+
+export const checkout = flow({
+  input: { buyer: ref('people'), items: json() },
+  steps: ['placeOrder', 'chargeCard'],
+})
