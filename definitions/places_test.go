@@ -12,8 +12,9 @@ import (
 )
 
 // readArchive splits a test archive into its files: each file starts with
-// a line `-- path --`. The section `-- targets --` lists the targets to
-// query, one a line.
+// a line `-- path --`. The section `-- targets --` lists the queries, one
+// a line: a target for its places and code sites, `sends NAME` or
+// `calls NAME`.
 func readArchive(t testing.TB, name string) (files map[string][]byte, targets []string) {
 	t.Helper()
 	data, err := os.ReadFile(name)
@@ -93,7 +94,15 @@ func TestPlacesArchives(t *testing.T) {
 			var b strings.Builder
 			for _, target := range targets {
 				fmt.Fprintf(&b, "%s\n", target)
-				b.WriteString(showPlaces(ix, ix.Places(target), ix.CodeSites(target)))
+				switch q, name, _ := strings.Cut(target, " "); q {
+				case "sends":
+					declared, inferred := ix.Sends(name)
+					fmt.Fprintf(&b, "  declared %v inferred %v\n", declared, inferred)
+				case "calls":
+					fmt.Fprintf(&b, "  %v\n", ix.Calls(name))
+				default:
+					b.WriteString(showPlaces(ix, ix.Places(target), ix.CodeSites(target)))
+				}
 			}
 			golden.Check(t, "testdata/code/"+name+".golden", []byte(b.String()))
 		})
