@@ -1,0 +1,75 @@
+// Package check finds what is wrong with a tent project (format.md §7): each
+// finding code is one small rule over the shared index, the rules run in
+// parallel, and nothing is parsed again. It also writes the findings in the
+// forms CI reads: text, JSON, SARIF 2.1.0 and GitHub workflow annotations.
+//
+// The check only reads the index; it never opens a file nor writes one.
+package check
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// Options tunes a run of the check.
+type Options struct {
+	// Extra holds findings made elsewhere that belong to the same report,
+	// such as T2011, which needs the test database that the runner keeps.
+	// They are merged and sorted with the rest.
+	Extra []diag.Finding
+}
+
+// Run checks the project ix holds and returns its findings sorted errors
+// first, then by path, line and column (diag.Sort). It stops early, with the
+// findings so far, when ctx is done.
+func Run(ctx context.Context, ix *definitions.Index, opts Options) []diag.Finding {
+	p := newPass(ix)
+	rules := registry()
+	results := make([][]diag.Finding, len(rules))
+
+	// Each rule reads the shared index on its own goroutine; a small pool
+	// keeps the number of busy goroutines at the number of cores.
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if ctx.Err() != nil {
+					continue
+				}
+				results[i] = rules[i].run(p)
+			}
+		}()
+	}
+	for i, r := range rules {
+		if r.run != nil {
+			work <- i
+		}
+	}
+	close(work)
+	wg.Wait()
+
+	out := append([]diag.Finding(nil), ix.Findings()...)
+	for _, fs := range results {
+		out = append(out, fs...)
+	}
+	out = append(out, opts.Extra...)
+	diag.Sort(out)
+	return out
+}
+
+// HasErrors reports whether any finding is an error: the CI face then exits 1.
+func HasErrors(fs []diag.Finding) bool {
+	for _, f := range fs {
+		if f.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,118 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// Formats names the forms Write can print findings in.
+var Formats = []string{"text", "json", "sarif", "github"}
+
+// Write prints findings in a form of Formats: text for people, json as
+// tools.md §7 gives it, sarif for code-scanning uploads, github for
+// workflow annotations. version is the tool's version, for SARIF.
+func Write(w io.Writer, format string, fs []diag.Finding, version string) error {
+	var out []byte
+	switch format {
+	case "text":
+		out = []byte(Text(fs))
+	case "json":
+		b, err := JSON(fs)
+		if err != nil {
+			return err
+		}
+		out = b
+	case "sarif":
+		b, err := SARIF(fs, version)
+		if err != nil {
+			return err
+		}
+		out = b
+	case "github":
+		out = []byte(GitHub(fs))
+	default:
+		return diag.Errorf(diag.T9102, "unknown format %q: use %s", format, strings.Join(Formats, ", "))
+	}
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("write %s findings: %w", format, err)
+	}
+	return nil
+}
+
+// Text prints one finding a line, as compilers do
+// (path:line:col: severity code: message), then a count.
+func Text(fs []diag.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f.String())
+		b.WriteByte('\n')
+	}
+	b.WriteString(Summary(fs))
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// Summary counts findings by severity: "2 errors, 1 warning", or "no findings".
+func Summary(fs []diag.Finding) string {
+	if len(fs) == 0 {
+		return "no findings"
+	}
+	counts := map[diag.Severity]int{}
+	for _, f := range fs {
+		counts[f.Severity]++
+	}
+	var parts []string
+	for _, s := range []struct {
+		sev  diag.Severity
+		name string
+	}{{diag.Error, "error"}, {diag.Warning, "warning"}, {diag.Info, "info"}} {
+		switch n := counts[s.sev]; {
+		case n == 1:
+			parts = append(parts, "1 "+s.name)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %ss", n, s.name))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Answer is the check's answer as data (tools.md §7).
+type Answer struct {
+	Findings []diag.Finding `json:"findings"`
+}
+
+// NewAnswer wraps findings as the check's answer; no findings is an empty
+// list, never null.
+func NewAnswer(fs []diag.Finding) Answer {
+	if fs == nil {
+		fs = []diag.Finding{}
+	}
+	return Answer{Findings: fs}
+}
+
+// JSON prints {"findings": [...]}, indented, with a final newline.
+func JSON(fs []diag.Finding) ([]byte, error) {
+	b, err := marshal(NewAnswer(fs))
+	if err != nil {
+		return nil, fmt.Errorf("findings as JSON: %w", err)
+	}
+	return b, nil
+}
+
+// marshal writes v as indented JSON with a final newline, leaving <, > and
+// & as they are (messages quote code).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

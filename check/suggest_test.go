@@ -1,0 +1,53 @@
+package check
+
+import "testing"
+
+func TestSuggest(t *testing.T) {
+	tables := []string{"users", "orders", "orderItems", "products", "categories"}
+	cases := []struct {
+		name, want string
+	}{
+		{"user", "users"},          // singular of a table
+		{"category", "categories"}, // y -> ies
+		{"ordrs", "orders"},        // one edit
+		{"prodcts", "products"},    // one edit
+		{"odrers", "orders"},       // a swap
+		{"odrres", "orders"},       // two edits
+		{"orderItem", "orderItems"},
+		{"invoices", ""}, // nothing near
+		{"users", ""},    // itself is no suggestion
+		{"ab", ""},       // too short for two edits to mean anything
+	}
+	for _, c := range cases {
+		if got := suggest(c.name, tables); got != c.want {
+			t.Errorf("suggest(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	// A tie at the smallest distance is no certain suggestion.
+	if got := suggest("cat", []string{"bat", "car"}); got != "" {
+		t.Errorf("tie: got %q, want none", got)
+	}
+}
+
+func TestDistance(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"users", "users", 0}, {"ab", "ba", 1}, {"nmae", "name", 1}, {"ca", "abc", 3},
+	}
+	for _, c := range cases {
+		if got := distance(c.a, c.b); got != c.want {
+			t.Errorf("distance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestRouteShape(t *testing.T) {
+	if routeShape("/orders/:id") != routeShape("/orders/:status/") {
+		t.Error("routes that differ only in parameter names must clash")
+	}
+	if routeShape("/orders/:id") == routeShape("/orders/new") {
+		t.Error("a parameter and a fixed segment must not clash")
+	}
+}

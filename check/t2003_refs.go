@@ -1,0 +1,61 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/schema"
+)
+
+// unknownRefs reports T2003: ref('x') where x is no table. Where a table
+// was once named x, or x misspells one table's name, the fix names it.
+func unknownRefs(p *pass) []diag.Finding {
+	var out []diag.Finding
+	for _, d := range p.defs {
+		for _, c := range columnsOf(d) {
+			if c.Schema.Type != schema.Ref {
+				continue
+			}
+			r := c.RefName
+			if r == nil {
+				if c.Call != nil {
+					out = append(out, p.on(d, diag.T2003, diag.Error,
+						fmt.Sprintf("%s.%s: ref() needs the name of a table, as a string", d.Name, c.Schema.Name), c.Call.Span))
+				}
+				continue
+			}
+			if p.table(r.Name) != nil {
+				continue
+			}
+			f := p.on(d, diag.T2003, diag.Error, "", r.Span)
+			msg := fmt.Sprintf("%s.%s: ref('%s') names no table", d.Name, c.Schema.Name, r.Name)
+			if k := p.kindOf(r.Name); k != "" {
+				msg = fmt.Sprintf("%s.%s: ref('%s') names a %s, not a table", d.Name, c.Schema.Name, r.Name, k)
+			}
+			if to, hint := p.tableFor(r.Name); to != "" {
+				msg += hint
+				f.Fix = replace("Refer to "+to, d.Path, r.Span, to)
+			}
+			f.Message = msg
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// tableFor returns the table that a name which is no table most likely
+// means, with a hint for the message: a table whose was lists the name,
+// else the one table whose name it misspells.
+func (p *pass) tableFor(name string) (table, hint string) {
+	for _, t := range p.tables {
+		for _, w := range p.byName[t].Table.Was {
+			if w.Name == name {
+				return t, "; table " + name + " was renamed to " + t
+			}
+		}
+	}
+	if s := suggest(name, p.tables); s != "" {
+		return s, "; did you mean " + s + "?"
+	}
+	return "", ""
+}

@@ -1,0 +1,30 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// duplicateTestDataIDs reports T2605: a row whose id an earlier row of the
+// same file has. The finding stands at the later id's value.
+func duplicateTestDataIDs(p *pass) []diag.Finding {
+	var out []diag.Finding
+	for _, td := range p.testDataFiles() {
+		first := map[string]int{} // id -> line of the first row
+		for _, r := range td.file.TestData.Rows {
+			k := key(r, "id")
+			if r.ID == "" || k == nil {
+				continue
+			}
+			if line, dup := first[r.ID]; dup {
+				out = append(out, td.finding(diag.T2605,
+					fmt.Sprintf("%s row %s: the id is already used by the row on line %d", td.def.Name, r.ID, line), k.ValueSpan))
+				continue
+			}
+			line, _ := td.file.Pos(r.Span.Start)
+			first[r.ID] = line
+		}
+	}
+	return out
+}
