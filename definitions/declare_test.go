@@ -188,6 +188,16 @@ func dumpFile(f *File) string {
 	for _, def := range f.Definitions {
 		d.definition(def)
 	}
+	if td := f.TestData; td != nil {
+		d.line(0, "testdata %s", td.Table)
+		for _, row := range td.Rows {
+			d.line(1, "row id=%q %s", row.ID, d.span(row.Span))
+			for _, k := range row.Keys {
+				js, _ := json.Marshal(k.Value)
+				d.line(2, "key %s pair %s value %s %s", d.ref(k.Name), d.span(k.Pair), d.span(k.ValueSpan), js)
+			}
+		}
+	}
 	fs := append([]diag.Finding(nil), f.Findings...)
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Start < fs[j].Start })
 	for _, fd := range fs {

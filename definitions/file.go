@@ -116,7 +116,7 @@ func frameworkFile(name string) bool {
 // bad byte, or ok. A NUL byte marks a binary file.
 func notText(src []byte) (why string, at int, ok bool) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
-		return "a binary file (it holds a NUL byte), not UTF-8 text", i, false
+		return "binary (it holds a NUL byte), not UTF-8 text", i, false
 	}
 	if utf8.Valid(src) {
 		return "", 0, true

@@ -264,6 +264,7 @@ func mapKeys(m map[string][]*Definition) []string {
 // is close enough to be a likely typo (ties: the first in sorted order),
 // or "".
 func nearest(name string, candidates []string) string {
+	candidates = append([]string(nil), candidates...)
 	sort.Strings(candidates)
 	best, bestDist := "", max(2, len(name)/3)+1
 	for _, c := range candidates {

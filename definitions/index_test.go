@@ -1,0 +1,341 @@
+package definitions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/golden"
+)
+
+// smallProject is an in-memory project with one of each thing the index
+// reads, and the broken inputs it must survive.
+func smallProject() map[string][]byte {
+	return map[string][]byte{
+		"project.ts": []byte(`import { project } from 'tent'
+export default project({ name: 'shop', removed: ['coupons'] })
+`),
+		"engine.ts": []byte(`import { engine } from 'tent'
+export default engine({ mail: { from: 'shop@example.com' } })
+`),
+		"tables/users.ts": []byte(`import { table as t, text } from 'tent'
+export const users = t({ columns: { name: text(), email: text({ unique: true }) } })
+`),
+		"tables/orders.ts": []byte("import { table, ref, money, text } from 'tent'\r\n" +
+			"export const orders = table({\r\n" +
+			"  columns: {\r\n" +
+			"    buyer: ref('users'),\r\n" +
+			"    total: money({ was: 'amount' }),\r\n" +
+			"    note: text({ default: defaultNote }),\r\n" +
+			"  },\r\n" +
+			"})\r\n"),
+		"functions/orders.ts": []byte(`import { fn, ref } from 'tent'
+import { users } from '../tables/users'
+
+export const placeOrder = fn({ input: { buyer: ref('users') }, run: async (ctx) => 1 })
+
+export const broken = fn({ run: async (ctx) => { return ( } })
+
+export const afterBroken = fn({ sends: ['mail'], run: async () => 2 })
+`),
+		"screens/home.tsx": []byte(`import { screen, Page } from 'tent/ui'
+export const home = screen({ path: '/', view: () => <Page title="Home" /> })
+`),
+		"testdata/orders.json": []byte("[\r\n  {\"id\": \"o1\", \"buyer\": \"u1\", \"total\": 100}\r\n]\r\n"),
+		"testdata/users.json":  []byte(`[{"id": "u1", "name": "Ann"}, 5]`),
+		"testdata/broken.json": []byte(`[{"id": "x",}]`),
+		"lib/binary.ts":        []byte("export const a = 1\x00\x01\x02"),
+		"lib/latin1.ts":        []byte("// caf\xe9\nexport const b = 2\n"),
+		"lib/empty.ts":         {},
+		"README.md":            []byte("# not indexed"),
+		"node_modules/x/a.ts":  []byte("export const nope = table({})"),
+		"tent.d.ts":            []byte("declare const x: number"),
+		"dist/out.ts":          []byte("export const nope = 1"),
+		"generated/gen.ts":     []byte("export const nope = 1"),
+		".gitignore":           []byte("generated/\n"),
+	}
+}
+
+// dumpIndex renders every file of an index, its definitions, test data
+// and findings, then the index's sorted findings.
+func dumpIndex(ix *Index) string {
+	var b strings.Builder
+	for _, f := range ix.Files() {
+		b.WriteString(dumpFile(f))
+	}
+	b.WriteString("findings\n")
+	for _, fd := range ix.Findings() {
+		fmt.Fprintf(&b, "  %s\n", fd)
+	}
+	return b.String()
+}
+
+func TestFromFilesGolden(t *testing.T) {
+	ix := FromFiles(context.Background(), smallProject())
+	golden.Check(t, "testdata/index/small.golden", []byte(dumpIndex(ix)))
+}
+
+func TestIndexQueries(t *testing.T) {
+	ix := FromFiles(context.Background(), smallProject())
+	var paths []string
+	for _, f := range ix.Files() {
+		paths = append(paths, f.Path)
+	}
+	wantPaths := "engine.ts functions/orders.ts lib/binary.ts lib/empty.ts lib/latin1.ts project.ts screens/home.tsx tables/orders.ts tables/users.ts testdata/broken.json testdata/orders.json testdata/users.json"
+	if got := strings.Join(paths, " "); got != wantPaths {
+		t.Errorf("files\n got %s\nwant %s", got, wantPaths)
+	}
+	var defs []string
+	for _, d := range ix.Definitions() {
+		defs = append(defs, d.Path+":"+d.Name)
+	}
+	wantDefs := "engine.ts:engine functions/orders.ts:placeOrder functions/orders.ts:broken functions/orders.ts:afterBroken project.ts:project screens/home.tsx:home tables/orders.ts:orders tables/users.ts:users"
+	if got := strings.Join(defs, " "); got != wantDefs {
+		t.Errorf("definitions\n got %s\nwant %s", got, wantDefs)
+	}
+	if p := ix.Project(); p == nil || p.Project.Name != "shop" || p.Project.Users.Name != "users" {
+		t.Errorf("project %+v", p)
+	}
+	if e := ix.Engine(); e == nil || e.Engine.MailFrom != "shop@example.com" {
+		t.Errorf("engine %+v", e)
+	}
+	if ix.Definition("project") != nil || ix.Definition("engine") != nil {
+		t.Error("project and engine are not in the shared namespace")
+	}
+	if d := ix.Definition("afterBroken"); d == nil || d.Kind != KindFn {
+		t.Errorf("the definition after a syntax error is lost: %+v", d)
+	}
+	if ix.File("./tables/users.ts") == nil || ix.File("README.md") != nil || ix.File("generated/gen.ts") != nil {
+		t.Error("File: wrong files indexed")
+	}
+	fs := ix.Findings()
+	for i := 1; i < len(fs); i++ {
+		a, b := fs[i-1], fs[i]
+		if a.Severity == b.Severity && (a.Path > b.Path || (a.Path == b.Path && a.Line > b.Line)) {
+			t.Errorf("findings not sorted: %s before %s", a, b)
+		}
+	}
+}
+
+func TestDuplicateNames(t *testing.T) {
+	ix := FromFiles(context.Background(), map[string][]byte{
+		"b/orders.ts": []byte("import { fn } from 'tent'\nexport const orders = fn({ run: () => 1 })\n"),
+		"a/orders.ts": []byte("import { table } from 'tent'\nexport const orders = table({ columns: {} })\n"),
+	})
+	if d := ix.Definition("orders"); d == nil || d.Path != "a/orders.ts" {
+		t.Errorf("Definition(orders) = %+v, want the one in a/orders.ts", d)
+	}
+	if ds := ix.DefinitionsNamed("orders"); len(ds) != 2 || ds[1].Path != "b/orders.ts" {
+		t.Errorf("DefinitionsNamed(orders) = %d definitions", len(ds))
+	}
+	if ds := ix.DefinitionsNamed("none"); len(ds) != 0 {
+		t.Errorf("DefinitionsNamed(none) = %v", ds)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	ix := FromFiles(context.Background(), smallProject())
+	tests := []struct {
+		target string
+		def    string
+		col    string
+		err    string
+	}{
+		{"orders", "orders", "", ""},
+		{"orders.buyer", "orders", "buyer", ""},
+		{"orders.id", "orders", "id", ""},
+		{"placeOrder", "placeOrder", "", ""},
+		{"orderz", "", "", "no definition is named `orderz`; did you mean `orders`?"},
+		{"zzzzzz", "", "", "no definition is named `zzzzzz`"},
+		{"", "", "", "no definition is named ``"},
+		{"project", "", "", "no definition is named `project`"},
+		{"orders.buyr", "", "", "table `orders` has no column `buyr`; did you mean `orders.buyer`? (its columns: id, buyer, total, note)"},
+		{"orders.amount", "", "", "table `orders` has no column `amount` (its columns: id, buyer, total, note)"},
+		{"placeOrder.buyer", "", "", "`placeOrder` is a fn, not a table: only tables have columns"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			d, c, err := ix.Lookup(tt.target)
+			if tt.err != "" {
+				if err == nil || err.Code != diag.T9103 || err.Message != tt.err {
+					t.Fatalf("error %v, want T9103: %s", err, tt.err)
+				}
+				if d != nil || c != nil {
+					t.Errorf("a failed lookup gave %v, %v", d, c)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if d.Name != tt.def {
+				t.Errorf("definition %s, want %s", d.Name, tt.def)
+			}
+			gotCol := ""
+			if c != nil {
+				gotCol = c.Schema.Name
+			}
+			if gotCol != tt.col {
+				t.Errorf("column %q, want %q", gotCol, tt.col)
+			}
+		})
+	}
+	_, id, _ := ix.Lookup("orders.id")
+	if id.Schema.Type != "text" || !id.Schema.Unique || id.Prop != nil {
+		t.Errorf("implicit id column %+v", id.Schema)
+	}
+}
+
+func TestResolveImport(t *testing.T) {
+	ix := FromFiles(context.Background(), map[string][]byte{
+		"tables/orders.ts":   []byte("export const x = 1"),
+		"lib/ui.tsx":         []byte("export const y = 1"),
+		"lib/money/index.ts": []byte("export const z = 1"),
+		"lib/both.ts":        []byte(""),
+		"lib/both/index.ts":  []byte(""),
+		"testdata/a.json":    []byte("[]"),
+		"functions/a.ts":     []byte(""),
+	})
+	tests := []struct{ from, module, want string }{
+		{"functions/a.ts", "../tables/orders", "tables/orders.ts"},
+		{"functions/a.ts", "../tables/orders.ts", "tables/orders.ts"},
+		{"functions/a.ts", "../tables/orders.js", "tables/orders.ts"},
+		{"functions/a.ts", "../lib/ui", "lib/ui.tsx"},
+		{"functions/a.ts", "../lib/ui.js", "lib/ui.tsx"},
+		{"functions/a.ts", "../lib/ui.jsx", "lib/ui.tsx"},
+		{"functions/a.ts", "../lib/money", "lib/money/index.ts"},
+		{"functions/a.ts", "../lib/both", "lib/both.ts"},
+		{"lib/money/index.ts", "..", ""},
+		{"lib/money/index.ts", "../money", "lib/money/index.ts"},
+		{"lib/money/index.ts", ".", "lib/money/index.ts"},
+		{"functions/a.ts", "./a", "functions/a.ts"},
+		{"functions/a.ts", "../tables/missing", ""},
+		{"functions/a.ts", "../../outside", ""},
+		{"functions/a.ts", "tent", ""},
+		{"functions/a.ts", "../testdata/a.json", ""},
+		{"project.ts", "./tables/orders", "tables/orders.ts"},
+	}
+	for _, tt := range tests {
+		if got := ix.ResolveImport(tt.from, tt.module); got != tt.want {
+			t.Errorf("ResolveImport(%q, %q) = %q, want %q", tt.from, tt.module, got, tt.want)
+		}
+	}
+}
+
+func TestUpdate(t *testing.T) {
+	ctx := context.Background()
+	files := smallProject()
+	ix := FromFiles(ctx, files)
+	before := dumpIndex(ix)
+
+	// A change to one file re-reads that file only.
+	src := []byte(strings.Replace(string(files["tables/users.ts"]), "email: text({ unique: true })", "email: text({ unique: true }), age: int()", 1))
+	next := ix.Update("tables/users.ts", src)
+	for _, f := range ix.Files() {
+		nf := next.File(f.Path)
+		if f.Path == "tables/users.ts" {
+			if nf == f {
+				t.Error("the changed file was not re-read")
+			}
+			continue
+		}
+		if nf != f {
+			t.Errorf("%s: Update re-read a file it did not change", f.Path)
+		}
+	}
+	if got := dumpIndex(ix); got != before {
+		t.Error("Update changed the old snapshot")
+	}
+	if d := next.Definition("users"); d == nil || d.Table.Column("age") == nil {
+		t.Fatal("the new column is not in the new snapshot")
+	}
+	if d := ix.Definition("users"); d.Table.Column("age") != nil {
+		t.Fatal("the new column leaked into the old snapshot")
+	}
+	// The incremental parse gives what a fresh index gives.
+	fresh := map[string][]byte{}
+	for k, v := range files {
+		fresh[k] = v
+	}
+	fresh["tables/users.ts"] = src
+	if got, want := dumpIndex(next), dumpIndex(FromFiles(ctx, fresh)); got != want {
+		t.Errorf("updated index differs from a fresh one\n--- updated\n%s\n--- fresh\n%s", got, want)
+	}
+
+	// The same text, a path that is not indexed, and removing a file
+	// that is not there give the same snapshot.
+	for _, tt := range []struct {
+		path string
+		src  []byte
+	}{
+		{"tables/users.ts", src},
+		{"README.md", []byte("x")},
+		{"node_modules/a.ts", []byte("x")},
+		{"generated/new.ts", []byte("x")},
+		{"tables/none.ts", nil},
+	} {
+		if got := next.Update(tt.path, tt.src); got != next {
+			t.Errorf("Update(%s) made a new snapshot", tt.path)
+		}
+	}
+
+	// Adding and removing files.
+	added := next.Update("tables/tags.ts", []byte("import { table, text } from 'tent'\nexport const tags = table({ columns: { label: text() } })\n"))
+	if added.Definition("tags") == nil || next.Definition("tags") != nil {
+		t.Error("adding a file")
+	}
+	if got := len(added.Files()); got != len(next.Files())+1 {
+		t.Errorf("%d files after adding one to %d", got, len(next.Files()))
+	}
+	removed := added.Update("tables/users.ts", nil)
+	if removed.File("tables/users.ts") != nil || removed.Definition("users") != nil || added.Definition("users") == nil {
+		t.Error("removing a file")
+	}
+	var paths []string
+	for _, f := range removed.Files() {
+		paths = append(paths, f.Path)
+	}
+	if strings.Contains(strings.Join(paths, " "), "tables/users.ts") || !strings.Contains(strings.Join(paths, " "), "tables/tags.ts") {
+		t.Errorf("files after add and remove: %v", paths)
+	}
+
+	// A syntax error made and fixed again through incremental parses.
+	brokenSrc := []byte(strings.Replace(string(src), "age: int()", "age: int(", 1))
+	broken := next.Update("tables/users.ts", brokenSrc)
+	if !hasCode(broken.Findings(), diag.T1001) {
+		t.Error("no T1001 after breaking a file")
+	}
+	fixed := broken.Update("tables/users.ts", src)
+	if got, want := dumpIndex(fixed), dumpIndex(next); got != want {
+		t.Errorf("breaking and fixing a file does not give the same index\n--- fixed\n%s\n--- before\n%s", got, want)
+	}
+}
+
+func hasCode(fs []diag.Finding, code string) bool {
+	for _, f := range fs {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+func TestEditDistanceAndNearest(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{{"", "", 0}, {"a", "", 1}, {"orders", "orderz", 1}, {"kitten", "sitting", 3}}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got := nearest("Orderz", []string{"users", "orders"}); got != "orders" {
+		t.Errorf("nearest = %q", got)
+	}
+	if got := nearest("x", []string{"users", "orders"}); got != "" {
+		t.Errorf("nearest of a far name = %q", got)
+	}
+}
