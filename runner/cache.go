@@ -1,0 +1,126 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+
+	"github.com/tent-tools/tent-tools/runner/jslib"
+)
+
+// cacheVersion changes when the shape of a cached bundle or the way it is
+// built changes; with the shipped JavaScript's hash it keys the disk cache.
+const cacheVersion = "1"
+
+// compiled is a bundle with its program, compiled once and shared by every
+// run (a goja.Program is bound to no runtime).
+type compiled struct {
+	bundle *bundle
+	prog   *goja.Program
+}
+
+// bundleCache keeps bundled and compiled entry files in memory, and the
+// bundles on disk under .tent/cache/, so that neither a second run in the
+// same process nor a run in a new process of an unchanged project
+// transpiles anything. An entry is used only while every input it was
+// built from still has the same content hash.
+type bundleCache struct {
+	dir string // "" keeps nothing on disk
+
+	mu  sync.Mutex
+	mem map[string]*compiled
+
+	// builds counts esbuild runs, so tests can see that a warm cache built nothing.
+	builds atomic.Int64
+}
+
+func newBundleCache(dir string) *bundleCache {
+	return &bundleCache{dir: dir, mem: map[string]*compiled{}}
+}
+
+// get answers the compiled bundle of entry as src has it now.
+func (c *bundleCache) get(src Source, entry string) (*compiled, error) {
+	c.mu.Lock()
+	hit := c.mem[entry]
+	c.mu.Unlock()
+	if hit != nil && hit.bundle.fresh(src) {
+		return hit, nil
+	}
+	b := c.load(entry)
+	if b == nil || !b.fresh(src) {
+		c.builds.Add(1)
+		var err error
+		if b, err = buildBundle(src, entry); err != nil {
+			return nil, err
+		}
+		c.store(b)
+	}
+	prog, err := goja.Compile("/bundle.js", b.Code, false)
+	if err != nil {
+		return nil, fmt.Errorf("compile %s: %w", entry, err)
+	}
+	out := &compiled{bundle: b, prog: prog}
+	c.mu.Lock()
+	c.mem[entry] = out
+	c.mu.Unlock()
+	return out, nil
+}
+
+// diskEntry is a bundle as the disk cache keeps it.
+type diskEntry struct {
+	Version string  `json:"version"`
+	Bundle  *bundle `json:"bundle"`
+}
+
+// file is where the disk cache keeps the bundle of entry.
+func (c *bundleCache) file(entry string) string {
+	return filepath.Join(c.dir, "bundle-"+hashBytes([]byte(entry))+".json")
+}
+
+func (c *bundleCache) version() string { return cacheVersion + "-" + jslib.Hash }
+
+// load reads entry's bundle from disk; nil where there is none, or it is
+// of another version.
+func (c *bundleCache) load(entry string) *bundle {
+	if c.dir == "" {
+		return nil
+	}
+	data, err := os.ReadFile(c.file(entry))
+	if err != nil {
+		return nil
+	}
+	var d diskEntry
+	if json.Unmarshal(data, &d) != nil || d.Version != c.version() || d.Bundle == nil || d.Bundle.Entry != entry {
+		return nil
+	}
+	return d.Bundle
+}
+
+// store writes b to the disk cache, atomically. The cache only saves time,
+// so a failure to write it is no failure of the run.
+func (c *bundleCache) store(b *bundle) {
+	if c.dir == "" {
+		return
+	}
+	data, err := json.Marshal(diskEntry{Version: c.version(), Bundle: b})
+	if err != nil {
+		return
+	}
+	if os.MkdirAll(c.dir, 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(c.dir, ".bundle-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.file(b.Entry)) != nil {
+		os.Remove(tmp.Name())
+	}
+}

@@ -1,0 +1,93 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// project copies testdata/projects/NAME into a temporary folder, so tests
+// never write into the sample projects.
+func project(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join("..", "testdata", "projects", name)
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == ".tent" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// index builds the index of the project folder root.
+func index(t testing.TB, root string) *definitions.Index {
+	t.Helper()
+	ix, err := definitions.Build(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// newRunner makes a Runner for root, closed when the test ends.
+func newRunner(t testing.TB, root string, cfg Config) *Runner {
+	t.Helper()
+	r, err := New(root, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// code is the tool error code of err, "" for nil, "?" for another error.
+func code(err error) string {
+	if err == nil {
+		return ""
+	}
+	if te, ok := err.(*diag.ToolError); ok {
+		return te.Code
+	}
+	return "?"
+}
+
+// decode unmarshals a JSON result for assertions.
+func decode(t testing.TB, raw json.RawMessage) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("result %s: %v", raw, err)
+	}
+	return v
+}
+
+// yes is an Approver that says yes and counts the questions.
+type yes struct{ asked int }
+
+func (y *yes) Approve(ctx context.Context, q string) (bool, error) { y.asked++; return true, nil }
+
+// no is an Approver that says no.
+type no struct{}
+
+func (no) Approve(ctx context.Context, q string) (bool, error) { return false, nil }

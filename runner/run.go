@@ -1,0 +1,221 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/runner/runlog"
+	"github.com/tent-tools/tent-tools/runner/testdb"
+)
+
+// Approver answers the person's yes or no. tools.Approver has the same
+// method, so a tools approver serves a run as it is.
+type Approver interface {
+	Approve(ctx context.Context, question string) (bool, error)
+}
+
+// Request is one run.
+type Request struct {
+	// Name is the function or flow to run.
+	Name string
+	// Input is its input as JSON (empty: {}).
+	Input json.RawMessage
+	// As is who runs it: "" for nobody, "system", or an id, email or name
+	// of a row of the project's users table.
+	As string
+	// AllowSystem is set where the policy's also names runAsSystem.
+	AllowSystem bool
+	// Trusted is set where the policy's trust names run: sending is not asked.
+	Trusted bool
+	// Approver is asked before a run sends data out (nil: the answer is no).
+	Approver Approver
+	// Now is what ctx.now() answers (zero: the time the run starts).
+	Now time.Time
+}
+
+// Result is the answer of a run that ended well (tools.md §7).
+type Result struct {
+	Result json.RawMessage `json:"result"`
+	Logged []string        `json:"logged"`
+	Sent   []Sent          `json:"sent"`
+	MS     float64         `json:"ms"`
+}
+
+// run runs req over a and src, and keeps it in the run log.
+func (r *Runner) run(ctx context.Context, a *app, src Source, req Request) (*Result, error) {
+	start := time.Now()
+	res, err := r.execute(ctx, a, src, req, start)
+	ms := math.Round(float64(time.Since(start).Microseconds())/10) / 100
+	entry := runlog.Entry{Time: start, Name: req.Name, As: asLabel(req.As), Input: redactJSON(a, req.Input), MS: ms}
+	if res != nil {
+		res.MS = ms
+		entry.Result = redactJSON(a, res.Result)
+	}
+	var te *diag.ToolError
+	if err != nil && !errors.As(err, &te) {
+		te = diag.Errorf(diag.T4003, "%v", err)
+	}
+	if te != nil {
+		entry.Error = redactError(a, te)
+	}
+	if l, lerr := r.runLog(ctx); lerr == nil {
+		// The log serves the agent's later questions; failing to keep it
+		// must not turn a run that happened into one that did not.
+		_ = l.Add(context.WithoutCancel(ctx), entry)
+	}
+	return res, err
+}
+
+// asLabel is how the log names who ran.
+func asLabel(as string) string {
+	if as == "" {
+		return "nobody"
+	}
+	return as
+}
+
+// execute does the run: the checks that need no code, then the code.
+func (r *Runner) execute(ctx context.Context, a *app, src Source, req Request, start time.Time) (*Result, error) {
+	c := a.callables[req.Name]
+	if c == nil {
+		return nil, unknownCallable(a, req.Name)
+	}
+	raw, err := decodeJSON(req.Input)
+	if err != nil {
+		return nil, diag.Errorf(diag.T4002, "input of %s is not JSON: %v", req.Name, err)
+	}
+	system := req.As == asSystem
+	if system && !req.AllowSystem {
+		return nil, diag.Errorf(diag.T3102, "running as the system needs the policy's also to name runAsSystem")
+	}
+	db, err := r.database(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := db.Begin(ctx, a.model)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	s := &session{ctx: ctx, app: a, src: src, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system}
+	if req.As != "" && !system {
+		if s.user, err = findUser(tx, a, req.As); err != nil {
+			return nil, err
+		}
+	}
+	input, err := s.checkInput(c, raw, false)
+	if err != nil {
+		return nil, err
+	}
+	s.sending = req.Trusted
+	s.ask = func(kind string) (bool, error) {
+		return approve(ctx, req.Approver, c, req.As, []string{kind})
+	}
+	if len(c.Sends) > 0 && !s.sending {
+		ok, err := approve(ctx, req.Approver, c, req.As, c.Sends)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, diag.Errorf(diag.T3103, "the person did not let %s send data out (%s)", c.Name, strings.Join(c.Sends, ", "))
+		}
+		s.sending = true
+	}
+	now := req.Now
+	if now.IsZero() {
+		now = start
+	}
+	text, err := r.call(s, c.Name, input, now)
+	if err != nil {
+		var te *diag.ToolError
+		if errors.As(err, &te) {
+			if len(s.logged) > 0 {
+				te.With("logged", s.logged)
+			}
+			if len(s.sent) > 0 {
+				te.With("sent", s.sent)
+			}
+		}
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("run %s: %w", c.Name, err)
+	}
+	logged := s.logged
+	if s.cut > 0 {
+		logged = append(logged, fmt.Sprintf("(%d more lines cut)", s.cut))
+	}
+	res := &Result{Result: json.RawMessage(text), Logged: logged, Sent: s.sent}
+	if res.Logged == nil {
+		res.Logged = []string{}
+	}
+	if res.Sent == nil {
+		res.Sent = []Sent{}
+	}
+	return res, nil
+}
+
+// call runs the callable in a fresh runtime under the limits and answers
+// its result as JSON text.
+func (r *Runner) call(s *session, name string, input map[string]any, now time.Time) (string, error) {
+	run, err := s.start(r.prelude, now.UTC().Format("2006-01-02T15:04:05.000Z"))
+	if err != nil {
+		return "", err
+	}
+	inText, err := json.Marshal(input)
+	if err != nil {
+		return "", fmt.Errorf("run %s: %w", name, err)
+	}
+	stop := watch(s.ctx, s.vm, r.cfg.TimeLimit, r.cfg.MemoryLimit)
+	v, err := run(goja.Undefined(), s.vm.ToValue(name), s.vm.ToValue(string(inText)))
+	stop()
+	if err != nil {
+		return "", thrown(err, nil)
+	}
+	p, ok := v.Export().(*goja.Promise)
+	if !ok {
+		return "", fmt.Errorf("run %s: the prelude answered no promise", name)
+	}
+	switch p.State() {
+	case goja.PromiseStateFulfilled:
+		return p.Result().String(), nil
+	case goja.PromiseStateRejected:
+		return "", thrown(nil, p.Result())
+	}
+	return "", diag.Errorf(diag.T4003, "%s answered a promise that never settles (the run has no timers nor events to wait for)", name)
+}
+
+// approve asks the person whether a run may send data out.
+func approve(ctx context.Context, ap Approver, c *callable, as string, kinds []string) (bool, error) {
+	if ap == nil {
+		return false, nil
+	}
+	q := fmt.Sprintf("Run %s %s as %s on the test database? It sends data out of the app (%s): mail is captured, never delivered; HTTP requests reach the hosts that engine.ts allows.",
+		c.Kind, c.Name, asLabel(as), strings.Join(kinds, ", "))
+	ok, err := ap.Approve(ctx, q)
+	if err != nil {
+		return false, fmt.Errorf("asking the person: %w", err)
+	}
+	return ok, nil
+}
+
+// driftError is T2011 for a run refused because the test database has
+// what no definition names.
+func driftError(dr []testdb.Drift) *diag.ToolError {
+	var names []string
+	for _, d := range dr {
+		names = append(names, d.String())
+	}
+	return diag.Errorf(diag.T2011, "the test database has %s, which no definition names; state it before running: "+
+		"add a dropped column to removed on its table (or a dropped table to removed on project), "+
+		"or add the old name to was where it was renamed, or reset the test database",
+		strings.Join(names, ", ")).With("drift", names)
+}

@@ -1,0 +1,150 @@
+// Package runner runs a tent project's functions and flows on its test
+// database (format.md §5, §6; tools.md §5 run, rows, logs): esbuild
+// bundles each definition's file with what it imports, 'tent' and
+// 'tent/ui' resolving to the runner's own modules (runner/jslib); goja
+// runs the bundle in a fresh runtime per run, with the ctx of format.md §6,
+// under a time and a memory limit; the test database is SQLite in .tent/
+// (runner/testdb), migrated by `was` and `removed` before a run; every run
+// is kept in the run log (runner/runlog).
+//
+// Architecture invariant: app code reaches nothing of the host but the
+// primitives the runner's prelude wraps into ctx — no file system, no
+// network but ctx.http to the hosts engine.ts allows, no host modules.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/runner/jslib"
+	"github.com/tent-tools/tent-tools/runner/runlog"
+	"github.com/tent-tools/tent-tools/runner/testdb"
+)
+
+// Config sets what a Runner's runs may use. The zero value is the default.
+type Config struct {
+	// TimeLimit bounds each run (0: DefaultTimeLimit); past it, T4004.
+	TimeLimit time.Duration
+	// MemoryLimit bounds the heap a run may grow, in bytes (0:
+	// DefaultMemoryLimit); past it, T4005.
+	MemoryLimit uint64
+	// HTTP is the client ctx.http.fetch uses (nil: a plain client). Which
+	// hosts it may reach is engine.ts's to say, whatever the client.
+	HTTP *http.Client
+}
+
+// Runner runs one project folder's code. It keeps the test database and
+// the run log open, and the bundled code cached, between runs; it is safe
+// for concurrent use (runs on one test database take turns).
+type Runner struct {
+	root    string
+	cfg     Config
+	cache   *bundleCache
+	prelude *goja.Program
+
+	mu       sync.Mutex
+	db       *testdb.DB
+	log      *runlog.Log
+	migrated string // the fingerprint of the model the database was last brought to
+	lastIx   *definitions.Index
+	lastApp  *app
+}
+
+// The files a Runner keeps in the project's .tent/ folder.
+const (
+	TestDBFile = "test.db"
+	LogFile    = "logs.db"
+	CacheDir   = "cache"
+)
+
+// New makes a Runner for the project folder root. It opens nothing yet:
+// the test database and the log are opened by the first run that needs them.
+func New(root string, cfg Config) (*Runner, error) {
+	if cfg.TimeLimit <= 0 {
+		cfg.TimeLimit = DefaultTimeLimit
+	}
+	if cfg.MemoryLimit == 0 {
+		cfg.MemoryLimit = DefaultMemoryLimit
+	}
+	if cfg.HTTP == nil {
+		cfg.HTTP = defaultHTTP()
+	}
+	prelude, err := goja.Compile("tent:prelude", jslib.Prelude, false)
+	if err != nil {
+		return nil, fmt.Errorf("runner: prelude: %w", err)
+	}
+	return &Runner{
+		root:    root,
+		cfg:     cfg,
+		cache:   newBundleCache(filepath.Join(root, ".tent", CacheDir)),
+		prelude: prelude,
+	}, nil
+}
+
+// Close closes the test database and the run log.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var errs []error
+	if r.db != nil {
+		errs = append(errs, r.db.Close())
+		r.db = nil
+	}
+	if r.log != nil {
+		errs = append(errs, r.log.Close())
+		r.log = nil
+	}
+	r.migrated = ""
+	return errors.Join(errs...)
+}
+
+// TestDBPath is where the test database of the project at root lives.
+func TestDBPath(root string) string { return filepath.Join(root, ".tent", TestDBFile) }
+
+// database answers the test database, open, and brought to a's model:
+// built from the test data the first time, migrated after. Drift is T2011.
+func (r *Runner) database(ctx context.Context, a *app) (*testdb.DB, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.db == nil {
+		db, err := testdb.Open(ctx, TestDBPath(r.root))
+		if err != nil {
+			return nil, err
+		}
+		r.db = db
+	}
+	if r.migrated == a.fingerprint {
+		return r.db, nil
+	}
+	if _, err := r.db.Migrate(ctx, a.model); err != nil {
+		var de *testdb.DriftError
+		if errors.As(err, &de) {
+			return nil, driftError(de.Drift)
+		}
+		return nil, err
+	}
+	r.migrated = a.fingerprint
+	return r.db, nil
+}
+
+// runLog answers the run log, open.
+func (r *Runner) runLog(ctx context.Context) (*runlog.Log, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.log == nil {
+		l, err := runlog.Open(ctx, filepath.Join(r.root, ".tent", LogFile))
+		if err != nil {
+			return nil, err
+		}
+		r.log = l
+	}
+	return r.log, nil
+}

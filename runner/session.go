@@ -1,0 +1,370 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/dop251/goja"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/runner/testdb"
+)
+
+// session is one run: a fresh JavaScript runtime, so that nothing one run
+// leaves in module state reaches the next, over one transaction of the
+// test database.
+type session struct {
+	ctx   context.Context
+	app   *app
+	src   Source
+	cache *bundleCache
+	tx    *testdb.Tx
+	vm    *goja.Runtime
+	fail  goja.Callable
+	http  *http.Client
+
+	user   testdb.Row // nil for nobody
+	system bool
+
+	// exports holds each loaded file's exports, by path.
+	exports map[string]*goja.Object
+
+	// sending says whether the person let this run send data out (or the
+	// policy trusts runs); ask asks them when a send comes unannounced.
+	sending bool
+	ask     func(kind string) (bool, error)
+
+	logged []string
+	cut    int // log lines left out past maxLogLines
+	sent   []Sent
+}
+
+// The bounds of what a run's answer carries of its logging.
+const (
+	maxLogLines = 1000
+	maxLogLine  = 4000
+)
+
+// Sent is one thing a run sent out of the app: a mail (captured, never
+// delivered) or an HTTP request (made, to a host engine.ts allows).
+type Sent struct {
+	Kind    string `json:"kind"` // "mail" or "http"
+	To      string `json:"to"`   // the address, or the URL
+	Subject string `json:"subject,omitempty"`
+	Text    string `json:"text,omitempty"`
+	Method  string `json:"method,omitempty"`
+	Status  int    `json:"status,omitempty"`
+}
+
+// start makes the runtime: the globals app code may see (console, and
+// nothing of the host), the host primitives, and the prelude, which it
+// answers as the run function.
+func (s *session) start(prelude *goja.Program, now string) (goja.Callable, error) {
+	s.vm = goja.New()
+	s.vm.SetMaxCallStackSize(2000)
+	s.exports = map[string]*goja.Object{}
+	mk, err := s.vm.RunProgram(prelude)
+	if err != nil {
+		return nil, fmt.Errorf("prelude: %w", err)
+	}
+	mkFn, ok := goja.AssertFunction(mk)
+	if !ok {
+		return nil, fmt.Errorf("prelude: not a function")
+	}
+	var user goja.Value = goja.Null()
+	if s.system {
+		o := s.vm.NewObject()
+		o.Set("system", true)
+		user = o
+	} else if s.user != nil {
+		user = s.toJS(s.user)
+	}
+	ret, err := mkFn(goja.Undefined(), s.hostObject(), user, s.vm.ToValue(now))
+	if err != nil {
+		return nil, fmt.Errorf("prelude: %w", err)
+	}
+	obj := ret.ToObject(s.vm)
+	if s.fail, ok = goja.AssertFunction(obj.Get("fail")); !ok {
+		return nil, fmt.Errorf("prelude: no fail")
+	}
+	s.vm.Set("console", obj.Get("console"))
+	run, ok := goja.AssertFunction(obj.Get("run"))
+	if !ok {
+		return nil, fmt.Errorf("prelude: no run")
+	}
+	return run, nil
+}
+
+// toJS makes a plain JavaScript value of a JSON value.
+func (s *session) toJS(v any) goja.Value {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return goja.Null()
+	}
+	parsed, err := s.vm.RunString("(" + string(b) + ")")
+	if err != nil {
+		return goja.Null()
+	}
+	return parsed
+}
+
+// throw raises a JavaScript Error with a refusal code ("" for none) in the
+// code that called a host primitive.
+func (s *session) throw(code, format string, args ...any) {
+	e, err := s.fail(goja.Undefined(), s.vm.ToValue(code), s.vm.ToValue(fmt.Sprintf(format, args...)))
+	if err != nil {
+		panic(err)
+	}
+	panic(e)
+}
+
+// throwErr raises err in app code: a *diag.ToolError with its code, any
+// other error as a plain Error.
+func (s *session) throwErr(err error) {
+	if te, ok := err.(*diag.ToolError); ok {
+		s.throw(te.Code, "%s", te.Message)
+	}
+	s.throw("", "%s", err.Error())
+}
+
+// str is argument i of a host call as a string.
+func str(call goja.FunctionCall, i int) string {
+	return call.Argument(i).String()
+}
+
+// parse decodes a JSON text that the prelude made.
+func (s *session) parse(text string) any {
+	v, err := decodeJSON([]byte(text))
+	if err != nil {
+		s.throw("", "bad JSON from the runner's prelude: %v", err)
+	}
+	return v
+}
+
+// row decodes a JSON text that must hold an object.
+func (s *session) row(text, what string) testdb.Row {
+	m, ok := s.parse(text).(map[string]any)
+	if !ok {
+		s.throw("", "%s wants an object", what)
+	}
+	return m
+}
+
+// jsonText encodes a Go value for the prelude.
+func (s *session) jsonText(v any) goja.Value {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.throw("", "%v", err)
+	}
+	return s.vm.ToValue(string(b))
+}
+
+// hostObject is the host primitives that the prelude calls.
+func (s *session) hostObject() *goja.Object {
+	h := s.vm.NewObject()
+	set := func(name string, f func(call goja.FunctionCall) goja.Value) { h.Set(name, f) }
+
+	set("kind", func(call goja.FunctionCall) goja.Value {
+		name := str(call, 0)
+		c := s.app.callables[name]
+		if c == nil {
+			s.throwErr(unknownCallable(s.app, name))
+		}
+		return s.vm.ToValue(c.Kind)
+	})
+	set("def", func(call goja.FunctionCall) goja.Value {
+		name := str(call, 0)
+		c := s.app.callables[name]
+		if c == nil {
+			s.throwErr(unknownCallable(s.app, name))
+		}
+		return s.definition(c.Path, name)
+	})
+	set("steps", func(call goja.FunctionCall) goja.Value {
+		c := s.app.callables[str(call, 0)]
+		if c == nil {
+			return s.vm.NewArray()
+		}
+		items := make([]any, len(c.Steps))
+		for i, st := range c.Steps {
+			items[i] = st
+		}
+		return s.vm.NewArray(items...)
+	})
+	set("input", func(call goja.FunctionCall) goja.Value {
+		name := str(call, 0)
+		c := s.app.callables[name]
+		if c == nil {
+			s.throwErr(unknownCallable(s.app, name))
+		}
+		in, err := s.checkInput(c, s.parse(str(call, 1)), call.Argument(2).ToBoolean())
+		if err != nil {
+			s.throwErr(err)
+		}
+		return s.jsonText(in)
+	})
+	set("tables", func(call goja.FunctionCall) goja.Value {
+		items := make([]any, 0, len(s.app.tables))
+		for name := range s.app.tables {
+			items = append(items, name)
+		}
+		return s.vm.NewArray(items...)
+	})
+	set("tableMay", func(call goja.FunctionCall) goja.Value {
+		t := s.app.tables[str(call, 0)]
+		if t == nil || !t.HasMay {
+			return goja.Null()
+		}
+		def, ok := s.definition(t.Path, t.Schema.Name).(*goja.Object)
+		if !ok {
+			return goja.Null()
+		}
+		return def.Get("may")
+	})
+	set("log", func(call goja.FunctionCall) goja.Value {
+		s.log(str(call, 0))
+		return goja.Undefined()
+	})
+	s.dbPrimitives(set)
+	s.sendPrimitives(set)
+	return h
+}
+
+// log keeps one line that the app logged.
+func (s *session) log(line string) {
+	if len(s.logged) >= maxLogLines {
+		s.cut++
+		return
+	}
+	if len(line) > maxLogLine {
+		line = line[:maxLogLine] + "…"
+	}
+	s.logged = append(s.logged, line)
+}
+
+// definition loads the file at path (once per run) and answers its export
+// name: the tagged object of a definition.
+func (s *session) definition(path, name string) goja.Value {
+	exp := s.exports[path]
+	if exp == nil {
+		c, err := s.cache.get(s.src, path)
+		if err != nil {
+			s.throwErr(err)
+		}
+		if _, err := s.vm.RunProgram(c.prog); err != nil {
+			panic(err)
+		}
+		v := s.vm.Get(exportsGlobal)
+		if v == nil || goja.IsUndefined(v) {
+			s.throw("", "%s exports nothing", path)
+		}
+		exp = v.ToObject(s.vm)
+		s.exports[path] = exp
+	}
+	v := exp.Get(name)
+	if v == nil || goja.IsUndefined(v) {
+		s.throw(diag.T4001, "%s does not export %s", path, name)
+	}
+	return v
+}
+
+// dbPrimitives are the host side of ctx.db: SQL over the run's
+// transaction, with the checks of the test database. May rules are the
+// prelude's part.
+func (s *session) dbPrimitives(set func(string, func(goja.FunctionCall) goja.Value)) {
+	set("select", func(call goja.FunctionCall) goja.Value {
+		q := testdb.Query{Match: s.row(str(call, 1), "where"), Order: str(call, 2)}
+		lim := call.Argument(3).Export()
+		switch n := lim.(type) {
+		case int64:
+			q.Limit = int(n)
+		case float64:
+			if n != float64(int(n)) {
+				s.throw("", "limit %v: want a whole number", n)
+			}
+			q.Limit = int(n)
+		default:
+			s.throw("", "limit wants a number")
+		}
+		rows, err := s.tx.Select(str(call, 0), q)
+		if err != nil {
+			s.throwErr(err)
+		}
+		return s.jsonText(rows)
+	})
+	set("get", func(call goja.FunctionCall) goja.Value {
+		row, err := s.tx.Get(str(call, 0), str(call, 1))
+		if err != nil {
+			s.throwErr(err)
+		}
+		if row == nil {
+			return goja.Null()
+		}
+		return s.jsonText(row)
+	})
+	set("prepareInsert", func(call goja.FunctionCall) goja.Value {
+		row, err := s.tx.PrepareInsert(str(call, 0), s.row(str(call, 1), "insert"))
+		if err != nil {
+			s.throwErr(err)
+		}
+		return s.jsonText(row)
+	})
+	set("insert", func(call goja.FunctionCall) goja.Value {
+		if _, err := s.tx.Insert(str(call, 0), s.row(str(call, 1), "insert")); err != nil {
+			s.throwErr(err)
+		}
+		return goja.Undefined()
+	})
+	set("prepareUpdate", func(call goja.FunctionCall) goja.Value {
+		old, updated, err := s.tx.PrepareUpdate(str(call, 0), str(call, 1), s.row(str(call, 2), "update"))
+		if err != nil {
+			s.throwErr(err)
+		}
+		return s.jsonText([]any{old, updated})
+	})
+	set("put", func(call goja.FunctionCall) goja.Value {
+		if err := s.tx.Put(str(call, 0), s.row(str(call, 1), "update")); err != nil {
+			s.throwErr(err)
+		}
+		return goja.Undefined()
+	})
+	set("remove", func(call goja.FunctionCall) goja.Value {
+		if _, err := s.tx.Delete(str(call, 0), str(call, 1)); err != nil {
+			s.throwErr(err)
+		}
+		return goja.Undefined()
+	})
+}
+
+// checkInput checks the input of a callable, and that each ref it holds
+// names a row that exists.
+func (s *session) checkInput(c *callable, raw any, lenient bool) (map[string]any, error) {
+	in, err := checkInput(c.Input, raw, lenient)
+	if err != nil {
+		return nil, diag.Errorf(diag.T4002, "input of %s: %v", c.Name, err)
+	}
+	for _, f := range c.Input {
+		id, ok := in[f.Name].(string)
+		if f.Type != "ref" || !ok {
+			continue
+		}
+		row, err := s.tx.Get(f.Ref, id)
+		if err != nil {
+			return nil, diag.Errorf(diag.T4002, "input of %s: %s: %v", c.Name, f.Name, err)
+		}
+		if row == nil {
+			return nil, diag.Errorf(diag.T4002, "input of %s: %s names no row of %s: %q", c.Name, f.Name, f.Ref, id)
+		}
+	}
+	return in, nil
+}
+
+// unknownCallable is T4001 for a name that is no function or flow.
+func unknownCallable(a *app, name string) *diag.ToolError {
+	if k := a.kinds[name]; k != "" {
+		return diag.Errorf(diag.T4001, "%s is a %s, not a function or flow", name, k)
+	}
+	return diag.Errorf(diag.T4001, "no function or flow named %s", name)
+}
