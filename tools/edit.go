@@ -91,6 +91,7 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 		if _, err := w.writeFile(rel, out); err != nil {
 			return Answer{}, err
 		}
+		w.wrote(rel, out)
 	}
 	shown := around(body, lineStarts(body), spans, contextLines)
 	if shown == nil {

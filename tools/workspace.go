@@ -24,6 +24,7 @@ type Workspace struct {
 	opts Options
 
 	writeMu sync.Mutex // held by Call while a tool that writes runs
+	index   indexCache
 }
 
 // Open opens the project folder dir as a workspace. The folder must exist.

@@ -56,6 +56,7 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	w.wrote(rel, src)
 	starts := lineStarts(src)
 	var shown []Line
 	if !bytes.Equal(old, src) {

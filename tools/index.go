@@ -1,0 +1,154 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/tent-tools/tent-tools/definitions"
+)
+
+// indexCache keeps the workspace's index with what each file looked like
+// on the disk when it was read, so that a later call re-reads only the
+// files that changed.
+type indexCache struct {
+	mu    sync.Mutex
+	ix    *definitions.Index
+	seen  map[string]stamp // candidate files (.ts, .tsx, .json) as last read
+	rules map[string]stamp // the .gitignore files, whose change needs a new Build
+}
+
+// stamp is what tells one version of a file from the next without reading
+// it: its size, its modification time and its inode (a rename over it, as
+// every write of the tools does, makes a new inode).
+type stamp struct {
+	size  int64
+	mtime time.Time
+	inode uint64
+}
+
+func stampOf(info fs.FileInfo) stamp {
+	s := stamp{size: info.Size(), mtime: info.ModTime()}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		s.inode = st.Ino
+	}
+	return s
+}
+
+// Index returns the definitions index of the project. The first call builds
+// it; later calls look at the disk again (a walk that reads folders and
+// stats files, but reads no file that did not change) and update it file by
+// file. A changed .gitignore means a new Build. The answer is an immutable
+// snapshot: a caller may keep it while the workspace moves on.
+func (w *Workspace) Index(ctx context.Context) (*definitions.Index, error) {
+	c := &w.index
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen, rules, err := w.scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if c.ix == nil || !sameStamps(c.rules, rules) {
+		ix, err := definitions.Build(ctx, w.root)
+		if err != nil {
+			return nil, fmt.Errorf("index %s: %w", w.root, err)
+		}
+		c.ix, c.seen, c.rules = ix, seen, rules
+		return ix, nil
+	}
+	ix := c.ix
+	for p, st := range seen {
+		if old, ok := c.seen[p]; ok && old == st {
+			continue
+		}
+		src, err := w.fsys.ReadFile(p)
+		if err != nil {
+			continue // gone again, or unreadable: the next call sees it
+		}
+		ix = ix.Update(p, src)
+	}
+	for p := range c.seen {
+		if _, ok := seen[p]; !ok {
+			ix = ix.Update(p, nil)
+		}
+	}
+	c.ix, c.seen = ix, seen
+	return ix, nil
+}
+
+// wrote tells the cached index that a tool wrote src to the file rel, so
+// that the next Index re-reads nothing for it.
+func (w *Workspace) wrote(rel string, src []byte) {
+	c := &w.index
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ix == nil {
+		return
+	}
+	if path.Base(rel) == ".gitignore" {
+		c.rules = nil // a new Build at the next call
+		return
+	}
+	info, err := w.fsys.Stat(rel)
+	if err != nil || !indexCandidate(rel) {
+		return
+	}
+	c.ix = c.ix.Update(rel, src)
+	c.seen[rel] = stampOf(info)
+}
+
+// scan walks the project and stamps the files the index may hold and the
+// .gitignore files.
+func (w *Workspace) scan(ctx context.Context) (seen, rules map[string]stamp, err error) {
+	seen, rules = map[string]stamp{}, map[string]stamp{}
+	err = w.walk(ctx, ".", func(p string, d fs.DirEntry, _ int) error {
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		isRule := path.Base(p) == ".gitignore"
+		if !isRule && !indexCandidate(p) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		if isRule {
+			rules[p] = stampOf(info)
+		} else {
+			seen[p] = stampOf(info)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("index %s: %w", w.root, err)
+	}
+	return seen, rules, nil
+}
+
+// indexCandidate reports whether the index may hold a file, by its name
+// alone; the index itself decides (definitions.Index.Update filters).
+func indexCandidate(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".ts", ".tsx", ".json":
+		return true
+	}
+	return false
+}
+
+func sameStamps(a, b map[string]stamp) bool {
+	if a == nil || len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
