@@ -45,6 +45,17 @@ func TestRename(t *testing.T) {
 		{"fn-chargeCard", "refactor-basic", "chargeCard", "chargePayment"},
 		{"flow", "refactor-basic", "checkout", "payAndPlace"},
 		{"screen", "refactor-basic", "ordersScreen", "orderList"},
+		// CRLF files stay CRLF.
+		{"crlf-table-orders", "refactor-basic+crlf", "orders", "purchases"},
+		{"crlf-column-buyer", "refactor-basic+crlf", "orders.buyer", "customer"},
+		{"crlf-column-back-to-was", "refactor-basic+crlf", "orders.placedAt", "created"},
+		// Another style: double quotes, four spaces, no trailing commas,
+		// a `was` over several lines.
+		{"style-column-was-lines", "refactor-style", "members.handle", "moniker"},
+		{"style-column-cut-to-string", "refactor-style", "members.handle", "alias"},
+		{"style-column-cut-whole", "refactor-style", "members.handle", "nick"},
+		{"style-table", "refactor-style", "members", "people"},
+		{"style-crlf-column-cut-whole", "refactor-style+crlf", "members.handle", "nick"},
 		// Refusals.
 		{"refuse-taken-definition", "refactor-basic", "orders", "people"},
 		{"refuse-taken-across-kinds", "refactor-basic", "orders", "placeOrder"},
@@ -71,7 +82,7 @@ func TestRename(t *testing.T) {
 		t.Run(tt.golden, func(t *testing.T) {
 			files := loaded[tt.project]
 			if files == nil {
-				files = changetest.Load(t, filepath.Join(projects, tt.project))
+				files = changetest.Project(t, projects, tt.project)
 				loaded[tt.project] = files
 			}
 			ix := definitions.FromFiles(context.Background(), files)

@@ -44,6 +44,26 @@ func Load(t testing.TB, dir string) map[string][]byte {
 	return files
 }
 
+// CRLF returns a copy of files with every LF line end made CRLF, for
+// testing that edits keep a file's line ends.
+func CRLF(files map[string][]byte) map[string][]byte {
+	out := make(map[string][]byte, len(files))
+	for p, b := range files {
+		out[p] = bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+	}
+	return out
+}
+
+// Project loads a sample project from dir; a name ending in "+crlf" loads
+// the project before it with CRLF line ends.
+func Project(t testing.TB, dir, name string) map[string][]byte {
+	t.Helper()
+	if base, ok := strings.CutSuffix(name, "+crlf"); ok {
+		return CRLF(Load(t, filepath.Join(dir, base)))
+	}
+	return Load(t, filepath.Join(dir, name))
+}
+
 // ApplyInMemory returns files as the change set leaves them.
 func ApplyInMemory(files map[string][]byte, s *change.Set) (map[string][]byte, error) {
 	out := make(map[string][]byte, len(files))

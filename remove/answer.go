@@ -1,0 +1,34 @@
+package remove
+
+import "github.com/tent-tools/tent-tools/change"
+
+// Answer is remove's answer as data (tools.md §7): what was removed (a
+// name or a path), where the removal was stated, the files deleted, and
+// the places left that still name it. Point is the point the apply
+// recorded; nil (JSON null) until points exist.
+type Answer struct {
+	Removed string        `json:"removed"`
+	Stated  []change.Line `json:"stated"`
+	Deleted []string      `json:"deleted"`
+	Left    []change.Site `json:"left"`
+	Point   *int          `json:"point"`
+}
+
+// NewAnswer makes the answer of a planned removal.
+func NewAnswer(s *change.Set) (*Answer, error) {
+	st, err := s.Stated()
+	if err != nil {
+		return nil, err
+	}
+	a := &Answer{Removed: s.Target, Stated: st, Deleted: s.Deletes, Left: s.Left}
+	if a.Stated == nil {
+		a.Stated = []change.Line{}
+	}
+	if a.Deleted == nil {
+		a.Deleted = []string{}
+	}
+	if a.Left == nil {
+		a.Left = []change.Site{}
+	}
+	return a, nil
+}
