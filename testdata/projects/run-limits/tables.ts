@@ -1,0 +1,5 @@
+import { table, text } from 'tent'
+
+export const notes = table({
+  columns: { body: text() },
+})
