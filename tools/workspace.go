@@ -9,7 +9,9 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -34,6 +36,9 @@ func Open(dir string, opts Options) (*Workspace, error) {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
 	real, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("open workspace %s: no such folder", dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}

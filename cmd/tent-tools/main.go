@@ -1,0 +1,34 @@
+// Command tent-tools is the command-line face of the project tools: each
+// command turns its arguments into a tool's input, calls the tool through
+// package tools, and prints the answer (its text, or with --json its data).
+//
+// Each command lives in its own file and registers itself in init() with
+// register(command{...}); main.go only parses the flags every command takes
+// and runs the one named. Exit status: 0 done, 1 the tool answered an error
+// (its code on stderr), 2 bad usage.
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run runs one command line and returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, dir: "."}
+	defer e.close()
+	cmd, rest, err := e.parseCommand(args)
+	if err != nil {
+		return e.fail(err)
+	}
+	ans, err := cmd.start(e, rest)
+	if err != nil {
+		return e.fail(err)
+	}
+	return e.print(ans)
+}
