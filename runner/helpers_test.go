@@ -91,3 +91,13 @@ func (y *yes) Approve(ctx context.Context, q string) (bool, error) { y.asked++; 
 type no struct{}
 
 func (no) Approve(ctx context.Context, q string) (bool, error) { return false, nil }
+
+// toolError asserts that err is a tool error with the code, and answers it.
+func toolError(t testing.TB, err error, want string) *diag.ToolError {
+	t.Helper()
+	te, ok := err.(*diag.ToolError)
+	if !ok || te.Code != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+	return te
+}

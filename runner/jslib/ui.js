@@ -18,13 +18,16 @@ export function Fragment(props) { return flat([props && props.children], []) }
 
 export function h(type, props, ...children) {
   props = props || {}
-  if (typeof type === 'function' && type !== Fragment && !type.__tentComponent) {
+  if (type === Fragment) {
+    return flat(children.length ? children : [props.children], [])
+  }
+  if (typeof type === 'function' && !type.__tentComponent) {
     return type(Object.assign({}, props, { children: flat(children, []) }))
   }
   const rest = {}
   for (const k in props) if (k !== 'children') rest[k] = props[k]
   const kids = children.length ? children : props.children === undefined ? [] : [props.children]
-  const name = typeof type === 'function' ? type.__tentComponent || 'Fragment' : type
+  const name = typeof type === 'function' ? type.__tentComponent : type
   return { type: name, props: rest, children: flat(kids, []) }
 }
 

@@ -36,10 +36,10 @@ export const positive = fn({
 // Answers what app code can see of the host.
 export const globals = fn({
   run: () => ({
-    require: typeof require,
-    process: typeof process,
-    fetch: typeof fetch,
-    setTimeout: typeof setTimeout,
-    console: typeof console,
+    require: typeof globalThis.require,
+    process: typeof globalThis.process,
+    fetch: typeof globalThis.fetch,
+    setTimeout: typeof globalThis.setTimeout,
+    console: typeof globalThis.console,
   }),
 })
