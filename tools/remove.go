@@ -1,0 +1,90 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/remove"
+)
+
+// RemoveInput is the input of remove: a definition or a column by name,
+// or a file by path (exactly one of them).
+type RemoveInput struct {
+	Name string `json:"name,omitempty"`
+	Path string `json:"path,omitempty"`
+}
+
+func init() {
+	Register(Tool{
+		Name:     "remove",
+		Summary:  "Removes a definition, a column or a file, states it in removed, deletes its test data, lists the places left",
+		Writes:   true,
+		NewInput: func() any { return new(RemoveInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.Remove(ctx, *in.(*RemoveInput))
+		},
+	})
+}
+
+// Remove plans a removal on the workspace's index (package remove) and
+// applies it (Apply). A file the index does not hold (a stylesheet, a
+// README) is simply deleted.
+func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) {
+	if (in.Name == "") == (in.Path == "") {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: remove takes a name or a path, one of them")
+	}
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	var s *change.Set
+	switch {
+	case in.Name != "":
+		s, err = remove.Plan(ix, in.Name)
+	default:
+		rel, rerr := w.Resolve(in.Path, true)
+		if rerr != nil {
+			return Answer{}, rerr
+		}
+		if ix.File(rel) != nil {
+			s, err = remove.PlanFile(ix, rel)
+		} else {
+			s, err = w.planPlainFile(rel)
+		}
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	if err := w.Apply(ctx, ix, s); err != nil {
+		return Answer{}, err
+	}
+	a, err := remove.NewAnswer(s)
+	if err != nil {
+		return Answer{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "removed %s\n", a.Removed)
+	for _, st := range a.Stated {
+		fmt.Fprintf(&b, "stated in removed at %s:%d\n", st.Path, st.Line)
+	}
+	if len(a.Deleted) > 0 {
+		fmt.Fprintf(&b, "deleted %s\n", strings.Join(a.Deleted, ", "))
+	}
+	writeLeft(&b, a.Left, a.Removed, "remove")
+	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// planPlainFile plans deleting a file that the index does not read.
+func (w *Workspace) planPlainFile(rel string) (*change.Set, error) {
+	info, err := w.fsys.Lstat(rel)
+	switch {
+	case err != nil:
+		return nil, diag.Errorf(diag.T9103, "no file %s", rel).With("path", rel)
+	case info.IsDir():
+		return nil, diag.Errorf(diag.T9102, "%s is a folder; remove removes one file", rel).With("path", rel)
+	}
+	return &change.Set{Action: "remove", Kind: "file", Target: rel, Deletes: []string{rel}}, nil
+}

@@ -1,0 +1,94 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/rename"
+)
+
+// RenameInput is the input of rename: a definition or a column
+// ("orders.buyer") and its new name.
+type RenameInput struct {
+	Name string `json:"name"`
+	To   string `json:"to"`
+}
+
+func init() {
+	Register(Tool{
+		Name:     "rename",
+		Summary:  "Renames a definition or a column (orders.buyer): the name, its was, every plain place; lists the code sites left",
+		Writes:   true,
+		NewInput: func() any { return new(RenameInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.Rename(ctx, *in.(*RenameInput))
+		},
+	})
+}
+
+// Rename plans a rename on the workspace's index (package rename) and
+// applies it (Apply). It answers the lines changed and the code sites left.
+func (w *Workspace) Rename(ctx context.Context, in RenameInput) (Answer, error) {
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	s, err := rename.Plan(ix, in.Name, in.To)
+	if err != nil {
+		return Answer{}, err
+	}
+	if err := w.Apply(ctx, ix, s); err != nil {
+		return Answer{}, err
+	}
+	a, err := rename.NewAnswer(s)
+	if err != nil {
+		return Answer{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "renamed %s to %s", a.Name, a.To)
+	if len(a.Was) > 0 {
+		fmt.Fprintf(&b, " (was: %s)", strings.Join(a.Was, ", "))
+	}
+	b.WriteString("\n")
+	writeChanged(&b, a.Changed)
+	writeLeft(&b, a.Left, a.Name, "rename")
+	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// writeChanged writes the changed lines, grouped by file.
+func writeChanged(b *strings.Builder, lines []change.Line) {
+	if len(lines) == 0 {
+		return
+	}
+	var files []string
+	byFile := map[string][]string{}
+	for _, l := range lines {
+		if _, ok := byFile[l.Path]; !ok {
+			files = append(files, l.Path)
+		}
+		if l.Line > 0 {
+			byFile[l.Path] = append(byFile[l.Path], fmt.Sprint(l.Line))
+		} else {
+			byFile[l.Path] = append(byFile[l.Path], "moved here")
+		}
+	}
+	fmt.Fprintf(b, "changed %s:\n", plural(len(files), "file"))
+	for _, f := range files {
+		fmt.Fprintf(b, "  %s: %s\n", f, strings.Join(byFile[f], ", "))
+	}
+}
+
+// writeLeft writes the sites a refactor left, with what to do about them.
+func writeLeft(b *strings.Builder, left []change.Site, name, action string) {
+	if len(left) == 0 {
+		fmt.Fprintf(b, "nothing left that names %s\n", name)
+		return
+	}
+	fmt.Fprintf(b, "left %s that may still name %s (the %s did not change them; fix them with edit, then run check):\n",
+		plural(len(left), "place"), name, action)
+	for _, s := range left {
+		fmt.Fprintf(b, "  %s:%d:%d %s %s: %s\n", s.Path, s.Line, s.Col, s.Mark, s.Why, strings.TrimSpace(s.Text))
+	}
+}
