@@ -142,3 +142,18 @@ func TestCodesPage(t *testing.T) {
 		t.Errorf("found only %d codes in diag.go", n)
 	}
 }
+
+// TestDocsLinks checks that every topic a page names in backquotes as
+// `codes-...` exists, so that the pages point nowhere that is not there.
+func TestDocsLinks(t *testing.T) {
+	for _, topic := range docs.Topics() {
+		page, _ := docs.Page(topic)
+		for _, part := range strings.Split(page, "`")[1:] {
+			if strings.HasPrefix(part, "codes-") && !strings.ContainsAny(part, " \n") {
+				if _, ok := docs.Page(part); !ok {
+					t.Errorf("page %s names the topic %s, which does not exist", topic, part)
+				}
+			}
+		}
+	}
+}
