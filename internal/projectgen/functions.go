@@ -52,6 +52,8 @@ func functionsFile(t *tableSpec) string {
 		b.WriteString("import { people as members } from '../tables'\n")
 	case t.hubUse:
 		fmt.Fprintf(&b, "import { %s as members } from '../tables/%s'\n", hub, hub)
+	case t.hubName:
+		fmt.Fprintf(&b, "import { %s } from '../tables/%s'\n", hub, hub)
 	}
 	b.WriteString("\n")
 	writeCreate(&b, t, in)
@@ -103,6 +105,9 @@ func writeCreate(b *strings.Builder, t *tableSpec, in []column) {
 	}
 	if t.hubUse {
 		b.WriteString("    ctx.log('members have', Object.keys(members.columns).join(', '))\n")
+	}
+	if t.hubName {
+		fmt.Fprintf(b, "    ctx.log('%s have', Object.keys(%s.columns).length, 'columns')\n", hub, hub)
 	}
 	fmt.Fprintf(b, "    const row = await ctx.db.%s.insert({\n", t.name)
 	for _, c := range t.cols {

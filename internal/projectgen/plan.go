@@ -39,7 +39,8 @@ type tableSpec struct {
 	http     bool   // create sends http
 	calls    string // create ctx.calls this list function ("" for none)
 	selfUse  bool   // the functions file imports and uses its own table
-	hubUse   bool   // the functions file imports the hub table (aliased, via tables/index.ts)
+	hubUse   bool   // the functions file imports the hub table under another name
+	hubName  bool   // the functions file imports the hub table by its name
 	close    bool   // the functions file has a third function, close
 	screen   bool
 	flowHead bool // a flow starts at this table's create function
@@ -173,6 +174,7 @@ func tableAt(rng *rand.Rand, i int, prev []*tableSpec) *tableSpec {
 	}
 	t.selfUse = i%7 == 4
 	t.hubUse = i%20 == 3
+	t.hubName = i%20 == 13
 	t.close = i%2 == 0
 	t.screen = i%5 == 2
 	t.flowHead = i%10 == 9
