@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"syscall"
 
 	"github.com/tent-tools/tent-tools/diag"
 )
@@ -51,7 +52,7 @@ func (w *Workspace) readFile(rel string, limit int64, tooLarge func(n int64) err
 // openError turns the error of opening rel into the tool error it means.
 func openError(rel string, err error) error {
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 		return diag.Errorf(diag.T9103, "no file %s", rel).With("path", rel)
 	case errors.Is(err, fs.ErrPermission):
 		return diag.Errorf(diag.T9105, "path refused: %s may not be opened (%v)", rel, err).With("path", rel)

@@ -181,6 +181,14 @@ func TestSearchLeavesOut(t *testing.T) {
 	if hits := ans.Data.(SearchAnswer).Hits; len(hits) != 1 {
 		t.Errorf("search in an ignored file: %+v", hits)
 	}
+	for _, folder := range []string{"build", "node_modules", "lib/dist"} {
+		ans, _ = call(w, "search", `{"text": "needle", "in": "`+folder+`"}`)
+		if hits := ans.Data.(SearchAnswer).Hits; len(hits) != 1 {
+			t.Errorf("search in the ignored folder %s: %+v", folder, hits)
+		}
+	}
+	_, err = call(w, "search", `{"text": "needle", "in": "lib/a.ts/x"}`)
+	wantCode(t, err, diag.T9103)
 	_, err = call(w, "search", `{"text": "needle", "in": "image.bin"}`)
 	wantCode(t, err, diag.T1003)
 	_, err = call(w, "search", `{"text": ""}`)

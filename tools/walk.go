@@ -78,11 +78,15 @@ func (ig *ignores) ignored(rel string, isDir bool) bool {
 
 // walk calls fn for every file, folder and link below the resolved folder
 // rel (not rel itself), in lexical order, leaving out skipped folders and
-// what .gitignore names. depth is 1 for rel's own entries. fn may return
-// fs.SkipDir for a folder. The walk stops when ctx is done.
+// what .gitignore names. A folder that is itself skipped or ignored but
+// named as rel is walked whole (but for skipped folders within it): who
+// names it wants to see it. depth is 1 for rel's own entries. fn may
+// return fs.SkipDir for a folder. The walk stops when ctx is done.
 func (w *Workspace) walk(ctx context.Context, rel string, fn func(p string, d fs.DirEntry, depth int) error) error {
 	ig := newIgnores(w)
-	base := len(splitPath(rel))
+	names := splitPath(rel)
+	base := len(names)
+	whole := slices.ContainsFunc(names, isSkippedFolder) || (rel != "." && ig.ignored(rel, true))
 	return fs.WalkDir(w.fsys.FS(), rel, func(p string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
@@ -96,7 +100,7 @@ func (w *Workspace) walk(ctx context.Context, rel string, fn func(p string, d fs
 		if d.IsDir() && isSkippedFolder(d.Name()) {
 			return fs.SkipDir
 		}
-		if ig.ignored(p, d.IsDir()) {
+		if !whole && ig.ignored(p, d.IsDir()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
