@@ -45,12 +45,16 @@ func Write(w io.Writer, format string, fs []diag.Finding, version string) error 
 }
 
 // Text prints one finding a line, as compilers do
-// (path:line:col: severity code: message), then a count.
+// (path:line:col: severity code: message), each certain fix on an indented
+// line under its finding, then a count.
 func Text(fs []diag.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		b.WriteString(f.String())
 		b.WriteByte('\n')
+		if f.Fix != nil {
+			fmt.Fprintf(&b, "\tfix: %s\n", f.Fix.Title)
+		}
 	}
 	b.WriteString(Summary(fs))
 	b.WriteByte('\n')
