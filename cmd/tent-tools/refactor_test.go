@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// refactorProject copies the refactor sample project into a new folder.
+func refactorProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/projects/refactor-basic")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestRefactorCommands runs rename and remove through the binary with
+// --json, and holds the output to the answer of the engine's goldens (the
+// same goldens the Go API and the tools are held to).
+func TestRefactorCommands(t *testing.T) {
+	tests := []struct {
+		args   []string
+		golden string
+	}{
+		{[]string{"rename", "orders", "purchases"}, "../../rename/testdata/table-orders.golden"},
+		{[]string{"rename", "orders.buyer", "customer"}, "../../rename/testdata/column-buyer.golden"},
+		{[]string{"remove", "orders.buyer"}, "../../remove/testdata/column-buyer.golden"},
+		{[]string{"remove", "--path", "tables/catalog.ts"}, "../../remove/testdata/file-two-tables.golden"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			dir := refactorProject(t)
+			r := tentTools(t, dir, "", append([]string{"--json"}, tt.args...)...)
+			if r.exit != 0 {
+				t.Fatalf("exit %d: %s", r.exit, r.stderr)
+			}
+			b, err := os.ReadFile(tt.golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want, _ := strings.Cut(string(b), "=== answer\n")
+			if r.stdout != want {
+				t.Errorf("stdout differs from %s\n--- got\n%s--- want\n%s", tt.golden, r.stdout, want)
+			}
+		})
+	}
+}
+
+func TestRefactorCommandErrors(t *testing.T) {
+	tests := []struct {
+		args   []string
+		exit   int
+		stderr string
+	}{
+		{[]string{"rename", "orders"}, 2, "rename takes a NAME and its new name TO"},
+		{[]string{"remove"}, 2, "remove takes one NAME, or --path FILE"},
+		{[]string{"remove", "orders", "--path", "tables/orders.ts"}, 2, "remove takes one NAME, or --path FILE"},
+		{[]string{"rename", "orders", "people"}, 1, "T9107"},
+		{[]string{"rename", "nothing", "x"}, 1, "T9103"},
+		{[]string{"remove", "--path", "../x.ts"}, 1, "T9105"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			dir := refactorProject(t)
+			r := tentTools(t, dir, "", tt.args...)
+			if r.exit != tt.exit || !strings.Contains(r.stderr, tt.stderr) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", r.exit, r.stderr, tt.exit, tt.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "tables", "orders.ts")); err != nil {
+				t.Errorf("a refused command changed the project: %v", err)
+			}
+		})
+	}
+}
