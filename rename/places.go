@@ -11,7 +11,9 @@ import (
 
 // places plans the change of every plain place that names the target
 // (format.md §4). An import keeps its alias (`import { orders as o }`
-// becomes `import { purchases as o }`); a shorthand `{ orders }` becomes
+// becomes `import { purchases as o }`), and an alias that is the new name
+// goes (`import { orders as purchases }` becomes `import { purchases }`,
+// and so for exports); a shorthand `{ orders }` becomes
 // `{ orders: purchases }`, keeping its key. An unaliased import into a file
 // that already binds the new name at its top level becomes
 // `import { purchases as orders }`, so that the file's own uses keep
@@ -19,26 +21,26 @@ import (
 func (p *planner) places() {
 	places := p.ix.Places(p.name)
 	p.renamed = map[string][]renamedIdent{}
-	p.aliased = map[string]bool{}
+	p.binds = map[string]bool{}
+	aliased := map[string]bool{} // files whose import got `to as old`
+	done := map[definitions.Place]bool{}
 	for _, pl := range places {
-		if pl.Kind != definitions.PlaceImport {
-			continue
-		}
-		f := p.ix.File(pl.Path)
-		if imp := importAt(f, pl.Span); imp != nil && imp.LocalSpan == imp.ImportedSpan && declaresTopLevel(f, p.to) {
-			p.aliased[pl.Path] = true
-			p.b.Edit(pl.Path, f.Src, change.Edit{Start: pl.Span.Start, End: pl.Span.End, Text: p.to + " as " + p.old})
+		if e, ok := p.specifier(pl, aliased); ok {
+			p.b.Edit(pl.Path, p.src(pl.Path), e)
+			done[pl] = true
 		}
 	}
 	for _, pl := range places {
 		src := p.src(pl.Path)
 		switch {
+		case done[pl]:
+			continue
 		case pl.Kind == definitions.PlaceTestDataFile:
 			p.b.Move(pl.Path, src, path.Join(path.Dir(pl.Path), p.to+".json"))
 			continue
 		case p.wasSpan.End > 0 && pl.Path == p.def.Path && pl.Span.Start >= p.wasSpan.Start && pl.Span.End <= p.wasSpan.End:
 			continue
-		case p.aliased[pl.Path] && (pl.Kind == definitions.PlaceImport || pl.Kind == definitions.PlaceIdentifier):
+		case aliased[pl.Path] && pl.Kind == definitions.PlaceIdentifier:
 			continue
 		}
 		text := p.to
@@ -50,14 +52,53 @@ func (p *planner) places() {
 			continue // a column's places are keys and strings, not bindings
 		}
 		switch pl.Kind {
-		case definitions.PlaceIdentifier, definitions.PlaceName, definitions.PlaceImport, definitions.PlaceExport:
+		case definitions.PlaceIdentifier:
+			if afterDot(src, pl.Span.Start) {
+				continue // `t.orders` of `import * as t`: a property, no binding
+			}
 			shift := 0
 			if pl.Shorthand {
 				shift = len(p.old) + 2 // the identifier after `orders: `
 			}
 			p.renamed[pl.Path] = append(p.renamed[pl.Path], renamedIdent{pl.Span, shift})
+		case definitions.PlaceName, definitions.PlaceImport:
+			// The file gets a top-level binding of the new name (an import
+			// here is unaliased: specifier() handled the others).
+			p.binds[pl.Path] = true
 		}
 	}
+}
+
+// specifier plans the import and export specifiers that are not a plain
+// change of the name: an alias that the new name makes redundant, and an
+// unaliased import into a file that binds the new name already.
+func (p *planner) specifier(pl definitions.Place, aliased map[string]bool) (change.Edit, bool) {
+	if p.col != nil {
+		return change.Edit{}, false
+	}
+	f := p.ix.File(pl.Path)
+	switch pl.Kind {
+	case definitions.PlaceImport:
+		imp := importAt(f, pl.Span)
+		switch {
+		case imp == nil:
+		case imp.LocalSpan != imp.ImportedSpan:
+			if imp.Local == p.to {
+				return change.Edit{Start: imp.ImportedSpan.Start, End: imp.LocalSpan.End, Text: p.to}, true
+			}
+			return change.Edit{Start: pl.Span.Start, End: pl.Span.End, Text: p.to}, true
+		case declaresTopLevel(f, p.to):
+			aliased[pl.Path] = true
+			return change.Edit{Start: pl.Span.Start, End: pl.Span.End, Text: p.to + " as " + p.old}, true
+		}
+	case definitions.PlaceExport:
+		for _, ex := range f.Exports {
+			if ex.LocalSpan == pl.Span && ex.ExportedSpan != ex.LocalSpan && ex.Exported == p.to {
+				return change.Edit{Start: ex.LocalSpan.Start, End: ex.ExportedSpan.End, Text: p.to}, true
+			}
+		}
+	}
+	return change.Edit{}, false
 }
 
 // sites lists the code sites the rename leaves, in their places after it.
@@ -65,6 +106,16 @@ func (p *planner) sites() {
 	for _, cs := range p.ix.CodeSites(p.name) {
 		p.b.Leave(cs.Path, p.src(cs.Path), change.SpanOf(cs.Span), string(cs.Why), string(cs.Mark))
 	}
+}
+
+// afterDot reports whether the identifier at off is the property of a
+// member access (`t.orders`, `t?.orders`).
+func afterDot(src []byte, off int) bool {
+	i := off
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' || src[i-1] == '\r') {
+		i--
+	}
+	return i > 0 && src[i-1] == '.'
 }
 
 // renamedIdent is an identifier a rename changes: its span in the old text,
@@ -108,15 +159,16 @@ func declaresTopLevel(f *definitions.File, name string) bool {
 	return topLevelDeclares(f, name)
 }
 
-// checkCapture re-reads each file where identifiers were renamed and the
-// new name already stands as text, and refuses the rename where the
+// checkCapture re-reads each file where identifiers were renamed or that
+// gets a top-level binding of the new name, and where the new name already
+// stands as text, and refuses the rename where the
 // lexical scope of the new text differs: a renamed identifier that a local
 // binding of the new name would capture, or an existing use of the new
 // name that the renamed binding would capture.
 func (p *planner) checkCapture(s *change.Set) *diag.ToolError {
 	for _, fe := range s.Files {
 		spans := p.renamed[fe.Path]
-		if len(spans) == 0 || !bytes.Contains(fe.Base, []byte(p.to)) {
+		if (len(spans) == 0 && !p.binds[fe.Path]) || !bytes.Contains(fe.Base, []byte(p.to)) {
 			continue
 		}
 		text, err := fe.Result()

@@ -72,10 +72,11 @@ type planner struct {
 	// wasSpan is the target's own `was` property, which was() edits; the
 	// places inside it are left to was().
 	wasSpan definitions.Span
-	// renamed holds, per file, the identifier spans renamed (for the
-	// capture check), and aliased the files whose import got `to as old`.
+	// renamed holds, per file, the identifiers renamed, and binds the files
+	// that get a top-level binding of the new name: the capture check
+	// looks at them.
 	renamed map[string][]renamedIdent
-	aliased map[string]bool
+	binds   map[string]bool
 }
 
 // kind names what is renamed, as a policy's change rule does.

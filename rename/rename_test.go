@@ -76,6 +76,8 @@ func TestRename(t *testing.T) {
 		{"refuse-input-field", "refactor-basic", "placeOrder.buyer", "customer"},
 		{"refuse-capture", "refactor-basic", "orders", "order"},
 		{"table-import-alias-on-clash", "refactor-basic", "orders", "countOrders"},
+		{"table-import-alias-becomes-name", "refactor-basic", "orders", "o"},
+		{"table-export-alias-becomes-name", "refactor-basic", "products", "goods"},
 	}
 	loaded := map[string]map[string][]byte{}
 	for _, tt := range tests {
