@@ -1,0 +1,327 @@
+package outline
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tent-tools/tent-tools/definitions"
+)
+
+// DefaultBudget is the size of the text, in characters, that Text keeps to
+// when it is given none: small enough for a model to read whole.
+const DefaultBudget = 8000
+
+// Text renders the map, one line per definition under its file's path.
+// Where the whole map is longer than budget characters (<= 0 means
+// DefaultBudget), it keeps project.ts, engine.ts and the most referenced
+// definitions in full, counts the rest of a shown file on one line
+// (`  … 12 more: 8 fn, 4 table`) and the files it shows nothing of per
+// folder.
+func (m *Map) Text(budget int) string {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	lines := make([][]string, len(m.Files))
+	total := 0
+	for i, f := range m.Files {
+		lines[i] = make([]string, len(f.Definitions))
+		for j, d := range f.Definitions {
+			lines[i][j] = "  " + d.line()
+		}
+		total += len(f.Definitions)
+	}
+	full := m.render(lines, nil, total)
+	if utf8.RuneCountInString(full) <= budget {
+		return full
+	}
+	rank := m.ranking()
+	// The length grows with the number of definitions kept (nearly
+	// monotonically: a kept definition adds its line and may add its
+	// file's path), so the largest count that fits is found by bisection.
+	lo, hi := 0, len(rank)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if utf8.RuneCountInString(m.render(lines, rank[:mid], total)) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	out := m.render(lines, rank[:lo], total)
+	if utf8.RuneCountInString(out) > budget {
+		out = cut(out, budget)
+	}
+	return out
+}
+
+// at names one definition: file i, definition j.
+type at struct{ file, def int }
+
+// ranking orders every definition by how much a reader needs it: project
+// and engine first, then the most referenced, then by kind and place.
+func (m *Map) ranking() []at {
+	var all []at
+	for i, f := range m.Files {
+		for j := range f.Definitions {
+			all = append(all, at{i, j})
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		da, db := m.Files[all[a].file].Definitions[all[a].def], m.Files[all[b].file].Definitions[all[b].def]
+		if pa, pb := kindOrder(da.Kind), kindOrder(db.Kind); (pa < 2) != (pb < 2) {
+			return pa < 2
+		}
+		if da.Refs != db.Refs {
+			return da.Refs > db.Refs
+		}
+		if pa, pb := kindOrder(da.Kind), kindOrder(db.Kind); pa != pb {
+			return pa < pb
+		}
+		return false // stable: path, then line
+	})
+	return all
+}
+
+var kinds = [...]string{"project", "engine", "table", "fn", "flow", "screen"}
+
+func kindOrder(k string) int {
+	for i, x := range kinds {
+		if x == k {
+			return i
+		}
+	}
+	return len(kinds)
+}
+
+// render writes the map. keep == nil writes every definition; otherwise
+// only those in keep, with the rest counted.
+func (m *Map) render(lines [][]string, keep []at, total int) string {
+	var b strings.Builder
+	if keep == nil {
+		for i, f := range m.Files {
+			b.WriteString(f.Path + "\n")
+			for _, l := range lines[i] {
+				b.WriteString(l + "\n")
+			}
+		}
+		return b.String()
+	}
+	// kept is flat, file i's definitions from first[i] on: one allocation
+	// per render, as Text renders a dozen times while it bisects.
+	shown := make([]int, len(m.Files))
+	first := make([]int, len(m.Files)+1)
+	for i, f := range m.Files {
+		first[i+1] = first[i] + len(f.Definitions)
+	}
+	kept := make([]bool, first[len(m.Files)])
+	for _, a := range keep {
+		kept[first[a.file]+a.def] = true
+		shown[a.file]++
+	}
+	fmt.Fprintf(&b, "(folded: %d of %d definitions shown, the most referenced; the rest are counted)\n", len(keep), total)
+	type folder struct {
+		dir   string
+		files int
+		kinds kindCounts
+	}
+	var hidden []*folder // in path order of their first file
+	byDir := map[string]*folder{}
+	for i, f := range m.Files {
+		if shown[i] == 0 {
+			dir := path.Dir(f.Path)
+			h := byDir[dir]
+			if h == nil {
+				h = &folder{dir: dir}
+				byDir[dir] = h
+				hidden = append(hidden, h)
+			}
+			h.files++
+			for _, d := range f.Definitions {
+				h.kinds[kindOrder(d.Kind)]++
+			}
+			continue
+		}
+		b.WriteString(f.Path + "\n")
+		var rest kindCounts
+		for j, d := range f.Definitions {
+			if kept[first[i]+j] {
+				b.WriteString(lines[i][j] + "\n")
+			} else {
+				rest[kindOrder(d.Kind)]++
+			}
+		}
+		if n := len(f.Definitions) - shown[i]; n > 0 {
+			fmt.Fprintf(&b, "  … %d more: %s\n", n, rest)
+		}
+	}
+	sort.Slice(hidden, func(a, b int) bool { return hidden[a].dir < hidden[b].dir })
+	for _, h := range hidden {
+		fmt.Fprintf(&b, "%s/ … %d more %s", h.dir, h.files, plural(h.files, "file"))
+		if s := h.kinds.String(); s != "" {
+			b.WriteString(": " + s)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// kindCounts counts definitions by kind, indexed by kindOrder.
+type kindCounts [len(kinds) + 1]int
+
+// String writes the counts, the largest first: "8 fn, 4 table".
+func (c kindCounts) String() string {
+	order := make([]int, 0, len(c))
+	for k, n := range c {
+		if n > 0 {
+			order = append(order, k)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return c[order[a]] > c[order[b]] })
+	parts := make([]string, len(order))
+	for i, k := range order {
+		name := "unknown"
+		if k < len(kinds) {
+			name = kinds[k]
+		}
+		parts[i] = fmt.Sprintf("%d %s", c[k], name)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// cut shortens s to at most budget characters, at a line end.
+func cut(s string, budget int) string {
+	n, end := 0, 0
+	for i, r := range s {
+		if n == budget {
+			break
+		}
+		n++
+		if r == '\n' {
+			end = i + 1
+		}
+	}
+	return s[:end]
+}
+
+// line is one definition as a line of the text.
+func (d Definition) line() string {
+	var b strings.Builder
+	switch definitions.Kind(d.Kind) {
+	case definitions.KindTable:
+		fmt.Fprintf(&b, "table %s(%s)", d.Name, columnList(d.Columns))
+		if len(d.Was) > 0 {
+			b.WriteString(" was " + strings.Join(d.Was, "|"))
+		}
+		if len(d.Removed) > 0 {
+			b.WriteString(" removed " + strings.Join(d.Removed, ", "))
+		}
+	case definitions.KindFn:
+		fmt.Fprintf(&b, "fn %s(%s)", d.Name, columnList(d.Input))
+		if len(d.Sends) > 0 {
+			b.WriteString(" sends " + strings.Join(d.Sends, ", "))
+		}
+		if len(d.Calls) > 0 {
+			b.WriteString(" calls " + strings.Join(d.Calls, ", "))
+		}
+	case definitions.KindFlow:
+		fmt.Fprintf(&b, "flow %s(%s): %s", d.Name, columnList(d.Input), strings.Join(d.Steps, " → "))
+		if len(d.Sends) > 0 {
+			b.WriteString(" sends " + strings.Join(d.Sends, ", "))
+		}
+	case definitions.KindScreen:
+		fmt.Fprintf(&b, "screen %s %s", d.Name, d.Path)
+		if d.Title != "" {
+			fmt.Fprintf(&b, " %q", d.Title)
+		}
+	case definitions.KindProject:
+		fmt.Fprintf(&b, "project %s, users: %s", d.Name, d.Users)
+		if len(d.Removed) > 0 {
+			b.WriteString(", removed: " + strings.Join(d.Removed, ", "))
+		}
+	case definitions.KindEngine:
+		b.WriteString("engine")
+		if d.MailFrom != "" {
+			b.WriteString(" mail from " + d.MailFrom)
+		}
+		if d.MailFrom != "" && len(d.HTTPAllow) > 0 {
+			b.WriteString(",")
+		}
+		if len(d.HTTPAllow) > 0 {
+			b.WriteString(" http to " + strings.Join(d.HTTPAllow, ", "))
+		}
+		if d.MailFrom == "" && len(d.HTTPAllow) == 0 {
+			b.WriteString(" (nothing goes out)")
+		}
+	default:
+		fmt.Fprintf(&b, "%s %s", d.Kind, d.Name)
+	}
+	var tail []string
+	if d.Refs > 0 {
+		tail = append(tail, fmt.Sprintf("%d %s", d.Refs, plural(d.Refs, "ref")))
+	}
+	if d.Rows != nil {
+		tail = append(tail, fmt.Sprintf("%d %s", *d.Rows, plural(*d.Rows, "row")))
+	}
+	if len(tail) > 0 {
+		b.WriteString("  [" + strings.Join(tail, ", ") + "]")
+	}
+	return b.String()
+}
+
+// columnList folds columns into one list:
+// `buyer→users, note text? private, status choice(new|paid)=new, placedAt time was created`.
+func columnList(cols []Column) string {
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		var b strings.Builder
+		b.WriteString(c.Name)
+		switch {
+		case c.Type == "ref":
+			b.WriteString("→" + c.Ref)
+		case c.Type == "choice":
+			b.WriteString(" choice(" + strings.Join(c.Choices, "|") + ")")
+		default:
+			b.WriteString(" " + c.Type)
+		}
+		if c.Optional {
+			b.WriteString("?")
+		}
+		if c.Default != nil {
+			b.WriteString("=" + literal(c.Default))
+		}
+		if c.Private {
+			b.WriteString(" private")
+		}
+		if c.Unique {
+			b.WriteString(" unique")
+		}
+		if len(c.Was) > 0 {
+			b.WriteString(" was " + strings.Join(c.Was, "|"))
+		}
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// literal writes a default value: strings bare, anything else as JSON.
+func literal(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(out)
+}
