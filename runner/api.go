@@ -30,7 +30,7 @@ func (r *Runner) app(ix *definitions.Index) *app {
 // database drifted, T9103/T9102 for an `as` that names no single user.
 // Writes of a run that fails are rolled back.
 func (r *Runner) Run(ctx context.Context, ix *definitions.Index, req Request) (*Result, error) {
-	return r.run(ctx, r.app(ix), indexSource{ix: ix, root: r.root}, req)
+	return r.run(ctx, r.app(ix), ix, indexSource{ix: ix, root: r.root}, req)
 }
 
 // Rows is the answer of rows (tools.md §7).

@@ -5,12 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/runner/jslib"
 )
@@ -46,6 +46,17 @@ type bundle struct {
 func (b *bundle) fresh(src Source) bool {
 	for name, h := range b.Inputs {
 		if h != inputHash(src, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// heldBy reports whether every input of b is a shipped module or a file
+// that the index snapshot ix holds, so that b cannot go stale within ix.
+func (b *bundle) heldBy(ix *definitions.Index) bool {
+	for name := range b.Inputs {
+		if p, ok := strings.CutPrefix(name, nsProject+":"); ok && ix.File(p) == nil {
 			return false
 		}
 	}
@@ -226,14 +237,4 @@ func loaderFor(p string) api.Loader {
 		return api.LoaderJSON
 	}
 	return api.LoaderJS
-}
-
-// sortedKeys returns m's keys in order, for stable output.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

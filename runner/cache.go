@@ -10,6 +10,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/runner/jslib"
 )
 
@@ -22,6 +23,10 @@ const cacheVersion = "1"
 type compiled struct {
 	bundle *bundle
 	prog   *goja.Program
+	// checked is the index snapshot it was last found fresh in: where
+	// every input is a file that snapshot holds, or a shipped module, its
+	// inputs cannot have changed and need no hashing again.
+	checked *definitions.Index
 }
 
 // bundleCache keeps bundled and compiled entry files in memory, and the
@@ -43,12 +48,23 @@ func newBundleCache(dir string) *bundleCache {
 	return &bundleCache{dir: dir, mem: map[string]*compiled{}}
 }
 
-// get answers the compiled bundle of entry as src has it now.
-func (c *bundleCache) get(src Source, entry string) (*compiled, error) {
+// get answers the compiled bundle of entry as src has it now; ix, where
+// src reads an index snapshot, lets a bundle checked in that snapshot skip
+// the check.
+func (c *bundleCache) get(src Source, ix *definitions.Index, entry string) (*compiled, error) {
 	c.mu.Lock()
 	hit := c.mem[entry]
+	checked := hit != nil && ix != nil && hit.checked == ix
 	c.mu.Unlock()
+	if checked {
+		return hit, nil
+	}
 	if hit != nil && hit.bundle.fresh(src) {
+		if ix != nil && hit.bundle.heldBy(ix) {
+			c.mu.Lock()
+			hit.checked = ix
+			c.mu.Unlock()
+		}
 		return hit, nil
 	}
 	b := c.load(entry)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/runner/runlog"
 	"github.com/tent-tools/tent-tools/runner/testdb"
@@ -50,9 +51,9 @@ type Result struct {
 }
 
 // run runs req over a and src, and keeps it in the run log.
-func (r *Runner) run(ctx context.Context, a *app, src Source, req Request) (*Result, error) {
+func (r *Runner) run(ctx context.Context, a *app, ix *definitions.Index, src Source, req Request) (*Result, error) {
 	start := time.Now()
-	res, err := r.execute(ctx, a, src, req, start)
+	res, err := r.execute(ctx, a, ix, src, req, start)
 	ms := math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	entry := runlog.Entry{Time: start, Name: req.Name, As: asLabel(req.As), Input: redactJSON(a, req.Input), MS: ms}
 	if res != nil {
@@ -83,7 +84,7 @@ func asLabel(as string) string {
 }
 
 // execute does the run: the checks that need no code, then the code.
-func (r *Runner) execute(ctx context.Context, a *app, src Source, req Request, start time.Time) (*Result, error) {
+func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src Source, req Request, start time.Time) (*Result, error) {
 	c := a.callables[req.Name]
 	if c == nil {
 		return nil, unknownCallable(a, req.Name)
@@ -105,7 +106,7 @@ func (r *Runner) execute(ctx context.Context, a *app, src Source, req Request, s
 		return nil, err
 	}
 	defer tx.Rollback()
-	s := &session{ctx: ctx, app: a, src: src, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system}
+	s := &session{ctx: ctx, app: a, src: src, ix: ix, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system}
 	if req.As != "" && !system {
 		if s.user, err = findUser(tx, a, req.As); err != nil {
 			return nil, err

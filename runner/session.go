@@ -8,6 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/runner/testdb"
 )
@@ -19,6 +20,7 @@ type session struct {
 	ctx   context.Context
 	app   *app
 	src   Source
+	ix    *definitions.Index // the snapshot src reads, if any
 	cache *bundleCache
 	tx    *testdb.Tx
 	vm    *goja.Runtime
@@ -97,13 +99,18 @@ func (s *session) start(prelude *goja.Program, now string) (goja.Callable, error
 	return run, nil
 }
 
-// toJS makes a plain JavaScript value of a JSON value.
+// toJS makes a plain JavaScript value of a JSON value, through JSON.parse
+// (a Go value given to goja as it is would be a wrapper, not a plain object).
 func (s *session) toJS(v any) goja.Value {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return goja.Null()
 	}
-	parsed, err := s.vm.RunString("(" + string(b) + ")")
+	parse, ok := goja.AssertFunction(s.vm.Get("JSON").ToObject(s.vm).Get("parse"))
+	if !ok {
+		return goja.Null()
+	}
+	parsed, err := parse(goja.Undefined(), s.vm.ToValue(string(b)))
 	if err != nil {
 		return goja.Null()
 	}
@@ -249,7 +256,7 @@ func (s *session) log(line string) {
 func (s *session) definition(path, name string) goja.Value {
 	exp := s.exports[path]
 	if exp == nil {
-		c, err := s.cache.get(s.src, path)
+		c, err := s.cache.get(s.src, s.ix, path)
 		if err != nil {
 			s.throwErr(err)
 		}

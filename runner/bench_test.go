@@ -1,0 +1,44 @@
+package runner
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkWarmRun is a warm run in process: bundles cached, database open
+// and migrated, a fresh JavaScript runtime per run, one transaction, one
+// log entry. Besides the wall time per run it reports the CPU time per run
+// (cpu-ns/op), which a busy machine inflates less.
+func BenchmarkWarmRun(b *testing.B) {
+	for _, name := range []string{"whoami", "listProducts"} {
+		b.Run(name, func(b *testing.B) {
+			root := shopWithProbe(b)
+			ix := index(b, root)
+			r := newRunner(b, root, Config{})
+			ctx := context.Background()
+			req := Request{Name: name, As: "u3"}
+			if _, err := r.Run(ctx, ix, req); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			cpu := cpuTime()
+			for b.Loop() {
+				if _, err := r.Run(ctx, ix, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
