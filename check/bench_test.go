@@ -24,6 +24,23 @@ func BenchmarkRun(b *testing.B) {
 	}
 }
 
+// BenchmarkBuildAndRun times what `tent-tools check` does but start the
+// process: index the 1,000-table project from the disk, then check it.
+func BenchmarkBuildAndRun(b *testing.B) {
+	dir := b.TempDir()
+	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1})); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		ix, err := definitions.Build(context.Background(), dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		Run(context.Background(), ix, Options{})
+	}
+}
+
 // BenchmarkIndexAndRun times what `tent-tools check` does in memory: build
 // the index of the 1,000-table project from its files, then check it.
 func BenchmarkIndexAndRun(b *testing.B) {
