@@ -9,7 +9,10 @@
 package outline
 
 import (
+	"runtime"
 	"sort"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tent-tools/tent-tools/definitions"
 )
@@ -85,17 +88,28 @@ func Build(ix *definitions.Index) *Map {
 			rows[f.TestData.Table] = len(f.TestData.Rows)
 		}
 	}
-	m := &Map{Files: []FileOutline{}}
+	var code []*definitions.File
 	for _, f := range ix.Files() {
-		if f.Lang == definitions.LangJSON {
-			continue
+		if f.Lang != definitions.LangJSON {
+			code = append(code, f)
 		}
-		fo := FileOutline{Path: f.Path, Definitions: []Definition{}}
-		for _, d := range f.Definitions {
-			fo.Definitions = append(fo.Definitions, outlineOf(ix, f, d, rows))
-		}
-		m.Files = append(m.Files, fo)
 	}
+	// The index is safe for concurrent use, and counting a definition's
+	// places is most of the work, so files are outlined in parallel.
+	m := &Map{Files: make([]FileOutline, len(code))}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, f := range code {
+		g.Go(func() error {
+			fo := FileOutline{Path: f.Path, Definitions: make([]Definition, len(f.Definitions))}
+			for j, d := range f.Definitions {
+				fo.Definitions[j] = outlineOf(ix, f, d, rows)
+			}
+			m.Files[i] = fo
+			return nil
+		})
+	}
+	_ = g.Wait() // outlining returns no errors
 	return m
 }
 
