@@ -1,10 +1,95 @@
 package definitions
 
+/*
+// The C side of flatten: a walk of a whole tree in one cgo call. The
+// tree-sitter functions are those of go-tree-sitter's C library, linked
+// into the same binary; they are declared here, with the layouts of
+// TSNode and TSTreeCursor of its api.h, because its headers are not on
+// this package's include path. The linker flag lets the link step that cgo
+// runs for this package alone pass without that library.
+#cgo LDFLAGS: -Wl,--unresolved-symbols=ignore-all
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef struct { uint32_t context[4]; const void *id; const void *tree; } TSNode;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+extern TSTreeCursor ts_tree_cursor_new(TSNode);
+extern void ts_tree_cursor_delete(TSTreeCursor *);
+extern TSNode ts_tree_cursor_current_node(const TSTreeCursor *);
+extern bool ts_tree_cursor_goto_first_child(TSTreeCursor *);
+extern bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *);
+extern bool ts_tree_cursor_goto_parent(TSTreeCursor *);
+extern uint16_t ts_node_symbol(TSNode);
+extern uint32_t ts_node_start_byte(TSNode);
+extern uint32_t ts_node_end_byte(TSNode);
+
+// flat_node has the layout of snode in Go; kind and named are left to Go.
+typedef struct {
+	uint8_t kind;
+	uint8_t named;
+	uint16_t sym;
+	int32_t start, end, parent, first, next;
+} flat_node;
+
+// flat_walk writes the nodes under root in pre-order into out (at most
+// cap of them), linked to their parent, first child and next sibling, and
+// returns how many there are: more than cap means the caller should try
+// again with more room.
+static int flat_walk(TSNode root, flat_node *out, int cap) {
+	TSTreeCursor c = ts_tree_cursor_new(root);
+	int n = 0;
+	int32_t parent = -1, prev = -1; // prev: the previous sibling, or -1
+	for (;;) {
+		int32_t cur = n++;
+		if (cur < cap) {
+			TSNode nd = ts_tree_cursor_current_node(&c);
+			flat_node *o = &out[cur];
+			o->kind = 0;
+			o->named = 0;
+			o->sym = ts_node_symbol(nd);
+			o->start = (int32_t)ts_node_start_byte(nd);
+			o->end = (int32_t)ts_node_end_byte(nd);
+			o->parent = parent;
+			o->first = -1;
+			o->next = -1;
+			if (prev >= 0) {
+				out[prev].next = cur;
+			} else if (parent >= 0 && parent < cap) {
+				out[parent].first = cur;
+			}
+		}
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			parent = cur;
+			prev = -1;
+			continue;
+		}
+		prev = cur;
+		for (;;) {
+			if (ts_tree_cursor_goto_next_sibling(&c)) {
+				break;
+			}
+			if (!ts_tree_cursor_goto_parent(&c)) {
+				ts_tree_cursor_delete(&c);
+				return n;
+			}
+			prev = parent;
+			parent = (parent >= 0 && parent < cap) ? out[parent].parent : -1;
+		}
+		if (prev >= cap) {
+			prev = -1;
+		}
+	}
+}
+*/
+import "C"
+
 import (
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
@@ -21,9 +106,7 @@ import (
 // inferred through a local helper as through an imported one.
 //
 // The tree-sitter tree is first copied into a flat slice of nodes (one
-// cgo walk), so that the passes that follow run in plain Go. The walk uses
-// a copy of f.Tree where there is one, so that the node cache of the tree
-// that the index keeps does not grow with every node visited.
+// cgo call), so that the passes that follow run in plain Go.
 func analyzeCode(f *File, root *sitter.Node) {
 	if root == nil {
 		return
@@ -310,63 +393,53 @@ type snode struct {
 	next   int32
 }
 
+// snode and C's flat_node must have the same size (flat_walk writes
+// snodes); a difference either way fails the build here.
+var (
+	_ [unsafe.Sizeof(snode{}) - C.sizeof_flat_node]byte
+	_ [C.sizeof_flat_node - unsafe.Sizeof(snode{})]byte
+)
+
 // stree is a file's syntax tree, flattened: nodes[0] is the root.
 type stree struct {
 	nodes []snode
 	src   []byte
 }
 
-// flatten copies the tree under root into a flat slice, in one walk with a
-// tree cursor. The grammar is chosen by lang and confirmed against the
-// node type names of the first nodes, so that a .ts file parsed with the
-// TSX grammar (or the other way round) is still read right.
+// flatten copies the tree under root into a flat slice. The walk is one
+// call into C (flat_walk, above): walking with the Go binding costs some
+// six cgo calls and a cached allocation per node, which made the walk most
+// of the time the code analysis takes on a large project.
+//
+// root's first field is the C TSNode (go-tree-sitter's Node is
+// `struct{ c C.TSNode; t *Tree }`); TestFlattenMatchesBinding checks the
+// walk against the binding's own.
 func flatten(root *sitter.Node, src []byte, lang Lang) *stree {
 	ts, tsxg := grammars()
-	g, other := tsxg, ts
+	g := tsxg
 	if lang == LangTS {
-		g, other = ts, tsxg
+		g = ts
 	}
-	st := &stree{src: src, nodes: make([]snode, 0, len(src)/3+16)}
-	c := sitter.NewTreeCursor(root)
-	defer c.Close()
-	checked := 0
-	add := func(parent int32) int32 {
-		n := c.CurrentNode()
-		sym := uint16(n.Symbol())
-		if checked < 24 {
-			checked++
-			if int(sym) < len(g.names) && g.names[sym] != n.Type() {
-				g, other = other, g
-			}
-		}
-		k, named := kindError, true
-		if int(sym) < len(g.kinds) {
-			k, named = g.kinds[sym], g.named[sym]
-		}
-		st.nodes = append(st.nodes, snode{kind: k, named: named, sym: sym, start: int32(n.StartByte()), end: int32(n.EndByte()), parent: parent, first: -1, next: -1})
-		return int32(len(st.nodes) - 1)
-	}
-	cur := add(-1)
+	node := *(*C.TSNode)(unsafe.Pointer(root))
+	nodes := make([]snode, len(src)/2+64)
 	for {
-		if c.GoToFirstChild() {
-			child := add(cur)
-			st.nodes[cur].first = child
-			cur = child
-			continue
+		n := int(C.flat_walk(node, (*C.flat_node)(unsafe.Pointer(&nodes[0])), C.int(len(nodes))))
+		if n <= len(nodes) {
+			nodes = nodes[:n]
+			break
 		}
-		for {
-			if c.GoToNextSibling() {
-				sib := add(st.nodes[cur].parent)
-				st.nodes[cur].next = sib
-				cur = sib
-				break
-			}
-			if !c.GoToParent() {
-				return st
-			}
-			cur = st.nodes[cur].parent
+		nodes = make([]snode, n)
+	}
+	runtime.KeepAlive(root)
+	for i := range nodes {
+		nd := &nodes[i]
+		if int(nd.sym) < len(g.kinds) {
+			nd.kind, nd.named = g.kinds[nd.sym], g.named[nd.sym]
+		} else {
+			nd.kind, nd.named = kindError, true
 		}
 	}
+	return &stree{src: src, nodes: nodes}
 }
 
 // text is the source text of node i.

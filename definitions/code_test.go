@@ -233,3 +233,102 @@ export const ordersScreen = screen({
 		})
 	}
 }
+
+// BenchmarkAnalyzeCode measures the code analysis of every file of a
+// generated project of 1,000 tables, on one goroutine (the parse is not
+// counted).
+func BenchmarkAnalyzeCode(b *testing.B) {
+	ix := bigProject()
+	var files []*File
+	lines := 0
+	for _, f := range ix.Files() {
+		if f.Tree != nil {
+			files = append(files, &File{Path: f.Path, Lang: f.Lang, Src: f.Src, Definitions: f.Definitions, Tree: f.Tree})
+			lines += len(f.Lines)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			analyzeCode(f, f.Tree.RootNode())
+		}
+	}
+	b.ReportMetric(float64(lines), "lines")
+}
+
+// TestFlattenMatchesBinding checks the one-call C walk of flatten against
+// a walk with go-tree-sitter's own API: the same nodes, in the same order,
+// with the same parents, children and siblings.
+func TestFlattenMatchesBinding(t *testing.T) {
+	srcs := map[string]string{
+		"a.tsx": `import { a } from './x'
+export const v = ({ orders }) => <Page title="x">{orders.map((o) => <Row key={o.id} />)}</Page>
+function f(a, { b = [1, 2] }) { for (const x of a) { try { g(x) } catch (e) { h` + "`t${e}`" + ` } } }
+`,
+		"b.ts":   "class C<T> extends B { m(x: T): T { return x } }\nlet broken = (\n",
+		"c.ts":   "",
+		"big.ts": strings.Repeat("export const t = table({ columns: { a: text(), b: ref('t') } })\n", 300), // more nodes than bytes/2: flatten retries
+	}
+	for name, src := range srcs {
+		t.Run(name, func(t *testing.T) {
+			lang := typescript.GetLanguage()
+			flang := LangTS
+			if strings.HasSuffix(name, ".tsx") {
+				lang, flang = tsx.GetLanguage(), LangTSX
+			}
+			p := sitter.NewParser()
+			p.SetLanguage(lang)
+			tree, err := p.ParseCtx(context.Background(), nil, []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := flatten(tree.RootNode(), []byte(src), flang)
+			ts, tsxg := grammars()
+			g := ts
+			if flang == LangTSX {
+				g = tsxg
+			}
+			// Walk with the binding, in pre-order, numbering the nodes.
+			i := 0
+			var walk func(n *sitter.Node, parent int) int
+			walk = func(n *sitter.Node, parent int) int {
+				me := i
+				i++
+				if me >= len(st.nodes) {
+					t.Fatalf("flatten has %d nodes, the binding more", len(st.nodes))
+				}
+				got := st.nodes[me]
+				name := "ERROR"
+				if int(got.sym) < len(g.names) {
+					name = g.names[got.sym]
+				}
+				if name != n.Type() || int(got.start) != int(n.StartByte()) || int(got.end) != int(n.EndByte()) || int(got.parent) != parent {
+					t.Fatalf("node %d: flatten %s [%d,%d] parent %d, binding %s [%d,%d] parent %d",
+						me, name, got.start, got.end, got.parent, n.Type(), n.StartByte(), n.EndByte(), parent)
+				}
+				prev := -1
+				for c := 0; c < int(n.ChildCount()); c++ {
+					ci := walk(n.Child(c), me)
+					if prev < 0 && int(st.nodes[me].first) != ci {
+						t.Fatalf("node %d: first child %d, want %d", me, st.nodes[me].first, ci)
+					}
+					if prev >= 0 && int(st.nodes[prev].next) != ci {
+						t.Fatalf("node %d: next sibling %d, want %d", prev, st.nodes[prev].next, ci)
+					}
+					prev = ci
+				}
+				if prev < 0 && st.nodes[me].first != -1 {
+					t.Fatalf("node %d: first child %d, want none", me, st.nodes[me].first)
+				}
+				if prev >= 0 && st.nodes[prev].next != -1 {
+					t.Fatalf("node %d: next sibling %d, want none", prev, st.nodes[prev].next)
+				}
+				return me
+			}
+			walk(tree.RootNode(), -1)
+			if i != len(st.nodes) {
+				t.Fatalf("flatten has %d nodes, the binding %d", len(st.nodes), i)
+			}
+		})
+	}
+}

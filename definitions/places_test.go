@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/golden"
+	"github.com/tent-tools/tent-tools/internal/projectgen"
 )
 
 // readArchive splits a test archive into its files: each file starts with
@@ -106,5 +108,78 @@ func TestPlacesArchives(t *testing.T) {
 			}
 			golden.Check(t, "testdata/code/"+name+".golden", []byte(b.String()))
 		})
+	}
+}
+
+// bigProject is a generated project of 1,000 tables, indexed once for
+// the benchmarks of this file.
+var bigProject = sync.OnceValue(func() *Index {
+	return FromFiles(context.Background(), projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1}))
+})
+
+// BenchmarkPlaces measures the places and code sites of the users table
+// (named from about 500 places) on a warm snapshot.
+func BenchmarkPlaces(b *testing.B) {
+	ix := bigProject()
+	ix.code()
+	b.ReportAllocs()
+	var n, m int
+	for b.Loop() {
+		n = len(ix.Places("accounts"))
+		m = len(ix.CodeSites("accounts"))
+	}
+	b.ReportMetric(float64(n), "places")
+	b.ReportMetric(float64(m), "sites")
+}
+
+// BenchmarkColumnPlaces measures the places and code sites of a column of
+// the users table.
+func BenchmarkColumnPlaces(b *testing.B) {
+	ix := bigProject()
+	ix.code()
+	b.ReportAllocs()
+	var n, m int
+	for b.Loop() {
+		n = len(ix.Places("accounts.email"))
+		m = len(ix.CodeSites("accounts.email"))
+	}
+	b.ReportMetric(float64(n), "places")
+	b.ReportMetric(float64(m), "sites")
+}
+
+// BenchmarkPlacesAfterUpdate measures the first query on a new snapshot,
+// which makes its lookup maps again.
+func BenchmarkPlacesAfterUpdate(b *testing.B) {
+	ix := bigProject()
+	f := ix.Files()[len(ix.Files())/2]
+	srcs := [2][]byte{append([]byte(nil), f.Src...), append(append([]byte(nil), f.Src...), "\n// touched\n"...)}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		next := ix.Update(f.Path, srcs[i%2+0])
+		i++
+		_ = next.Places("accounts")
+	}
+}
+
+// BenchmarkSends measures the sends inference of every definition.
+func BenchmarkSends(b *testing.B) {
+	ix := bigProject()
+	ix.code()
+	defs := ix.Definitions()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range defs {
+			ix.Sends(d.Name)
+		}
+	}
+}
+
+// BenchmarkCodeLookups measures making the lookup maps of a snapshot.
+func BenchmarkCodeLookups(b *testing.B) {
+	ix := bigProject()
+	b.ReportAllocs()
+	for b.Loop() {
+		newCodeIndex(ix.sorted, ix.ResolveImport)
 	}
 }
