@@ -21,6 +21,7 @@ type indexCache struct {
 	ix    *definitions.Index
 	seen  map[string]stamp // candidate files (.ts, .tsx, .json) as last read
 	rules map[string]stamp // the .gitignore files, whose change needs a new Build
+	ig    *ignores         // their compiled rules and answers, while rules hold
 }
 
 // stamp is what tells one version of a file from the next without reading
@@ -49,11 +50,20 @@ func (w *Workspace) Index(ctx context.Context) (*definitions.Index, error) {
 	c := &w.index
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	seen, rules, err := w.scan(ctx)
+	if c.ig == nil {
+		c.ig = newIgnores(w)
+	}
+	seen, rules, err := w.scan(ctx, c.ig)
 	if err != nil {
 		return nil, err
 	}
 	if c.ix == nil || !sameStamps(c.rules, rules) {
+		if c.ix != nil { // the rules changed: walk again by the new ones
+			c.ig = newIgnores(w)
+			if seen, rules, err = w.scan(ctx, c.ig); err != nil {
+				return nil, err
+			}
+		}
 		ix, err := definitions.Build(ctx, w.root)
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
@@ -91,7 +101,7 @@ func (w *Workspace) wrote(rel string, src []byte) {
 		return
 	}
 	if path.Base(rel) == ".gitignore" {
-		c.rules = nil // a new Build at the next call
+		c.rules, c.ig = nil, nil // a new Build, by the new rules, at the next call
 		return
 	}
 	info, err := w.fsys.Stat(rel)
@@ -104,9 +114,9 @@ func (w *Workspace) wrote(rel string, src []byte) {
 
 // scan walks the project and stamps the files the index may hold and the
 // .gitignore files.
-func (w *Workspace) scan(ctx context.Context) (seen, rules map[string]stamp, err error) {
+func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[string]stamp, err error) {
 	seen, rules = map[string]stamp{}, map[string]stamp{}
-	err = w.walk(ctx, ".", func(p string, d fs.DirEntry, _ int) error {
+	err = w.walkWith(ctx, ig, ".", func(p string, d fs.DirEntry, _ int) error {
 		if !d.Type().IsRegular() {
 			return nil
 		}

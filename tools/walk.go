@@ -35,10 +35,11 @@ type ignores struct {
 	w     *Workspace
 	mu    sync.Mutex
 	files map[string]*ignore.GitIgnore // by folder; nil where it has none
+	known map[string]bool              // answers so far, by path ("/" after a folder's)
 }
 
 func newIgnores(w *Workspace) *ignores {
-	return &ignores{w: w, files: map[string]*ignore.GitIgnore{}}
+	return &ignores{w: w, files: map[string]*ignore.GitIgnore{}, known: map[string]bool{}}
 }
 
 // of returns the compiled .gitignore of the folder dir, or nil.
@@ -63,6 +64,21 @@ func (ig *ignores) ignored(rel string, isDir bool) bool {
 	if isDir {
 		suffix = "/" // so that a pattern like "dist/" matches the folder itself
 	}
+	ig.mu.Lock()
+	answer, ok := ig.known[rel+suffix]
+	ig.mu.Unlock()
+	if ok {
+		return answer
+	}
+	answer = ig.match(rel, suffix)
+	ig.mu.Lock()
+	ig.known[rel+suffix] = answer
+	ig.mu.Unlock()
+	return answer
+}
+
+// match answers ignored without the memory of earlier answers.
+func (ig *ignores) match(rel, suffix string) bool {
 	names := strings.Split(rel, "/")
 	for i := range names {
 		dir := "."
@@ -83,7 +99,13 @@ func (ig *ignores) ignored(rel string, isDir bool) bool {
 // names it wants to see it. depth is 1 for rel's own entries. fn may
 // return fs.SkipDir for a folder. The walk stops when ctx is done.
 func (w *Workspace) walk(ctx context.Context, rel string, fn func(p string, d fs.DirEntry, depth int) error) error {
-	ig := newIgnores(w)
+	return w.walkWith(ctx, newIgnores(w), rel, fn)
+}
+
+// walkWith is walk with the .gitignore rules (and their remembered answers)
+// of an earlier walk, which the index's scan keeps while no .gitignore
+// changes.
+func (w *Workspace) walkWith(ctx context.Context, ig *ignores, rel string, fn func(p string, d fs.DirEntry, depth int) error) error {
 	names := splitPath(rel)
 	base := len(names)
 	whole := slices.ContainsFunc(names, isSkippedFolder) || (rel != "." && ig.ignored(rel, true))
