@@ -214,6 +214,7 @@ const (
 	kindIndexSignature
 	kindMappedTypeClause
 	kindJSXExpression
+	kindJSXNamespaceName
 	// kindError is a node tree-sitter made to hold what it could not parse.
 	kindError
 
@@ -321,6 +322,7 @@ var namedKinds = map[string]kind{
 	"index_signature":                       kindIndexSignature,
 	"mapped_type_clause":                    kindMappedTypeClause,
 	"jsx_expression":                        kindJSXExpression,
+	"jsx_namespace_name":                    kindJSXNamespaceName,
 }
 
 // tokenKinds maps anonymous token texts to kinds.

@@ -273,8 +273,9 @@ func (r *resolver) walk(n int32, s *scope) {
 		if !r.decl[n] {
 			r.resolve(n, s, bindType, false)
 		}
-	case k == kindImportStatement:
-		// Specifiers are no IdentRefs.
+	case k == kindImportStatement, k == kindJSXNamespaceName:
+		// Import specifiers are no IdentRefs, nor the parts of a
+		// namespaced JSX name (`<svg:rect>`).
 	case k == kindExportStatement:
 		for c := nd.first; c >= 0; c = st.nodes[c].next {
 			if ck := st.nodes[c].kind; ck != kindExportClause && ck != kindNamespaceExport {

@@ -93,6 +93,7 @@ import { orders } from '../tables/orders'
 const div = 1
 export const v = () => <«Page» title="x"><«Orders» rows={«orders»}/><div>{«div»}</div></«Page»>
 const w = (Page) => <Page/>
+const svg = <svg:rect div={1} />
 `},
 		{"types", "lib/a.ts", `
 import { orders, Row } from './t'
