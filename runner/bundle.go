@@ -153,10 +153,13 @@ func projectPlugin(src Source, record func(name string, text []byte)) api.Plugin
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				if args.Kind == api.ResolveEntryPoint {
-					if _, ok := src.ReadFile(args.Path); !ok {
-						return api.OnResolveResult{}, fmt.Errorf("no file %s", args.Path)
+					// esbuild writes "./" before an entry that exists
+					// beside the process's working folder.
+					p := path.Clean(args.Path)
+					if _, ok := src.ReadFile(p); !ok {
+						return api.OnResolveResult{}, fmt.Errorf("no file %s", p)
 					}
-					return api.OnResolveResult{Path: args.Path, Namespace: nsProject}, nil
+					return api.OnResolveResult{Path: p, Namespace: nsProject}, nil
 				}
 				if _, ok := jslib.Module(args.Path); ok {
 					return api.OnResolveResult{Path: args.Path, Namespace: nsTent}, nil

@@ -1,0 +1,59 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tent-tools/tent-tools/runner"
+)
+
+// LogsInput is the input of logs: errors only, and since a time (RFC
+// 3339) or an age ("10m", "2h", "3d").
+type LogsInput struct {
+	Errors bool   `json:"errors,omitempty"`
+	Since  string `json:"since,omitempty"`
+}
+
+func init() {
+	Register(Tool{
+		Name:     "logs",
+		Summary:  "Calls and errors of the app's runs, newest first, with the app's stack in its own files; errors only, or since a time or an age (10m)",
+		NewInput: func() any { return new(LogsInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.Logs(ctx, *in.(*LogsInput))
+		},
+	})
+}
+
+// Logs answers the runs of the workspace's app (tools.md §5, logs).
+func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
+	r, err := w.runnerFor()
+	if err != nil {
+		return Answer{}, err
+	}
+	defer r.Close()
+	logs, err := r.Logs(ctx, runner.LogsQuery{Errors: in.Errors, Since: in.Since})
+	if err != nil {
+		return Answer{}, err
+	}
+	var b strings.Builder
+	if len(logs.Entries) == 0 {
+		b.WriteString("no runs\n")
+	}
+	for _, e := range logs.Entries {
+		fmt.Fprintf(&b, "%s %s as %s (%s ms) input %s\n", e.Time.UTC().Format(time.RFC3339), e.Name, e.As, formatMS(e.MS), e.Input)
+		if e.Error != nil {
+			fmt.Fprintf(&b, "  error %s: %s\n", e.Error.Code, e.Error.Message)
+			if stack, ok := e.Error.Data["stack"].([]any); ok {
+				for _, f := range stack {
+					fmt.Fprintf(&b, "    at %v\n", f)
+				}
+			}
+		} else {
+			fmt.Fprintf(&b, "  result %s\n", e.Result)
+		}
+	}
+	return Answer{Text: b.String(), Data: logs}, nil
+}

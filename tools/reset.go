@@ -1,0 +1,42 @@
+package tools
+
+import (
+	"context"
+)
+
+// ResetInput is the input of reset: nothing.
+type ResetInput struct{}
+
+// ResetAnswer is the data answer of reset.
+type ResetAnswer struct {
+	Reset bool `json:"reset"`
+}
+
+func init() {
+	Register(Tool{
+		Name:     "reset",
+		Summary:  "Rebuilds the test database from the test data, on purpose: every row that runs wrote is gone",
+		NewInput: func() any { return new(ResetInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.Reset(ctx)
+		},
+	})
+}
+
+// Reset rebuilds the test database from testdata/*.json. Nothing else
+// ever rebuilds it: runs migrate it by was and removed.
+func (w *Workspace) Reset(ctx context.Context) (Answer, error) {
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	r, err := w.runnerFor()
+	if err != nil {
+		return Answer{}, err
+	}
+	defer r.Close()
+	if err := r.Reset(ctx, ix); err != nil {
+		return Answer{}, err
+	}
+	return Answer{Text: "the test database is rebuilt from the test data\n", Data: ResetAnswer{Reset: true}}, nil
+}

@@ -1,0 +1,98 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/runner"
+)
+
+// RunInput is the input of run: a function or a flow, its input (any JSON,
+// an object for a function with inputs), and who runs it: an id, email or
+// name of a users row, "system", or nobody where left out.
+type RunInput struct {
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input,omitempty"`
+	As    string          `json:"as,omitempty"`
+}
+
+func init() {
+	Register(Tool{
+		Name:     "run",
+		Summary:  "Calls a function or starts a flow on the test database, as a user, nobody or the system; answers its result, what it logged and sent, and the time it took",
+		NewInput: func() any { return new(RunInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.Run(ctx, *in.(*RunInput))
+		},
+	})
+}
+
+// runnerFor makes the runner of one tool call. It keeps nothing between
+// calls but what it keeps on disk (.tent/: the test database, the run log,
+// the bundled code), so a call costs a few milliseconds more than a warm
+// run in a Runner that a host keeps.
+func (w *Workspace) runnerFor() (*runner.Runner, error) {
+	return runner.New(w.Root(), runner.Config{})
+}
+
+// Run runs a function or a flow (tools.md §5, run) under the workspace's
+// policy: as the system only where its also names runAsSystem (T3102);
+// where the code sends data out, the person is asked through the
+// workspace's approver unless its trust names run (T3103 on a no).
+func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	r, err := w.runnerFor()
+	if err != nil {
+		return Answer{}, err
+	}
+	defer r.Close()
+	p := w.Options().Policy
+	res, err := r.Run(ctx, ix, runner.Request{
+		Name:        in.Name,
+		Input:       in.Input,
+		As:          in.As,
+		AllowSystem: p.Lets(AlsoRunAsSystem),
+		Trusted:     p != nil && slices.Contains(p.Trust, TrustRun),
+		Approver:    w.Options().Approver,
+	})
+	if err != nil {
+		return Answer{}, err
+	}
+	return Answer{Text: runText(res), Data: res}, nil
+}
+
+// runText is a run's answer for a model to read.
+func runText(res *runner.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "result: %s\n", res.Result)
+	if len(res.Logged) > 0 {
+		b.WriteString("logged:\n")
+		for _, l := range res.Logged {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
+	if len(res.Sent) > 0 {
+		b.WriteString("sent:\n")
+		for _, s := range res.Sent {
+			switch s.Kind {
+			case "mail":
+				fmt.Fprintf(&b, "  mail to %s: %s (captured, not delivered)\n", s.To, s.Subject)
+			default:
+				fmt.Fprintf(&b, "  %s %s %s: %d\n", s.Kind, s.Method, s.To, s.Status)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "took %s ms\n", formatMS(res.MS))
+	return b.String()
+}
+
+// formatMS writes milliseconds without trailing zeros.
+func formatMS(ms float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", ms), "0"), ".")
+}
