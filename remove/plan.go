@@ -137,11 +137,12 @@ func (p *planner) handled(filePath string, span definitions.Span) bool {
 }
 
 // leave lists the plain places and code sites of target that the removal
-// does not take away: those outside deleted files and dropped text.
+// does not take away: those outside deleted files and dropped text, but
+// for the `removed` entries that name it, which state the removal.
 func (p *planner) leave(target string) {
 	for _, pl := range p.ix.Places(target) {
-		if p.handled(pl.Path, pl.Span) || pl.Kind == definitions.PlaceTestDataFile {
-			continue
+		if p.handled(pl.Path, pl.Span) || pl.Kind == definitions.PlaceTestDataFile || pl.Kind == definitions.PlaceRemoved {
+			continue // a `removed` that names it states the removal: it is meant to
 		}
 		p.b.Leave(pl.Path, p.src(pl.Path), change.SpanOf(pl.Span), string(pl.Kind), string(definitions.Likely))
 	}

@@ -45,6 +45,9 @@ func TestRemove(t *testing.T) {
 		{"file-two-tables", "refactor-basic", "", "tables/catalog.ts"},
 		{"file-lib", "refactor-basic", "", "lib/report.ts"},
 		{"file-testdata", "refactor-basic", "", "testdata/orders.json"},
+		// Names already in removed are not written twice.
+		{"conflict-column", "refactor-conflict", "orders.note", ""},
+		{"conflict-table", "refactor-conflict", "orders", ""},
 		// CRLF files stay CRLF.
 		{"crlf-column-makes-removed", "refactor-basic+crlf", "people.nickname", ""},
 		{"crlf-column-json", "refactor-basic+crlf", "orders.meta", ""},

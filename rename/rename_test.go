@@ -45,6 +45,10 @@ func TestRename(t *testing.T) {
 		{"fn-chargeCard", "refactor-basic", "chargeCard", "chargePayment"},
 		{"flow", "refactor-basic", "checkout", "payAndPlace"},
 		{"screen", "refactor-basic", "ordersScreen", "orderList"},
+		// A project already in conflict: removed and was entries that name
+		// the renamed thing follow it, so the check still reports them.
+		{"conflict-column", "refactor-conflict", "orders.note", "remark"},
+		{"conflict-table", "refactor-conflict", "orders", "purchases"},
 		// CRLF files stay CRLF.
 		{"crlf-table-orders", "refactor-basic+crlf", "orders", "purchases"},
 		{"crlf-column-buyer", "refactor-basic+crlf", "orders.buyer", "customer"},
