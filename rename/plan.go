@@ -185,6 +185,16 @@ func (p *planner) checkColumnTaken() *diag.ToolError {
 			return p.taken("table %s lists %s in removed (a column dropped on purpose; take it out of removed first to reuse the name)", p.def.Name, p.to)
 		}
 	}
+	// A row that holds the new name as a key already would hold it twice.
+	if f := p.ix.File(testDataPath(p.def.Name)); f != nil && f.TestData != nil {
+		for _, row := range f.TestData.Rows {
+			for _, k := range row.Keys {
+				if k.Name.Name == p.to {
+					return p.taken("a row of %s has a key %s already (%s)", f.Path, p.to, p.where(f.Path, k.Name.Span))
+				}
+			}
+		}
+	}
 	return nil
 }
 

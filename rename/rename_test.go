@@ -65,6 +65,7 @@ func TestRename(t *testing.T) {
 		{"refuse-taken-across-kinds", "refactor-basic", "orders", "placeOrder"},
 		{"refuse-taken-column", "refactor-basic", "orders.buyer", "total"},
 		{"refuse-column-was-of-another", "refactor-basic", "orders.total", "created"},
+		{"refuse-column-key-in-test-data", "refactor-basic", "people.name", "vip"},
 		{"refuse-column-removed", "refactor-basic", "orders.total", "couponCode"},
 		{"refuse-table-removed", "refactor-basic", "orders", "coupons"},
 		{"refuse-table-was-of-another", "refactor-basic", "orders", "items"},
