@@ -97,7 +97,7 @@ type (
 // Paths stay relative to the project's root. version is tent-tools'
 // version ("" leaves it out).
 func SARIF(fs []diag.Finding, version string) ([]byte, error) {
-	rules := append(registry(), extraRules()...)
+	rules := Rules()
 	index := map[string]int{}
 	driver := sarifDriver{Name: "tent-tools", Version: version, Rules: make([]sarifRule, len(rules))}
 	for i, r := range rules {

@@ -1,6 +1,11 @@
 package check
 
-import "github.com/tent-tools/tent-tools/diag"
+import (
+	"slices"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
 
 // Rule is one finding code of the check: its severity (where a finding does
 // not say otherwise), a title, the help text that SARIF and the docs give,
@@ -14,17 +19,12 @@ type Rule struct {
 	run      func(*pass) []diag.Finding
 }
 
-// Rules returns every rule of the check, in code order.
-func Rules() []Rule { return append([]Rule(nil), registry()...) }
-
-// RuleFor returns the rule of a code.
-func RuleFor(code string) (Rule, bool) {
-	for _, r := range registry() {
-		if r.Code == code {
-			return r, true
-		}
-	}
-	return Rule{}, false
+// Rules describes every code the check reports, in code order: its own
+// rules, the index's, and T2011, which comes in through Options.Extra.
+func Rules() []Rule {
+	rules := append(registry(), extraRules()...)
+	slices.SortFunc(rules, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
+	return rules
 }
 
 // registry is the list of rules, in code order. T2011 is not here: it needs

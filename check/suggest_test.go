@@ -51,3 +51,17 @@ func TestRouteShape(t *testing.T) {
 		t.Error("a parameter and a fixed segment must not clash")
 	}
 }
+
+// TestRules checks the list of rules: one per code, in code order, each
+// with a title and help, and a severity.
+func TestRules(t *testing.T) {
+	rules := Rules()
+	for i, r := range rules {
+		if r.Title == "" || r.Help == "" || r.Severity == "" {
+			t.Errorf("%s lacks a title, help or severity", r.Code)
+		}
+		if i > 0 && rules[i-1].Code >= r.Code {
+			t.Errorf("%s after %s: codes must be unique and in order", r.Code, rules[i-1].Code)
+		}
+	}
+}
