@@ -32,6 +32,26 @@ type Entry struct {
 	MS     float64         `json:"ms"`
 }
 
+// MarshalJSON writes an entry as the logs answer shows it (tools.md §7),
+// its error as every face writes an error: code, message and its facts
+// side by side.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	type plain Entry
+	out := struct {
+		plain
+		Error map[string]any `json:"error,omitempty"`
+	}{plain: plain(e)}
+	if e.Error != nil {
+		out.Error = map[string]any{}
+		for k, v := range e.Error.Data {
+			out.Error[k] = v
+		}
+		out.Error["code"] = e.Error.Code
+		out.Error["message"] = e.Error.Message
+	}
+	return json.Marshal(out)
+}
+
 // Log is an open run log.
 type Log struct{ db *sql.DB }
 

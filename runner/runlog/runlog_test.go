@@ -84,3 +84,16 @@ func TestParseSince(t *testing.T) {
 		}
 	}
 }
+
+func TestEntryJSON(t *testing.T) {
+	e := Entry{Time: time.Date(2024, 6, 1, 10, 0, 0, 0, time.UTC), Name: "b", As: "nobody", Input: json.RawMessage(`{}`),
+		Error: diag.Errorf(diag.T4003, "boom").With("at", "f.ts:1:1"), MS: 2}
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"time":"2024-06-01T10:00:00Z","name":"b","as":"nobody","input":{},"ms":2,"error":{"at":"f.ts:1:1","code":"T4003","message":"boom"}}`
+	if string(b) != want {
+		t.Errorf("entry JSON =\n%s\nwant\n%s", b, want)
+	}
+}
