@@ -16,10 +16,7 @@ func AppendNames(src []byte, v NameValue, names []string, st Style) []Edit {
 	if len(names) == 0 {
 		return nil
 	}
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = st.Quoted(n)
-	}
+	quoted := st.quotedAll(names)
 	if v.List == nil {
 		text := "[" + string(src[v.Span.Start:v.Span.End]) + ", " + strings.Join(quoted, ", ") + "]"
 		return []Edit{{Start: v.Span.Start, End: v.Span.End, Text: text}}
@@ -45,17 +42,10 @@ func CutNames(src []byte, v NameValue, keep int) []Edit {
 	return v.List.Remove(src, drop)
 }
 
-// NamesText writes a new name value: a string literal for one name, an
-// array on one line for more.
-func NamesText(names []string, st Style) string {
-	if len(names) == 1 {
-		return st.Quoted(names[0])
-	}
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = st.Quoted(n)
-	}
-	return "[" + strings.Join(quoted, ", ") + "]"
+// ArrayText writes names as an array literal on one line, as a new
+// `removed` is written.
+func ArrayText(names []string, st Style) string {
+	return "[" + strings.Join(st.quotedAll(names), ", ") + "]"
 }
 
 // Call is a builder call as written, such as `text({ optional: true })` or

@@ -10,6 +10,7 @@ package change
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // FileEdit is what a change set does to one existing file: edits to its
@@ -156,7 +157,7 @@ func (s *Set) lines(keep func(Edit) bool, moved bool) ([]Line, error) {
 				continue
 			}
 			off, _ := MapOffset(f.Edits, e.Start)
-			line, _ := Pos(text, off+leadingLineEnd(e.Text))
+			line, _ := Pos(text, off+leadingBreak(e.Text))
 			if !seen[line] {
 				seen[line] = true
 				out = append(out, Line{Path: f.NewPath(), Line: line})
@@ -172,19 +173,9 @@ func (s *Set) lines(keep func(Edit) bool, moved bool) ([]Line, error) {
 	return out, nil
 }
 
-// leadingLineEnd is the length of the line end an inserted text begins
-// with (an item appended on a new line), so that the line reported is the
-// new line rather than the one before it.
-func leadingLineEnd(text string) int {
-	switch {
-	case len(text) >= 2 && text[:2] == "\r\n":
-		return 2
-	case len(text) >= 1 && text[0] == '\n':
-		return 1
-	case len(text) >= 3 && text[:3] == ",\r\n":
-		return 3
-	case len(text) >= 2 && text[:2] == ",\n":
-		return 2
-	}
-	return 0
+// leadingBreak is the length of the commas and line ends an inserted text
+// begins with (an item appended on a new line), so that the line reported
+// is the new line rather than the one before it.
+func leadingBreak(text string) int {
+	return len(text) - len(strings.TrimLeft(text, ",\r\n"))
 }

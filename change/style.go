@@ -34,6 +34,15 @@ func (st Style) Quoted(s string) string {
 	return string(append(out, q))
 }
 
+// quotedAll writes each name as a string literal.
+func (st Style) quotedAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = st.Quoted(n)
+	}
+	return out
+}
+
 // detectQuote counts the string literals a light scan of TypeScript finds,
 // skipping comments and template literals.
 func detectQuote(src []byte) byte {

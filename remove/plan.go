@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/definitions"
@@ -214,13 +213,4 @@ func stated(edits []change.Edit) []change.Edit {
 // part is not plain (T2010).
 func unreadable(target, what string) *diag.ToolError {
 	return diag.Errorf(diag.T2010, "cannot remove %s: %s is not written plainly, so the removal cannot be stated there; write it as a literal first", target, what).With("name", target)
-}
-
-// quotedList writes names as an array literal of the style's strings.
-func quotedList(names []string, st change.Style) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = st.Quoted(n)
-	}
-	return "[" + strings.Join(q, ", ") + "]"
 }

@@ -1,23 +1,17 @@
 package remove
 
 import (
-	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/change/changetest"
 	"github.com/tent-tools/tent-tools/definitions"
-	"github.com/tent-tools/tent-tools/internal/golden"
 )
-
-// projects is where the sample projects stand.
-const projects = "../testdata/projects"
 
 // TestRemove removes over sample projects and compares the diff of every
 // changed file and the answer with a golden file; then it re-indexes the
-// result and asserts no new T1xxx finding.
+// result and asserts no new T1xxx finding (changetest.Projects.Golden).
 func TestRemove(t *testing.T) {
 	tests := []struct {
 		golden, project, name, path string
@@ -63,40 +57,23 @@ func TestRemove(t *testing.T) {
 		{"refuse-id", "refactor-basic", "orders.id", ""},
 		{"refuse-unknown-file", "refactor-basic", "", "tables/nothing.ts"},
 	}
-	loaded := map[string]map[string][]byte{}
+	projects := &changetest.Projects{Dir: "../testdata/projects"}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			files := loaded[tt.project]
-			if files == nil {
-				files = changetest.Project(t, projects, tt.project)
-				loaded[tt.project] = files
-			}
-			ix := definitions.FromFiles(context.Background(), files)
-			var s *change.Set
-			var err error
-			if tt.path != "" {
-				s, err = PlanFile(ix, tt.path)
-			} else {
-				s, err = Plan(ix, tt.name)
-			}
-			var answer *Answer
-			if err == nil {
-				if answer, err = NewAnswer(s); err != nil {
-					t.Fatal(err)
+			projects.Golden(t, tt.project, filepath.Join("testdata", tt.golden+".golden"), func(ix *definitions.Index) (*change.Set, any, error) {
+				var s *change.Set
+				var err error
+				if tt.path != "" {
+					s, err = PlanFile(ix, tt.path)
+				} else {
+					s, err = Plan(ix, tt.name)
 				}
-			}
-			got := changetest.Render(files, s, answer, err)
-			golden.Check(t, filepath.Join("testdata", tt.golden+".golden"), []byte(got))
-			if strings.HasPrefix(tt.golden, "refuse-") != (err != nil) {
-				t.Errorf("refused: %v, want a refusal: %v", err, strings.HasPrefix(tt.golden, "refuse-"))
-			}
-			if err == nil {
-				after, err := changetest.ApplyInMemory(files, s)
 				if err != nil {
-					t.Fatal(err)
+					return nil, nil, err
 				}
-				changetest.CheckReadable(t, files, after)
-			}
+				a, err := NewAnswer(s)
+				return s, a, err
+			})
 		})
 	}
 }

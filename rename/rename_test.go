@@ -1,22 +1,17 @@
 package rename
 
 import (
-	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/change/changetest"
 	"github.com/tent-tools/tent-tools/definitions"
-	"github.com/tent-tools/tent-tools/internal/golden"
 )
-
-// projects is where the sample projects stand.
-const projects = "../testdata/projects"
 
 // TestRename renames over sample projects and compares the diff of every
 // changed file and the answer with a golden file; then it re-indexes the
-// result and asserts no new T1xxx finding.
+// result and asserts no new T1xxx finding (changetest.Projects.Golden).
 func TestRename(t *testing.T) {
 	tests := []struct {
 		golden, project, name, to string
@@ -84,34 +79,17 @@ func TestRename(t *testing.T) {
 		{"table-import-alias-becomes-name", "refactor-basic", "orders", "o"},
 		{"table-export-alias-becomes-name", "refactor-basic", "products", "goods"},
 	}
-	loaded := map[string]map[string][]byte{}
+	projects := &changetest.Projects{Dir: "../testdata/projects"}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			files := loaded[tt.project]
-			if files == nil {
-				files = changetest.Project(t, projects, tt.project)
-				loaded[tt.project] = files
-			}
-			ix := definitions.FromFiles(context.Background(), files)
-			s, err := Plan(ix, tt.name, tt.to)
-			var answer *Answer
-			if err == nil {
-				if answer, err = NewAnswer(s); err != nil {
-					t.Fatal(err)
-				}
-			}
-			got := changetest.Render(files, s, answer, err)
-			golden.Check(t, filepath.Join("testdata", tt.golden+".golden"), []byte(got))
-			if strings.HasPrefix(tt.golden, "refuse-") != (err != nil) {
-				t.Errorf("refused: %v, want a refusal: %v", err, strings.HasPrefix(tt.golden, "refuse-"))
-			}
-			if err == nil {
-				after, err := changetest.ApplyInMemory(files, s)
+			projects.Golden(t, tt.project, filepath.Join("testdata", tt.golden+".golden"), func(ix *definitions.Index) (*change.Set, any, error) {
+				s, err := Plan(ix, tt.name, tt.to)
 				if err != nil {
-					t.Fatal(err)
+					return nil, nil, err
 				}
-				changetest.CheckReadable(t, files, after)
-			}
+				a, err := NewAnswer(s)
+				return s, a, err
+			})
 		})
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/golden"
 )
 
 // Load reads every file of the project folder dir into a map from its
@@ -122,6 +123,46 @@ func marshal(v any) []byte {
 		return []byte("marshal: " + err.Error() + "\n")
 	}
 	return b.Bytes()
+}
+
+// Projects caches the sample projects of a test run, loaded once each.
+type Projects struct {
+	Dir    string // where the sample projects stand
+	loaded map[string]map[string][]byte
+}
+
+// Plan makes a change set and its answer on an index; it is what a golden
+// case runs.
+type Plan func(ix *definitions.Index) (s *change.Set, answer any, err error)
+
+// Golden runs one golden case: it indexes the project (see Project for
+// the names), runs plan, and compares what Render writes with the golden
+// file. A case whose golden name begins with "refuse-" must be refused;
+// any other must plan, and the project it leaves must read (CheckReadable).
+func (ps *Projects) Golden(t *testing.T, project, goldenPath string, plan Plan) {
+	t.Helper()
+	files := ps.loaded[project]
+	if files == nil {
+		files = Project(t, ps.Dir, project)
+		if ps.loaded == nil {
+			ps.loaded = map[string]map[string][]byte{}
+		}
+		ps.loaded[project] = files
+	}
+	s, answer, err := plan(definitions.FromFiles(context.Background(), files))
+	golden.Check(t, goldenPath, []byte(Render(files, s, answer, err)))
+	refuse := strings.HasPrefix(filepath.Base(goldenPath), "refuse-")
+	if refuse != (err != nil) {
+		t.Errorf("refused: %v; the case wants a refusal: %v", err, refuse)
+	}
+	if err != nil {
+		return
+	}
+	after, err := ApplyInMemory(files, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckReadable(t, files, after)
 }
 
 // CheckReadable fails t where the changed project has a T1xxx finding
