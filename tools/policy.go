@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/tent-tools/tent-tools/diag"
 )
 
 // Policy is an agent's policy (tools.md §3): which paths and changes it may
@@ -42,6 +46,14 @@ var (
 // trust names and malformed rules are errors, so that a typo in a policy
 // never silently lets more than its author meant.
 func ParsePolicy(data []byte) (*Policy, error) {
+	// Field names in other capitals ("Also") are refused too, as in tool input.
+	if err := checkFields(bytes.TrimSpace(data), reflect.TypeOf(Policy{}), ""); err != nil && json.Valid(data) {
+		var te *diag.ToolError
+		if errors.As(err, &te) {
+			err = errors.New(strings.TrimPrefix(te.Message, "bad input: "))
+		}
+		return nil, fmt.Errorf("policy: %w", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var p Policy
