@@ -129,7 +129,6 @@ type kind uint8
 // The node kinds the analysis looks at.
 const (
 	kindOther kind = iota
-	kindProgram
 	kindIdentifier
 	kindPropertyIdentifier
 	kindShorthandProperty        // shorthand_property_identifier: `{ orders }`
@@ -186,21 +185,15 @@ const (
 	kindJSXOpeningElement
 	kindJSXClosingElement
 	kindJSXSelfClosingElement
-	kindJSXAttribute
-	kindTypeQuery
 	kindTypeParameters
 	kindTypeParameter
 	kindInterfaceDeclaration
 	kindTypeAliasDeclaration
 	kindEnumDeclaration
-	kindComputedPropertyName
-	kindPublicFieldDefinition
 	kindMethodSignature
-	kindPropertySignature
 	kindModule         // `namespace x {}` / `module x {}`
 	kindInternalModule // `namespace x {}`
 	kindAmbientDeclaration
-	kindTypeAnnotation
 	kindNestedTypeIdentifier
 	kindNestedIdentifier
 	kindSwitchCase
@@ -213,30 +206,21 @@ const (
 	kindFunctionSignature
 	kindIndexSignature
 	kindMappedTypeClause
-	kindJSXExpression
 	kindJSXNamespaceName
 	// kindError is a node tree-sitter made to hold what it could not parse.
 	kindError
 
 	// Anonymous tokens.
 	kindTokAs
-	kindTokType
-	kindTokTypeof
 	kindTokStar
-	kindTokDefault
 	kindTokOpenParen
-	kindTokEquals
-	kindTokArrow
-	kindTokLess
 	kindTokVar
 	kindTokLet
 	kindTokConst
-	kindTokFrom
 )
 
 // namedKinds maps grammar node type names to kinds.
 var namedKinds = map[string]kind{
-	"program":                               kindProgram,
 	"identifier":                            kindIdentifier,
 	"property_identifier":                   kindPropertyIdentifier,
 	"shorthand_property_identifier":         kindShorthandProperty,
@@ -294,21 +278,15 @@ var namedKinds = map[string]kind{
 	"jsx_opening_element":                   kindJSXOpeningElement,
 	"jsx_closing_element":                   kindJSXClosingElement,
 	"jsx_self_closing_element":              kindJSXSelfClosingElement,
-	"jsx_attribute":                         kindJSXAttribute,
-	"type_query":                            kindTypeQuery,
 	"type_parameters":                       kindTypeParameters,
 	"type_parameter":                        kindTypeParameter,
 	"interface_declaration":                 kindInterfaceDeclaration,
 	"type_alias_declaration":                kindTypeAliasDeclaration,
 	"enum_declaration":                      kindEnumDeclaration,
-	"computed_property_name":                kindComputedPropertyName,
-	"public_field_definition":               kindPublicFieldDefinition,
 	"method_signature":                      kindMethodSignature,
-	"property_signature":                    kindPropertySignature,
 	"module":                                kindModule,
 	"internal_module":                       kindInternalModule,
 	"ambient_declaration":                   kindAmbientDeclaration,
-	"type_annotation":                       kindTypeAnnotation,
 	"nested_type_identifier":                kindNestedTypeIdentifier,
 	"nested_identifier":                     kindNestedIdentifier,
 	"switch_case":                           kindSwitchCase,
@@ -321,26 +299,17 @@ var namedKinds = map[string]kind{
 	"function_signature":                    kindFunctionSignature,
 	"index_signature":                       kindIndexSignature,
 	"mapped_type_clause":                    kindMappedTypeClause,
-	"jsx_expression":                        kindJSXExpression,
 	"jsx_namespace_name":                    kindJSXNamespaceName,
 }
 
 // tokenKinds maps anonymous token texts to kinds.
 var tokenKinds = map[string]kind{
-	"as":       kindTokAs,
-	"type":     kindTokType,
-	"typeof":   kindTokTypeof,
-	"*":        kindTokStar,
-	"default":  kindTokDefault,
-	"(":        kindTokOpenParen,
-	"=":        kindTokEquals,
-	"=>":       kindTokArrow,
-	"<":        kindTokLess,
-	"var":      kindTokVar,
-	"let":      kindTokLet,
-	"const":    kindTokConst,
-	"from":     kindTokFrom,
-	"function": kindOther,
+	"as":    kindTokAs,
+	"*":     kindTokStar,
+	"(":     kindTokOpenParen,
+	"var":   kindTokVar,
+	"let":   kindTokLet,
+	"const": kindTokConst,
 }
 
 // grammar is a language's symbol table, reduced to kinds.
