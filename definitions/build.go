@@ -168,7 +168,7 @@ func indexFile(ctx context.Context, p string, src []byte, old *File) *File {
 	walk := tree.Copy()
 	defer walk.Close()
 	root := walk.RootNode()
-	readDefinitions(f, root)
+	readDefinitions(f, flatten(root, src, lang), errs)
 	analyzeCode(f, root)
 	return f
 }

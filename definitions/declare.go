@@ -15,8 +15,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/parser"
 	"github.com/tent-tools/tent-tools/schema"
@@ -52,11 +50,18 @@ type tentBinding struct {
 	imported string
 }
 
-// declReader reads the definitions of one file.
+// declReader reads the definitions of one file from its flat syntax tree
+// (code.go's stree: the tree-sitter tree copied out in one cgo call, so
+// the reader runs in plain Go). Nodes are indices into st.nodes; -1 is no
+// node.
 type declReader struct {
 	f     *File
 	src   []byte
+	st    *stree
 	names parser.Names
+	// errs are the file's syntax errors: a declarative position that holds
+	// one is read without T2010, its T1001 says what is wrong.
+	errs []parser.SyntaxError
 	// tent maps the local names of named imports from 'tent' and
 	// 'tent/ui' to what they import; tentNS maps namespace imports
 	// (`import * as t from 'tent'`) to their module.
@@ -72,35 +77,140 @@ type declReader struct {
 
 // readDefinitions reads the definitions of a parsed TypeScript file into
 // f.Definitions, and appends the T2010 findings of their unreadable
-// declarative positions to f.Findings. root is the tree's root node.
-func readDefinitions(f *File, root *sitter.Node) {
+// declarative positions to f.Findings. st is the file's flat tree and
+// errs its syntax errors.
+func readDefinitions(f *File, st *stree, errs []parser.SyntaxError) {
+	if st == nil || len(st.nodes) == 0 {
+		return
+	}
 	r := &declReader{
 		f:      f,
 		src:    f.Src,
+		st:     st,
 		names:  parser.GrammarOf(f.Path).Names(),
+		errs:   errs,
 		tent:   map[string]tentBinding{},
 		tentNS: map[string]string{},
 		bound:  map[string]bool{},
 	}
-	stmts := r.topLevel(root)
+	stmts := r.topLevel()
 	for _, s := range stmts {
 		r.bindings(s)
 	}
 	for _, s := range stmts {
-		if r.names.Type(s) == "export_statement" {
+		if r.typ(s) == "export_statement" {
 			r.exportStatement(s)
 		}
 	}
 }
 
+// The flat tree, by node index.
+
+// typ is the type name of node i ("call_expression", "(", "ERROR").
+func (r *declReader) typ(i int32) string {
+	if sym := int(r.st.nodes[i].sym); sym < len(r.names) {
+		return r.names[sym]
+	}
+	return "ERROR"
+}
+
+// kids returns the children of node i, named and anonymous.
+func (r *declReader) kids(i int32) []int32 {
+	var out []int32
+	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
+		out = append(out, c)
+	}
+	return out
+}
+
+// named returns the named children of node i, comments left out.
+func (r *declReader) named(i int32) []int32 {
+	var out []int32
+	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
+		if r.st.nodes[c].named && r.typ(c) != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// firstNamed returns the first named child of i that is no comment, or -1.
+func (r *declReader) firstNamed(i int32) int32 {
+	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
+		if r.st.nodes[c].named && r.typ(c) != "comment" {
+			return c
+		}
+	}
+	return -1
+}
+
+// lastNamed returns the last named child of i that is no comment, or -1.
+func (r *declReader) lastNamed(i int32) int32 {
+	last := int32(-1)
+	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
+		if r.st.nodes[c].named && r.typ(c) != "comment" {
+			last = c
+		}
+	}
+	return last
+}
+
+// childOfType returns the first child of i of type t, or -1.
+func (r *declReader) childOfType(i int32, t string) int32 {
+	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
+		if r.typ(c) == t {
+			return c
+		}
+	}
+	return -1
+}
+
+// namedAfter returns the first named child of i that follows a child of
+// type token, or -1.
+func (r *declReader) namedAfter(i int32, token string) int32 {
+	seen := false
+	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
+		if seen && r.st.nodes[c].named && r.typ(c) != "comment" {
+			return c
+		}
+		if r.typ(c) == token {
+			seen = true
+		}
+	}
+	return -1
+}
+
+// span is the byte span of node i.
+func (r *declReader) span(i int32) Span {
+	n := &r.st.nodes[i]
+	return Span{Start: int(n.start), End: int(n.end)}
+}
+
+// text is the source text of node i.
+func (r *declReader) text(i int32) string {
+	n := &r.st.nodes[i]
+	return string(r.src[n.start:n.end])
+}
+
+// hasError reports whether node i holds a syntax error.
+func (r *declReader) hasError(i int32) bool {
+	sp := r.span(i)
+	for _, e := range r.errs {
+		if e.Start <= sp.End && e.End >= sp.Start {
+			return true
+		}
+	}
+	return false
+}
+
 // topLevel returns the statements of the file. Statements that
 // tree-sitter could only place inside a top-level ERROR node are read
 // too, so that a syntax error does not hide the definitions around it.
-func (r *declReader) topLevel(root *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	for _, s := range parser.NamedChildren(root) {
-		if s.IsError() {
-			out = append(out, parser.NamedChildren(s)...)
+func (r *declReader) topLevel() []int32 {
+	var out []int32
+	for _, s := range r.named(0) {
+		if r.typ(s) == "ERROR" {
+			out = append(out, r.named(s)...)
 			continue
 		}
 		out = append(out, s)
@@ -109,35 +219,38 @@ func (r *declReader) topLevel(root *sitter.Node) []*sitter.Node {
 }
 
 // bindings records the top-level names that a statement binds.
-func (r *declReader) bindings(s *sitter.Node) {
-	switch r.names.Type(s) {
+func (r *declReader) bindings(s int32) {
+	switch r.typ(s) {
 	case "import_statement":
 		r.importBindings(s)
 	case "export_statement":
-		if d := s.ChildByFieldName("declaration"); d != nil {
+		for _, d := range r.named(s) {
 			r.bindings(d)
 		}
 	case "lexical_declaration", "variable_declaration":
-		for _, d := range parser.NamedChildren(s) {
-			if r.names.Type(d) != "variable_declarator" {
+		for _, d := range r.named(s) {
+			if r.typ(d) != "variable_declarator" {
 				continue
 			}
-			if n := d.ChildByFieldName("name"); n != nil && r.names.Type(n) == "identifier" {
+			if n := r.firstNamed(d); n >= 0 && r.typ(n) == "identifier" {
 				r.bound[r.text(n)] = true
 			}
 		}
 	case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration", "enum_declaration":
-		if n := s.ChildByFieldName("name"); n != nil {
-			r.bound[r.text(n)] = true
+		for _, n := range r.named(s) {
+			if t := r.typ(n); t == "identifier" || t == "type_identifier" {
+				r.bound[r.text(n)] = true
+				break
+			}
 		}
 	}
 }
 
 // importBindings records the names an import statement binds: those
 // from 'tent' and 'tent/ui' as builders, all others as plain bindings.
-func (r *declReader) importBindings(s *sitter.Node) {
-	source := s.ChildByFieldName("source")
-	if source == nil {
+func (r *declReader) importBindings(s int32) {
+	source := r.childOfType(s, "string")
+	if source < 0 {
 		return
 	}
 	module, ok := r.literal(source)
@@ -145,43 +258,38 @@ func (r *declReader) importBindings(s *sitter.Node) {
 		return
 	}
 	fromTent := module == moduleTent || module == moduleTentUI
-	for _, clause := range parser.NamedChildren(s) {
-		if r.names.Type(clause) != "import_clause" {
-			continue
-		}
-		for _, c := range parser.NamedChildren(clause) {
-			switch r.names.Type(c) {
-			case "identifier": // a default import
-				r.bound[r.text(c)] = true
-			case "namespace_import":
-				for _, id := range parser.NamedChildren(c) {
-					if r.names.Type(id) != "identifier" {
-						continue
-					}
-					if fromTent {
-						r.tentNS[r.text(id)] = module
-					} else {
-						r.bound[r.text(id)] = true
-					}
+	clause := r.childOfType(s, "import_clause")
+	if clause < 0 {
+		return
+	}
+	for _, c := range r.named(clause) {
+		switch r.typ(c) {
+		case "identifier": // a default import
+			r.bound[r.text(c)] = true
+		case "namespace_import":
+			id := r.childOfType(c, "identifier")
+			if id < 0 {
+				continue
+			}
+			if fromTent {
+				r.tentNS[r.text(id)] = module
+			} else {
+				r.bound[r.text(id)] = true
+			}
+		case "named_imports":
+			for _, sp := range r.named(c) {
+				if r.typ(sp) != "import_specifier" {
+					continue
 				}
-			case "named_imports":
-				for _, sp := range parser.NamedChildren(c) {
-					if r.names.Type(sp) != "import_specifier" {
-						continue
-					}
-					name := sp.ChildByFieldName("name")
-					if name == nil {
-						continue
-					}
-					local := name
-					if alias := sp.ChildByFieldName("alias"); alias != nil {
-						local = alias
-					}
-					if fromTent {
-						r.tent[r.text(local)] = tentBinding{module: module, imported: r.importName(name)}
-					} else {
-						r.bound[r.text(local)] = true
-					}
+				parts := r.named(sp)
+				if len(parts) == 0 {
+					continue
+				}
+				name, local := parts[0], parts[len(parts)-1]
+				if fromTent {
+					r.tent[r.text(local)] = tentBinding{module: module, imported: r.importName(name)}
+				} else {
+					r.bound[r.text(local)] = true
 				}
 			}
 		}
@@ -190,7 +298,7 @@ func (r *declReader) importBindings(s *sitter.Node) {
 
 // importName is the name an import specifier imports: an identifier, or
 // a string (`import { 'a-b' as c }`).
-func (r *declReader) importName(n *sitter.Node) string {
+func (r *declReader) importName(n int32) string {
 	if s, ok := r.literal(n); ok {
 		return s
 	}
@@ -198,47 +306,50 @@ func (r *declReader) importName(n *sitter.Node) string {
 }
 
 // exportStatement reads the definitions an export statement makes.
-func (r *declReader) exportStatement(s *sitter.Node) {
-	if decl := s.ChildByFieldName("declaration"); decl != nil {
-		if r.names.Type(decl) != "lexical_declaration" || !r.isConst(decl) {
-			return
-		}
-		for _, d := range parser.NamedChildren(decl) {
-			if r.names.Type(d) != "variable_declarator" {
-				continue
-			}
-			name, value := d.ChildByFieldName("name"), d.ChildByFieldName("value")
-			if name == nil || value == nil || r.names.Type(name) != "identifier" {
-				continue
-			}
-			call := r.unwrap(value)
-			if r.names.Type(call) != "call_expression" {
-				continue
-			}
-			b, ok := r.builderOf(call.ChildByFieldName("function"))
-			if !ok {
-				continue
-			}
-			kind, known := builderKinds[b.module][b.imported]
-			if !known {
-				kind = KindUnknown
-			}
-			def := &Definition{
-				Name:     r.text(name),
-				Kind:     kind,
-				Builder:  b.imported,
-				Path:     r.f.Path,
-				Stmt:     nodeSpan(s),
-				NameSpan: nodeSpan(name),
-			}
-			r.readDefinition(def, call)
-		}
+func (r *declReader) exportStatement(s int32) {
+	if r.childOfType(s, "default") >= 0 {
+		r.defaultExport(s)
 		return
 	}
-	value := s.ChildByFieldName("value")
-	if value == nil || !r.isDefault(s) {
+	decl := r.childOfType(s, "lexical_declaration")
+	if decl < 0 || r.childOfType(decl, "const") < 0 {
 		return
 	}
+	for _, d := range r.named(decl) {
+		if r.typ(d) != "variable_declarator" {
+			continue
+		}
+		name, value := r.firstNamed(d), r.namedAfter(d, "=")
+		if name < 0 || value < 0 || r.typ(name) != "identifier" {
+			continue
+		}
+		call := r.unwrap(value)
+		if r.typ(call) != "call_expression" {
+			continue
+		}
+		b, ok := r.builderOf(r.firstNamed(call))
+		if !ok {
+			continue
+		}
+		kind, known := builderKinds[b.module][b.imported]
+		if !known {
+			kind = KindUnknown
+		}
+		def := &Definition{
+			Name:     r.text(name),
+			Kind:     kind,
+			Builder:  b.imported,
+			Path:     r.f.Path,
+			Stmt:     r.span(s),
+			NameSpan: r.span(name),
+		}
+		r.readDefinition(def, call)
+	}
+}
+
+// defaultExport reads `export default project({...})` in project.ts and
+// `export default engine({...})` in engine.ts.
+func (r *declReader) defaultExport(s int32) {
 	var kind Kind
 	switch r.f.Path {
 	case "project.ts":
@@ -248,19 +359,20 @@ func (r *declReader) exportStatement(s *sitter.Node) {
 	default:
 		return
 	}
+	value := r.namedAfter(s, "default")
+	if value < 0 {
+		return
+	}
 	call := r.unwrap(value)
-	if r.names.Type(call) != "call_expression" {
+	if r.typ(call) != "call_expression" {
 		return
 	}
-	fn := call.ChildByFieldName("function")
-	if fn == nil {
-		return
-	}
+	fn := r.firstNamed(call)
 	b, ok := r.builderOf(fn)
 	if !ok {
 		// project.ts may leave out its import: the bare name still says
 		// what it means, and the TypeScript check reports the import.
-		if r.names.Type(fn) != "identifier" || r.bound[r.text(fn)] {
+		if fn < 0 || r.typ(fn) != "identifier" || r.bound[r.text(fn)] {
 			return
 		}
 		b = tentBinding{module: moduleTent, imported: r.text(fn)}
@@ -268,40 +380,24 @@ func (r *declReader) exportStatement(s *sitter.Node) {
 	if b.module != moduleTent || b.imported != string(kind) {
 		return
 	}
-	def := &Definition{Name: string(kind), Kind: kind, Builder: b.imported, Path: r.f.Path, Stmt: nodeSpan(s)}
+	def := &Definition{Name: string(kind), Kind: kind, Builder: b.imported, Path: r.f.Path, Stmt: r.span(s)}
 	r.readDefinition(def, call)
-}
-
-// isConst reports whether a lexical declaration is a const one.
-func (r *declReader) isConst(decl *sitter.Node) bool {
-	k := decl.ChildByFieldName("kind")
-	return k != nil && r.names.Type(k) == "const"
-}
-
-// isDefault reports whether an export statement is `export default`.
-func (r *declReader) isDefault(s *sitter.Node) bool {
-	for _, c := range parser.Children(s) {
-		if r.names.Type(c) == "default" {
-			return true
-		}
-	}
-	return false
 }
 
 // builderOf says which import of 'tent' or 'tent/ui' a callee names: a
 // local name imported from there (under any alias), or `ns.name` for a
 // namespace import.
-func (r *declReader) builderOf(fn *sitter.Node) (tentBinding, bool) {
-	if fn == nil {
+func (r *declReader) builderOf(fn int32) (tentBinding, bool) {
+	if fn < 0 {
 		return tentBinding{}, false
 	}
-	switch r.names.Type(fn) {
+	switch r.typ(fn) {
 	case "identifier":
 		b, ok := r.tent[r.text(fn)]
 		return b, ok
 	case "member_expression":
-		obj, prop := fn.ChildByFieldName("object"), fn.ChildByFieldName("property")
-		if obj == nil || prop == nil || r.names.Type(obj) != "identifier" {
+		obj, prop := r.firstNamed(fn), r.lastNamed(fn)
+		if obj < 0 || prop == obj || r.typ(obj) != "identifier" {
 			return tentBinding{}, false
 		}
 		if module, ok := r.tentNS[r.text(obj)]; ok {
@@ -311,35 +407,39 @@ func (r *declReader) builderOf(fn *sitter.Node) (tentBinding, bool) {
 	return tentBinding{}, false
 }
 
+// callArgs returns the arguments node of a call, or -1 (a tagged
+// template has none).
+func (r *declReader) callArgs(call int32) int32 {
+	if a := r.lastNamed(call); a >= 0 && r.typ(a) == "arguments" {
+		return a
+	}
+	return -1
+}
+
 // readDefinition reads the builder argument of a definition and its
 // typed part, and adds the definition to the file.
-func (r *declReader) readDefinition(def *Definition, call *sitter.Node) {
+func (r *declReader) readDefinition(def *Definition, call int32) {
 	r.def = def
 	defer func() { r.def = nil }()
-	args := call.ChildByFieldName("arguments")
-	var first *sitter.Node
-	if args != nil {
-		for _, a := range parser.NamedChildren(args) {
-			if r.names.Type(a) != "comment" {
-				first = a
-				break
-			}
-		}
+	args := r.callArgs(call)
+	first := int32(-1)
+	if args >= 0 {
+		first = r.firstNamed(args)
 	}
 	switch {
 	case def.Kind == KindUnknown:
 		// An unknown builder is T2002 for the check; its argument is kept
 		// as far as it reads, without findings of its own.
-		if first != nil && r.names.Type(r.unwrap(first)) == "object" {
+		if first >= 0 && r.typ(r.unwrap(first)) == "object" {
 			def.Arg = r.quietly(true, func() *Value { return r.object(r.unwrap(first), "", 0, nil) })
 		}
-	case first == nil:
-		at := nodeSpan(call)
-		if args != nil {
-			at = nodeSpan(args)
+	case first < 0:
+		at := r.span(call)
+		if args >= 0 {
+			at = r.span(args)
 		}
 		r.finding(at, fmt.Sprintf("`%s`: %s() has no argument; write %s({ ... })", def.Name, def.Builder, def.Builder))
-	case r.names.Type(r.unwrap(first)) != "object":
+	case r.typ(r.unwrap(first)) != "object":
 		v := r.value(first, def.Builder+"()", 0)
 		if v.Kind != ValUnreadable {
 			r.finding(v.Span, fmt.Sprintf("`%s`: the argument of %s() must be an object literal `{ ... }`", def.Name, def.Builder))
@@ -366,12 +466,12 @@ func (r *declReader) readDefinition(def *Definition, call *sitter.Node) {
 
 // unwrap looks through parentheses and the TypeScript-only wrappers that
 // do not change a value: `x as const`, `x satisfies T`, `x!`.
-func (r *declReader) unwrap(n *sitter.Node) *sitter.Node {
-	for n != nil {
-		switch r.names.Type(n) {
+func (r *declReader) unwrap(n int32) int32 {
+	for n >= 0 {
+		switch r.typ(n) {
 		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
-			inner := firstNamed(n, r.names)
-			if inner == nil {
+			inner := r.firstNamed(n)
+			if inner < 0 {
 				return n
 			}
 			n = inner
@@ -382,29 +482,19 @@ func (r *declReader) unwrap(n *sitter.Node) *sitter.Node {
 	return n
 }
 
-// firstNamed returns the first named child of n that is no comment.
-func firstNamed(n *sitter.Node, names parser.Names) *sitter.Node {
-	for _, c := range parser.NamedChildren(n) {
-		if names.Type(c) != "comment" {
-			return c
-		}
-	}
-	return nil
-}
-
 // value reads one declarative expression. where names its position
 // ("columns.note") for messages. An expression that holds a syntax error
 // is read without T2010 findings: its T1001 says what is wrong.
-func (r *declReader) value(n *sitter.Node, where string, depth int) *Value {
-	if !r.code && n.HasError() {
+func (r *declReader) value(n int32, where string, depth int) *Value {
+	if !r.code && r.hasError(n) {
 		return r.quietly(true, func() *Value { return r.value(n, where, depth) })
 	}
 	n = r.unwrap(n)
-	span := nodeSpan(n)
+	span := r.span(n)
 	if depth > maxValueDepth {
 		return r.unreadable(span, where, "a value nested this deeply", "flatten it")
 	}
-	switch r.names.Type(n) {
+	switch r.typ(n) {
 	case "string":
 		s, ok := r.literal(n)
 		if !ok {
@@ -412,10 +502,8 @@ func (r *declReader) value(n *sitter.Node, where string, depth int) *Value {
 		}
 		return &Value{Kind: ValString, Span: span, Str: s}
 	case "template_string":
-		for _, c := range parser.NamedChildren(n) {
-			if r.names.Type(c) == "template_substitution" {
-				return r.unreadable(span, where, "a template with substitutions ("+r.excerpt(n)+")", "write a plain string")
-			}
+		if r.childOfType(n, "template_substitution") >= 0 {
+			return r.unreadable(span, where, "a template with substitutions ("+r.excerpt(n)+")", "write a plain string")
 		}
 		s, _ := r.literal(n)
 		return &Value{Kind: ValString, Span: span, Str: s}
@@ -426,10 +514,10 @@ func (r *declReader) value(n *sitter.Node, where string, depth int) *Value {
 		}
 		return &Value{Kind: ValNumber, Span: span, Num: f}
 	case "unary_expression":
-		op, arg := n.ChildByFieldName("operator"), n.ChildByFieldName("argument")
-		if op != nil && arg != nil {
-			sign := r.names.Type(op)
-			if inner := r.unwrap(arg); (sign == "-" || sign == "+") && r.names.Type(inner) == "number" {
+		kids := r.kids(n)
+		if len(kids) == 2 {
+			sign := r.typ(kids[0])
+			if inner := r.unwrap(kids[1]); (sign == "-" || sign == "+") && r.typ(inner) == "number" {
 				if f, ok := parseNumber(r.text(inner)); ok {
 					if sign == "-" {
 						f = -f
@@ -439,23 +527,18 @@ func (r *declReader) value(n *sitter.Node, where string, depth int) *Value {
 			}
 		}
 	case "true", "false":
-		return &Value{Kind: ValBool, Span: span, Bool: r.names.Type(n) == "true"}
+		return &Value{Kind: ValBool, Span: span, Bool: r.typ(n) == "true"}
 	case "null":
 		return &Value{Kind: ValNull, Span: span}
 	case "array":
 		v := &Value{Kind: ValArray, Span: span}
-		i := 0
-		for _, c := range parser.NamedChildren(n) {
-			if r.names.Type(c) == "comment" {
-				continue
-			}
+		for i, c := range r.named(n) {
 			at := fmt.Sprintf("%s[%d]", where, i)
-			if r.names.Type(c) == "spread_element" {
-				v.Items = append(v.Items, r.unreadable(nodeSpan(c), at, "a spread ("+r.excerpt(c)+")", "write the items themselves"))
+			if r.typ(c) == "spread_element" {
+				v.Items = append(v.Items, r.unreadable(r.span(c), at, "a spread ("+r.excerpt(c)+")", "write the items themselves"))
 			} else {
 				v.Items = append(v.Items, r.value(c, at, depth+1))
 			}
-			i++
 		}
 		return v
 	case "object":
@@ -472,30 +555,35 @@ func (r *declReader) value(n *sitter.Node, where string, depth int) *Value {
 	return r.unreadable(span, where, "an expression ("+r.excerpt(n)+")", "write the value itself")
 }
 
+// propertyNames are the node types of a property's name.
+var propertyNames = map[string]bool{
+	"property_identifier": true, "private_property_identifier": true,
+	"string": true, "number": true, "computed_property_name": true,
+}
+
 // object reads an object literal. code names the keys whose values are
 // code (read without T2010); nil outside the top level of an argument.
-func (r *declReader) object(n *sitter.Node, where string, depth int, code map[string]bool) *Value {
-	v := &Value{Kind: ValObject, Span: nodeSpan(n)}
-	for _, c := range parser.NamedChildren(n) {
-		span := nodeSpan(c)
-		switch r.names.Type(c) {
+func (r *declReader) object(n int32, where string, depth int, code map[string]bool) *Value {
+	v := &Value{Kind: ValObject, Span: r.span(n)}
+	for _, c := range r.named(n) {
+		span := r.span(c)
+		switch r.typ(c) {
 		case "pair":
-			key, val := c.ChildByFieldName("key"), c.ChildByFieldName("value")
-			if key == nil || val == nil {
+			key, val := r.firstNamed(c), r.lastNamed(c)
+			if key < 0 || val == key {
 				continue
 			}
-
 			name, ok := r.key(key)
 			if !ok {
-				v.Props = append(v.Props, &Prop{KeySpan: nodeSpan(key), Span: span,
-					Value: r.unreadable(nodeSpan(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")})
+				v.Props = append(v.Props, &Prop{KeySpan: r.span(key), Span: span,
+					Value: r.unreadable(r.span(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")})
 				continue
 			}
 			// A code field is read without findings, and so is a pair
 			// that a syntax error may have cut short (its T1001 says what
 			// is wrong).
-			p := &Prop{Key: name, KeySpan: nodeSpan(key), Span: span}
-			p.Value = r.quietly(code[name] || c.HasError(), func() *Value {
+			p := &Prop{Key: name, KeySpan: r.span(key), Span: span}
+			p.Value = r.quietly(code[name] || r.hasError(c), func() *Value {
 				return r.value(val, joinPath(where, name), depth+1)
 			})
 			v.Props = append(v.Props, p)
@@ -504,17 +592,23 @@ func (r *declReader) object(n *sitter.Node, where string, depth int, code map[st
 			v.Props = append(v.Props, &Prop{Key: name, KeySpan: span, Span: span, Shorthand: true,
 				Value: r.unreadableUnless(code[name], span, joinPath(where, name), "a variable (`"+name+"`)", "write `"+name+": value`")})
 		case "method_definition":
-			key := c.ChildByFieldName("name")
-			if key == nil {
+			key := int32(-1)
+			for _, k := range r.named(c) {
+				if propertyNames[r.typ(k)] {
+					key = k
+					break
+				}
+			}
+			if key < 0 {
 				continue
 			}
 			name, ok := r.key(key)
 			if !ok {
-				v.Props = append(v.Props, &Prop{KeySpan: nodeSpan(key), Span: span,
-					Value: r.unreadable(nodeSpan(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")})
+				v.Props = append(v.Props, &Prop{KeySpan: r.span(key), Span: span,
+					Value: r.unreadable(r.span(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")})
 				continue
 			}
-			v.Props = append(v.Props, &Prop{Key: name, KeySpan: nodeSpan(key), Span: span, Value: &Value{Kind: ValCode, Span: span}})
+			v.Props = append(v.Props, &Prop{Key: name, KeySpan: r.span(key), Span: span, Value: &Value{Kind: ValCode, Span: span}})
 		case "spread_element":
 			v.Props = append(v.Props, &Prop{Span: span, Value: r.unreadable(span, where, "a spread ("+r.excerpt(c)+")", "write the properties themselves")})
 		}
@@ -534,8 +628,8 @@ func (r *declReader) quietly(on bool, read func() *Value) *Value {
 
 // key reads a property key: a name, a string or a number. A computed key
 // is not readable.
-func (r *declReader) key(n *sitter.Node) (string, bool) {
-	switch r.names.Type(n) {
+func (r *declReader) key(n int32) (string, bool) {
+	switch r.typ(n) {
 	case "property_identifier", "private_property_identifier":
 		return r.text(n), true
 	case "string":
@@ -554,35 +648,32 @@ func (r *declReader) key(n *sitter.Node) (string, bool) {
 // a builder when it is imported from 'tent' or 'tent/ui', or when it is
 // bound nowhere in the file (an unknown builder, which the check reports
 // as T2002); a call of anything else is unreadable.
-func (r *declReader) call(n *sitter.Node, where string, depth int) *Value {
-	span := nodeSpan(n)
-	fn := n.ChildByFieldName("function")
+func (r *declReader) call(n int32, where string, depth int) *Value {
+	span := r.span(n)
+	fn := r.firstNamed(n)
 	var name string
 	if b, ok := r.builderOf(fn); ok {
 		name = b.imported
-	} else if fn != nil && r.names.Type(fn) == "identifier" && !r.bound[r.text(fn)] {
+	} else if fn >= 0 && r.typ(fn) == "identifier" && !r.bound[r.text(fn)] {
 		name = r.text(fn)
 	} else {
 		what := "an expression"
-		if fn != nil {
+		if fn >= 0 {
 			what = r.excerpt(fn)
 		}
 		return r.unreadable(span, where, "a call of "+what+" (no builder of 'tent')", "write the value itself")
 	}
-	v := &Value{Kind: ValCall, Span: span, Str: name}
-	args := n.ChildByFieldName("arguments")
-	if args == nil || r.names.Type(args) != "arguments" {
-		// A tagged template (text`x`) passes no argument list.
+	args := r.callArgs(n)
+	if args < 0 {
 		return r.unreadable(span, where, "a tagged template ("+r.excerpt(n)+")", "call the builder with parentheses")
 	}
-	for _, a := range parser.NamedChildren(args) {
-		switch r.names.Type(a) {
-		case "comment":
-		case "spread_element":
-			v.Items = append(v.Items, r.unreadable(nodeSpan(a), where, "a spread ("+r.excerpt(a)+")", "write the arguments themselves"))
-		default:
-			v.Items = append(v.Items, r.value(a, where, depth+1))
+	v := &Value{Kind: ValCall, Span: span, Str: name}
+	for _, a := range r.named(args) {
+		if r.typ(a) == "spread_element" {
+			v.Items = append(v.Items, r.unreadable(r.span(a), where, "a spread ("+r.excerpt(a)+")", "write the arguments themselves"))
+			continue
 		}
+		v.Items = append(v.Items, r.value(a, where, depth+1))
 	}
 	return v
 }
@@ -620,14 +711,9 @@ func joinPath(where, key string) string {
 	return where + "." + key
 }
 
-// text is the source text of n.
-func (r *declReader) text(n *sitter.Node) string {
-	return string(r.src[n.StartByte():n.EndByte()])
-}
-
-// excerpt is the text of n for a message: its first line, cut short, in
-// backquotes.
-func (r *declReader) excerpt(n *sitter.Node) string {
+// excerpt is the text of node n for a message: its first line, cut
+// short, in backquotes.
+func (r *declReader) excerpt(n int32) string {
 	s := r.text(n)
 	cut := false
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
@@ -648,22 +734,17 @@ func (r *declReader) excerpt(n *sitter.Node) string {
 
 // literal decodes a string literal, or a template string without
 // substitutions. ok is false for any other node.
-func (r *declReader) literal(n *sitter.Node) (string, bool) {
-	switch r.names.Type(n) {
+func (r *declReader) literal(n int32) (string, bool) {
+	switch r.typ(n) {
 	case "string", "template_string":
 	default:
 		return "", false
 	}
-	start, end := int(n.StartByte()), int(n.EndByte())
-	if end-start < 2 {
+	sp := r.span(n)
+	if sp.End-sp.Start < 2 {
 		return "", false
 	}
-	return unescapeJS(r.src[start+1 : end-1])
-}
-
-// nodeSpan is the byte span of n.
-func nodeSpan(n *sitter.Node) Span {
-	return Span{Start: int(n.StartByte()), End: int(n.EndByte())}
+	return unescapeJS(r.src[sp.Start+1 : sp.End-1])
 }
 
 // unescapeJS decodes the escape sequences of a JavaScript string literal's

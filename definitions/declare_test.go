@@ -22,11 +22,11 @@ func readOne(t testing.TB, path, src string) *File {
 	if strings.HasSuffix(path, ".tsx") {
 		f.Lang = LangTSX
 	}
-	tree, _ := parser.Parse(context.Background(), path, f.Src)
+	tree, errs := parser.Parse(context.Background(), path, f.Src)
 	if tree == nil {
 		t.Fatalf("parse %s: no tree", path)
 	}
-	readDefinitions(f, tree.RootNode())
+	readDefinitions(f, flatten(tree.RootNode(), f.Src, f.Lang), errs)
 	return f
 }
 

@@ -1,0 +1,203 @@
+package definitions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// writeTree writes files (slash paths) under a new temporary folder.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, text := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func paths(ix *Index) string {
+	var out []string
+	for _, f := range ix.Files() {
+		out = append(out, f.Path)
+	}
+	return strings.Join(out, " ")
+}
+
+const oneTable = "import { table, text } from 'tent'\nexport const %s = table({ columns: { a: text() } })\n"
+
+func TestBuildSkips(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"project.ts":               "import { project } from 'tent'\nexport default project({ name: 'x' })\n",
+		"tables/a.ts":              fmt.Sprintf(oneTable, "a"),
+		"screens/s.tsx":            "export const s = 1\n",
+		".tent/state.ts":           fmt.Sprintf(oneTable, "no1"),
+		".git/x.ts":                fmt.Sprintf(oneTable, "no2"),
+		"node_modules/m/index.ts":  fmt.Sprintf(oneTable, "no3"),
+		"lib/node_modules/m.ts":    fmt.Sprintf(oneTable, "no4"),
+		"dist/a.ts":                fmt.Sprintf(oneTable, "no5"),
+		"tent.d.ts":                "declare const x: 1\n",
+		"tent.clash.ts":            "export {}\n",
+		"mcp.lock.json":            "{}",
+		".gitignore":               "# build output\nsecret/\n*.gen.ts\n",
+		"secret/s.ts":              fmt.Sprintf(oneTable, "no6"),
+		"tables/b.gen.ts":          fmt.Sprintf(oneTable, "no7"),
+		"lib/.gitignore":           "local.ts\n",
+		"lib/local.ts":             fmt.Sprintf(oneTable, "no8"),
+		"lib/kept.ts":              "export const k = 1\n",
+		"tables/local.ts":          fmt.Sprintf(oneTable, "local"),
+		"testdata/a.json":          `[{"id": "1", "a": "x"}]`,
+		"testdata/nested/b.json":   `[]`,
+		"other.json":               `[]`,
+		"README.md":                "# x",
+		"functions/notes.txt":      "x",
+		"functions/legacy.js":      "export const j = 1",
+		"screens/.hidden/okay.tsx": "export const h = 1\n",
+	})
+	ix, err := Build(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "lib/kept.ts project.ts screens/.hidden/okay.tsx screens/s.tsx tables/a.ts tables/local.ts testdata/a.json"
+	if got := paths(ix); got != want {
+		t.Errorf("files\n got %s\nwant %s", got, want)
+	}
+	if len(ix.Findings()) != 0 {
+		t.Errorf("findings: %v", ix.Findings())
+	}
+	if ix.Project() == nil || ix.Definition("a") == nil || ix.Definition("local") == nil {
+		t.Error("definitions missing")
+	}
+	// Update honours the .gitignore files that Build read.
+	if next := ix.Update("secret/new.ts", []byte("export const x = 1")); next != ix {
+		t.Error("Update indexed a path that .gitignore names")
+	}
+	if next := ix.Update("lib/local.ts", []byte("export const x = 1")); next != ix {
+		t.Error("Update indexed a path that lib/.gitignore names")
+	}
+}
+
+func TestBuildRoots(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.ts")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{file, filepath.Join(dir, "missing")} {
+		ix, err := Build(context.Background(), root)
+		var te *diag.ToolError
+		if ix != nil || !errors.As(err, &te) || te.Code != diag.T9103 {
+			t.Errorf("Build(%s) = %v, %v; want a T9103 error", root, ix, err)
+		}
+	}
+	empty := t.TempDir()
+	ix, err := Build(context.Background(), empty)
+	if err != nil {
+		t.Fatalf("empty folder: %v", err)
+	}
+	if len(ix.Files()) != 0 || len(ix.Definitions()) != 0 || ix.Project() != nil || ix.Engine() != nil || len(ix.Findings()) != 0 {
+		t.Errorf("empty folder gave files %q", paths(ix))
+	}
+	if _, _, err := ix.Lookup("orders"); err == nil || err.Code != diag.T9103 {
+		t.Errorf("Lookup on an empty index: %v", err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Build(ctx, writeTree(t, map[string]string{"a.ts": "export const a = 1"})); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Build: %v", err)
+	}
+}
+
+func TestBuildBrokenFiles(t *testing.T) {
+	// A 5 MB file of generated data, with a definition after it.
+	var big strings.Builder
+	big.WriteString("export const data = [\n")
+	for i := 0; big.Len() < 5<<20; i++ {
+		fmt.Fprintf(&big, "  { id: 'row-%07d', name: 'a generated name that is long enough', n: %d },\n", i, i)
+	}
+	big.WriteString("]\n" + fmt.Sprintf(oneTable, "afterData"))
+	garbage := strings.Repeat("}{)(][ @# ", 256<<10/10)
+	root := writeTree(t, map[string]string{
+		"tables/big.ts":     big.String(),
+		"lib/garbage.ts":    garbage,
+		"lib/binary.ts":     "\x7fELF\x02\x01\x01\x00\x00\x00",
+		"lib/latin1.tsx":    "export const caf\xe9 = 1\n",
+		"tables/bom.ts":     "\ufeff" + fmt.Sprintf(oneTable, "bom"),
+		"testdata/bad.json": "\xff\xfe[]",
+		"testdata/bom.json": "\ufeff[{\"id\": \"1\"}]",
+	})
+	if err := os.Symlink(filepath.Join(t.TempDir(), "outside.ts"), filepath.Join(root, "lib", "out.ts")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	start := time.Now()
+	ix, err := Build(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("built in %v", time.Since(start))
+	byPath := map[string][]string{}
+	for _, fd := range ix.Findings() {
+		byPath[fd.Path] = append(byPath[fd.Path], fd.Code)
+	}
+	if d := ix.Definition("afterData"); d == nil || d.Path != "tables/big.ts" || len(byPath["tables/big.ts"]) != 0 {
+		t.Errorf("5 MB file: definition %+v, findings %v", d, byPath["tables/big.ts"])
+	}
+	if n := len(byPath["lib/garbage.ts"]); n == 0 || n > 20 {
+		t.Errorf("garbage file: %d findings, want 1 to 20", n)
+	}
+	for _, p := range []string{"lib/binary.ts", "lib/latin1.tsx", "testdata/bad.json", "lib/out.ts"} {
+		if got := strings.Join(byPath[p], " "); got != diag.T1003 {
+			t.Errorf("%s: findings %q, want T1003", p, got)
+		}
+	}
+	if d := ix.Definition("bom"); d == nil || string(ix.File("tables/bom.ts").Src[d.NameSpan.Start:d.NameSpan.End]) != "bom" {
+		t.Errorf("BOM file: %+v", d)
+	}
+	if td := ix.File("testdata/bom.json").TestData; td == nil || len(td.Rows) != 1 || td.Rows[0].ID != "1" {
+		t.Errorf("BOM test data: %+v", td)
+	}
+	for _, p := range []string{"tables/bom.ts", "testdata/bom.json"} {
+		if fs := byPath[p]; len(fs) != 0 {
+			t.Errorf("%s: findings %v", p, fs)
+		}
+	}
+}
+
+func TestBuildShop(t *testing.T) {
+	ix, err := Build(context.Background(), filepath.Join("..", "testdata", "projects", "shop"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := ix.Findings(); len(fs) != 0 {
+		t.Errorf("the sample project reads with findings: %v", fs)
+	}
+	kinds := map[Kind]int{}
+	for _, d := range ix.Definitions() {
+		kinds[d.Kind]++
+	}
+	if kinds[KindTable] < 5 || kinds[KindFn] < 8 || kinds[KindFlow] < 2 || kinds[KindScreen] < 3 || kinds[KindProject] != 1 || kinds[KindEngine] != 1 {
+		t.Errorf("shop definitions by kind: %v", kinds)
+	}
+	// Build and FromFiles over the same texts agree.
+	files := map[string][]byte{}
+	for _, f := range ix.Files() {
+		files[f.Path] = f.Src
+	}
+	if got, want := dumpIndex(FromFiles(context.Background(), files)), dumpIndex(ix); got != want {
+		t.Error("FromFiles and Build disagree on the sample project")
+	}
+}
