@@ -40,7 +40,7 @@ func Build(ctx context.Context, root string) (*Index, error) {
 	}
 	defer r.Close()
 	ign := &ignoreSet{}
-	paths, err := walkProject(ctx, r.FS(), ign)
+	paths, links, err := walkProject(ctx, r.FS(), ign)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -54,6 +54,18 @@ func Build(ctx context.Context, root string) (*Index, error) {
 		g.Go(func() error {
 			if ctx.Err() != nil {
 				return nil
+			}
+			if links[p] {
+				// A link is read only where it leads to a regular file in
+				// the project: a pipe or a device would block the read.
+				info, err := r.Stat(p)
+				if err == nil && !info.Mode().IsRegular() {
+					err = errors.New("the link leads to no regular file")
+				}
+				if err != nil {
+					files[i] = unreadableFile(p, err)
+					return nil
+				}
 			}
 			src, err := r.ReadFile(p)
 			if err != nil {
@@ -110,11 +122,17 @@ func FromFiles(ctx context.Context, files map[string][]byte) *Index {
 	return newIndex(out, ign)
 }
 
-// cleanPath makes a project path canonical: slash-separated, no "./", no
-// leading slash. A path that leaves the root gives "".
+// cleanPath makes a project path canonical: slash-separated, no "./".
+// An absolute path, or one that leaves the root, gives "".
 func cleanPath(p string) string {
-	p = path.Clean("/" + strings.ReplaceAll(p, "\\", "/"))
-	return strings.TrimPrefix(p, "/")
+	if p == "" || path.IsAbs(p) {
+		return ""
+	}
+	p = path.Clean(p)
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
+		return ""
+	}
+	return p
 }
 
 // unreadableFile is the File of a path that could not be read.

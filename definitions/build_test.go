@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,6 +88,64 @@ func TestBuildSkips(t *testing.T) {
 	}
 	if next := ix.Update("lib/local.ts", []byte("export const x = 1")); next != ix {
 		t.Error("Update indexed a path that lib/.gitignore names")
+	}
+}
+
+func TestBuildLinksAndPipes(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"tables/real.ts": fmt.Sprintf(oneTable, "real"),
+	})
+	if err := syscall.Mkfifo(filepath.Join(root, "tables", "pipe.ts"), 0o644); err != nil {
+		t.Skipf("no pipes here: %v", err)
+	}
+	for link, target := range map[string]string{
+		"lib/inside.ts": "../tables/real.ts",
+		"lib/pipe.ts":   "../tables/pipe.ts",
+		"lib/dir":       "../tables",
+	} {
+		full := filepath.Join(root, filepath.FromSlash(link))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, full); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+	}
+	ix, err := Build(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := paths(ix), "lib/inside.ts lib/pipe.ts tables/real.ts"; got != want {
+		t.Errorf("files\n got %s\nwant %s", got, want)
+	}
+	if f := ix.File("lib/inside.ts"); f == nil || len(f.Definitions) != 1 {
+		t.Errorf("a link inside the project is not read")
+	}
+	var codes []string
+	for _, fd := range ix.Findings() {
+		codes = append(codes, fd.Path+" "+fd.Code)
+	}
+	if got := strings.Join(codes, ", "); got != "lib/pipe.ts T1003" {
+		t.Errorf("findings %s, want one T1003 for the link to a pipe", got)
+	}
+}
+
+func TestCleanPath(t *testing.T) {
+	tests := map[string]string{
+		"tables/a.ts": "tables/a.ts", "./tables/a.ts": "tables/a.ts", "tables//x/../a.ts": "tables/a.ts",
+		"": "", ".": "", "..": "", "../a.ts": "", "a/../../b.ts": "", "/etc/passwd": "",
+	}
+	for in, want := range tests {
+		if got := cleanPath(in); got != want {
+			t.Errorf("cleanPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+	ix := FromFiles(context.Background(), map[string][]byte{"../out.ts": []byte("export const a = 1"), "/abs.ts": []byte("x")})
+	if len(ix.Files()) != 0 {
+		t.Errorf("paths out of the root were indexed: %s", paths(ix))
+	}
+	if ix.Update("../out.ts", []byte("x")) != ix {
+		t.Error("Update indexed a path out of the root")
 	}
 }
 

@@ -52,12 +52,14 @@ func (s *ignoreSet) ignored(p string, isDir bool) bool {
 }
 
 // walkProject lists the files of the project to index: slash-separated
-// paths relative to the root, sorted. It skips the folders that are never
-// project code, what .gitignore files name, and every file that langOf
-// does not index. It reads the .gitignore files it meets into ign.
-func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet) ([]string, error) {
-	var paths []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+// paths relative to the root, sorted, and which of them are symbolic
+// links. It skips the folders that are never project code, what
+// .gitignore files name, files that are neither regular nor links (pipes,
+// devices), and every file that langOf does not index. It reads the
+// .gitignore files it meets into ign. Links to folders are not followed.
+func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet) (paths []string, links map[string]bool, err error) {
+	links = map[string]bool{}
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
@@ -87,11 +89,18 @@ func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet) ([]string, err
 			}
 			return nil
 		}
+		link := d.Type()&fs.ModeSymlink != 0
+		if !link && !d.Type().IsRegular() {
+			return nil
+		}
 		if _, ok := langOf(p); ok && !ign.ignored(p, false) {
 			paths = append(paths, p)
+			if link {
+				links[p] = true
+			}
 		}
 		return nil
 	})
 	sort.Strings(paths)
-	return paths, err
+	return paths, links, err
 }
