@@ -32,7 +32,7 @@ func appOf(ix *definitions.Index) *app {
 		a.kinds[d.Name] = string(d.Kind)
 		switch {
 		case d.Table != nil:
-			a.tables[d.Name] = &tableDef{Schema: d.Table.Schema, Path: d.Path, HasMay: d.Table.May != nil}
+			a.tables[d.Name] = &tableDef{Schema: d.Table.Schema, Path: d.Path, Rules: mayRules(d.Table.May)}
 			a.model.Tables = append(a.model.Tables, d.Table.Schema)
 			for _, c := range d.Table.Schema.Columns {
 				if c.Private {
@@ -77,6 +77,25 @@ func appOf(ix *definitions.Index) *app {
 	}
 	a.fingerprint = modelFingerprint(a.model)
 	return a
+}
+
+// mayRules names the rules of a table's `may`: the keys of its object
+// literal; both where it is written some other way (its code then says).
+func mayRules(may *definitions.Prop) map[string]bool {
+	if may == nil || may.Value == nil {
+		return nil
+	}
+	if may.Value.Kind != definitions.ValObject {
+		return map[string]bool{"read": true, "write": true}
+	}
+	rules := map[string]bool{}
+	for _, p := range may.Value.Props {
+		if p.Key == "" {
+			return map[string]bool{"read": true, "write": true}
+		}
+		rules[p.Key] = true
+	}
+	return rules
 }
 
 // inputOf is the schema of a function's or a flow's input fields; private

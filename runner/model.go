@@ -43,7 +43,9 @@ type callable struct {
 type tableDef struct {
 	Schema *schema.Table
 	Path   string
-	HasMay bool
+	// Rules names the may rules the table declares ("read", "write"), so a
+	// run loads the table's code only for a rule it has.
+	Rules map[string]bool
 }
 
 // The kinds a run may call.

@@ -221,14 +221,18 @@ func (s *session) hostObject() *goja.Object {
 	})
 	set("tableMay", func(call goja.FunctionCall) goja.Value {
 		t := s.app.tables[str(call, 0)]
-		if t == nil || !t.HasMay {
+		if t == nil || !t.Rules[str(call, 1)] {
 			return goja.Null()
 		}
 		def, ok := s.definition(t.Path, t.Schema.Name).(*goja.Object)
 		if !ok {
 			return goja.Null()
 		}
-		return def.Get("may")
+		may, ok := def.Get("may").(*goja.Object)
+		if !ok {
+			return goja.Null()
+		}
+		return may.Get(str(call, 1))
 	})
 	set("log", func(call goja.FunctionCall) goja.Value {
 		s.log(str(call, 0))

@@ -43,12 +43,15 @@
     }
   }
 
-  // May rules of tables, loaded once per run.
+  // May rules of tables, loaded once per run, and only those a table has.
   const mays = {}
   function rule(table, name) {
-    if (!(table in mays)) mays[table] = host.tableMay(table)
-    const m = mays[table]
-    return m && typeof m[name] === 'function' ? m[name] : null
+    const key = table + '.' + name
+    if (!(key in mays)) {
+      const f = host.tableMay(table, name)
+      mays[key] = typeof f === 'function' ? f : null
+    }
+    return mays[key]
   }
 
   async function allowed(table, name, row) {
