@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // server is a local HTTP server on 127.0.0.1, the host run-http's engine.ts allows.
@@ -115,5 +116,26 @@ func TestSendingFoundWhileRunning(t *testing.T) {
 	want := []Sent{{Kind: "mail", To: "ann@example.com", Subject: "A note", Text: "Hello from the app."}}
 	if !reflect.DeepEqual(mail.Sent, want) {
 		t.Errorf("mail sent = %+v, want %+v", mail.Sent, want)
+	}
+}
+
+// slow is an Approver that takes its time to say yes.
+type slow struct{ wait time.Duration }
+
+func (s slow) Approve(ctx context.Context, q string) (bool, error) {
+	time.Sleep(s.wait)
+	return true, nil
+}
+
+func TestAskingStopsTheClock(t *testing.T) {
+	srv := server(t)
+	root := project(t, "run-http")
+	ix := index(t, root)
+	r := newRunner(t, root, Config{TimeLimit: 300 * time.Millisecond})
+	// The person takes longer than the run may: the time they take is not the run's.
+	_, err := r.Run(context.Background(), ix, Request{Name: "indirect", Approver: slow{wait: 600 * time.Millisecond},
+		Input: json.RawMessage(`{"url":"` + srv.URL + `/doc"}`)})
+	if err != nil {
+		t.Errorf("a run that waited for the person: %v", err)
 	}
 }

@@ -25,27 +25,44 @@ const heapMetric = "/memory/classes/heap/objects:bytes"
 // memorySample is how often the watchdog looks at the heap.
 const memorySample = 2 * time.Millisecond
 
-// watch stops vm when the run passes its time limit, its context ends, or
-// the heap grows past memLimit bytes over what it was when the run began.
-// The heap is the process's, so a run that shares its process with other
-// work may be stopped early by their allocations; the bound is a guard
-// against runaway app code, not an accounting. The answered stop ends
-// the watch.
-func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLimit uint64) (stop func()) {
-	done := make(chan struct{})
-	var once sync.Once
+// watchdog stops a runtime when its run passes the time limit, its context
+// ends, or the heap grows past the memory limit over what it was when the
+// run began. The heap is the process's, so a run that shares its process
+// with other work may be stopped early by their allocations: the bound is a
+// guard against runaway app code, not an accounting.
+type watchdog struct {
+	done   chan struct{} // closed by stop
+	exited chan struct{} // closed when the watch goroutine ends
+	pause  chan bool     // true: stop the clock (the person is being asked); false: go on
+	once   sync.Once
+}
+
+// watch starts a watchdog over vm.
+func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLimit uint64) *watchdog {
+	w := &watchdog{done: make(chan struct{}), exited: make(chan struct{}), pause: make(chan bool)}
 	sample := []metrics.Sample{{Name: heapMetric}}
 	metrics.Read(sample)
 	base := sample[0].Value.Uint64()
 	go func() {
+		defer close(w.exited)
+		left := timeLimit
+		started := time.Now()
 		timer := time.NewTimer(timeLimit)
 		defer timer.Stop()
 		tick := time.NewTicker(memorySample)
 		defer tick.Stop()
 		for {
 			select {
-			case <-done:
+			case <-w.done:
 				return
+			case p := <-w.pause:
+				if p {
+					timer.Stop()
+					left -= time.Since(started)
+				} else {
+					started = time.Now()
+					timer.Reset(max(left, 0))
+				}
 			case <-ctx.Done():
 				vm.Interrupt(limitHit{code: diag.T4004, message: fmt.Sprintf("the run was stopped: %v", ctx.Err())})
 				return
@@ -55,11 +72,38 @@ func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLi
 			case <-tick.C:
 				metrics.Read(sample)
 				if now := sample[0].Value.Uint64(); now > base && now-base > memLimit {
-					vm.Interrupt(limitHit{code: diag.T4005, message: fmt.Sprintf("the run passed its memory limit of %d MB", memLimit>>20)})
+					vm.Interrupt(limitHit{code: diag.T4005, message: fmt.Sprintf("the run passed its memory limit of %s", megabytes(memLimit))})
 					return
 				}
 			}
 		}
 	}()
-	return func() { once.Do(func() { close(done) }) }
+	return w
+}
+
+// stop ends the watch.
+func (w *watchdog) stop() { w.once.Do(func() { close(w.done) }) }
+
+// hold stops the clock while f runs (the run waits for the person, not
+// for its own code), and starts it again after.
+func (w *watchdog) hold(f func()) {
+	w.send(true)
+	defer w.send(false)
+	f()
+}
+
+// send tells the watch goroutine to stop or start the clock, unless it has ended.
+func (w *watchdog) send(p bool) {
+	select {
+	case w.pause <- p:
+	case <-w.exited:
+	}
+}
+
+// megabytes writes a byte count for a message.
+func megabytes(n uint64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d MB", n>>20)
 }

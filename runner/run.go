@@ -175,9 +175,9 @@ func (r *Runner) call(s *session, name string, input map[string]any, now time.Ti
 	if err != nil {
 		return "", fmt.Errorf("run %s: %w", name, err)
 	}
-	stop := watch(s.ctx, s.vm, r.cfg.TimeLimit, r.cfg.MemoryLimit)
+	s.watch = watch(s.ctx, s.vm, r.cfg.TimeLimit, r.cfg.MemoryLimit)
 	v, err := run(goja.Undefined(), s.vm.ToValue(name), s.vm.ToValue(string(inText)))
-	stop()
+	s.watch.stop()
 	if err != nil {
 		return "", thrown(err, nil)
 	}

@@ -83,6 +83,7 @@ func TestShopRuns(t *testing.T) {
 		{"sending: trusted", Request{Name: "placeOrder", As: "u3", Trusted: true, Input: json.RawMessage(`{"buyer":"u3","items":[{"product":"p2","quantity":1}],"shipTo":"Leith","note":"ring twice"}`)}},
 		{"sending: the person says yes", Request{Name: "registerUser", As: "system", AllowSystem: true, Approver: say, Input: json.RawMessage(`{"name":"Erin","email":"erin@example.com"}`)}},
 		{"table write rule refuses", Request{Name: "reserveStock", As: "u3", Input: json.RawMessage(`{"items":[{"product":"p1","quantity":1}]}`)}},
+		{"flow: sending through a step, the person says no", Request{Name: "checkout", As: "u2", Approver: no{}, Input: json.RawMessage(`{"buyer":"u3","items":[{"product":"p1","quantity":2}],"shipTo":"Leith"}`)}},
 		{"flow threads its steps", Request{Name: "checkout", As: "u2", Trusted: true, Input: json.RawMessage(`{"buyer":"u3","items":[{"product":"p1","quantity":2}],"shipTo":"Leith"}`)}},
 		{"flow stops at a failing step", Request{Name: "checkout", As: "u3", Trusted: true, Input: json.RawMessage(`{"buyer":"u3","items":[{"product":"p1","quantity":1}],"shipTo":"Leith"}`)}},
 		{"flow with ctx.call inside a step", Request{Name: "fulfilment", As: "u2", Trusted: true, Input: json.RawMessage(`{"order":"o2"}`)}},

@@ -61,7 +61,9 @@ func (s *session) mayUse(kind string) {
 	if s.sending {
 		return
 	}
-	ok, err := s.ask(kind)
+	var ok bool
+	var err error
+	s.watch.hold(func() { ok, err = s.ask(kind) })
 	if err != nil {
 		s.throwErr(err)
 	}

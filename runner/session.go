@@ -37,6 +37,8 @@ type session struct {
 	// policy trusts runs); ask asks them when a send comes unannounced.
 	sending bool
 	ask     func(kind string) (bool, error)
+	// watch keeps the run's limits; its clock stops while the person is asked.
+	watch *watchdog
 
 	logged []string
 	cut    int // log lines left out past maxLogLines
