@@ -113,7 +113,7 @@ func TestSendingFoundWhileRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Sent{{Kind: "mail", To: "ann@example.com", Subject: "A note", Text: "Hello from the app."}}
+	want := []Sent{{Kind: "mail", To: "ann@example.com", From: "app@example.com", Subject: "A note", Text: "Hello from the app."}}
 	if !reflect.DeepEqual(mail.Sent, want) {
 		t.Errorf("mail sent = %+v, want %+v", mail.Sent, want)
 	}

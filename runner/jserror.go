@@ -19,16 +19,16 @@ type limitHit struct {
 	message string
 }
 
-// Frame is one frame of the app's stack, in the app's own file and line.
-type Frame struct {
-	Func string `json:"func,omitempty"`
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	Col  int    `json:"col"`
+// frame is one frame of the app's stack, in the app's own file and line.
+type frame struct {
+	Func string
+	Path string
+	Line int
+	Col  int
 }
 
 // String renders a frame the way a stack trace prints it.
-func (f Frame) String() string {
+func (f frame) String() string {
 	if f.Func == "" {
 		return fmt.Sprintf("%s:%d:%d", f.Path, f.Line, f.Col)
 	}
@@ -41,8 +41,8 @@ var stackLine = regexp.MustCompile(`^\s*at (?:(.*?) \()?(\S+?):(\d+):(\d+)\(\d+\
 
 // appFrames reads the frames of a goja stack that lie in project files,
 // mapped to the app's own lines by the bundle's source map.
-func appFrames(stack string) []Frame {
-	var out []Frame
+func appFrames(stack string) []frame {
+	var out []frame
 	for _, line := range strings.Split(stack, "\n") {
 		m := stackLine.FindStringSubmatch(line)
 		if m == nil {
@@ -55,7 +55,7 @@ func appFrames(stack string) []Frame {
 		ln, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
 		// The source map's columns count from 0.
-		out = append(out, Frame{Func: m[1], Path: p, Line: ln, Col: col + 1})
+		out = append(out, frame{Func: m[1], Path: p, Line: ln, Col: col + 1})
 	}
 	return out
 }

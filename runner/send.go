@@ -32,7 +32,7 @@ func (s *session) sendPrimitives(set func(string, func(goja.FunctionCall) goja.V
 			fields[i] = v
 		}
 		s.mayUse("mail")
-		s.sent = append(s.sent, Sent{Kind: "mail", To: fields[0], Subject: fields[1], Text: fields[2]})
+		s.sent = append(s.sent, Sent{Kind: "mail", To: fields[0], From: s.app.mailFrom, Subject: fields[1], Text: fields[2]})
 		return goja.Undefined()
 	})
 	set("fetch", func(call goja.FunctionCall) goja.Value {

@@ -54,8 +54,9 @@ const (
 // Sent is one thing a run sent out of the app: a mail (captured, never
 // delivered) or an HTTP request (made, to a host engine.ts allows).
 type Sent struct {
-	Kind    string `json:"kind"` // "mail" or "http"
-	To      string `json:"to"`   // the address, or the URL
+	Kind    string `json:"kind"`           // "mail" or "http"
+	To      string `json:"to"`             // the address, or the URL
+	From    string `json:"from,omitempty"` // a mail's sender: engine.ts's mail.from
 	Subject string `json:"subject,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Method  string `json:"method,omitempty"`
@@ -214,12 +215,8 @@ func (s *session) hostObject() *goja.Object {
 		}
 		return s.jsonText(in)
 	})
-	set("tables", func(call goja.FunctionCall) goja.Value {
-		items := make([]any, 0, len(s.app.tables))
-		for name := range s.app.tables {
-			items = append(items, name)
-		}
-		return s.vm.NewArray(items...)
+	set("hasTable", func(call goja.FunctionCall) goja.Value {
+		return s.vm.ToValue(s.app.tables[str(call, 0)] != nil)
 	})
 	set("tableMay", func(call goja.FunctionCall) goja.Value {
 		t := s.app.tables[str(call, 0)]

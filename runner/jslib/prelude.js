@@ -128,16 +128,16 @@
     }
   }
 
-  const tables = {}
-  for (const t of host.tables()) tables[t] = null
-  const db = new Proxy(tables, {
+  const db = new Proxy({}, {
     get(target, prop) {
       if (typeof prop !== 'string') return undefined
       if (!(prop in target)) {
-        if (prop === 'then' || prop === 'toJSON') return undefined
-        throw new TypeError(`ctx.db.${prop}: the project has no table ${prop}`)
+        if (!host.hasTable(prop)) {
+          if (prop === 'then' || prop === 'toJSON') return undefined
+          throw new TypeError(`ctx.db.${prop}: the project has no table ${prop}`)
+        }
+        target[prop] = tableAccess(prop)
       }
-      if (target[prop] === null) target[prop] = tableAccess(prop)
       return target[prop]
     },
   })
