@@ -165,8 +165,14 @@ func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src
 }
 
 // call runs the callable in a fresh runtime under the limits and answers
-// its result as JSON text.
-func (r *Runner) call(s *session, name string, input map[string]any, now time.Time) (string, error) {
+// its result as JSON text. A fault of the runner itself (a panic in a host
+// primitive) is an error, never a crash of the host.
+func (r *Runner) call(s *session, name string, input map[string]any, now time.Time) (text string, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			text, err = "", fmt.Errorf("run %s: the runner failed: %v", name, x)
+		}
+	}()
 	run, err := s.start(r.prelude, now.UTC().Format("2006-01-02T15:04:05.000Z"))
 	if err != nil {
 		return "", err
@@ -176,6 +182,7 @@ func (r *Runner) call(s *session, name string, input map[string]any, now time.Ti
 		return "", fmt.Errorf("run %s: %w", name, err)
 	}
 	s.watch = watch(s.ctx, s.vm, r.cfg.TimeLimit, r.cfg.MemoryLimit)
+	defer s.watch.stop()
 	v, err := run(goja.Undefined(), s.vm.ToValue(name), s.vm.ToValue(string(inText)))
 	s.watch.stop()
 	if err != nil {
