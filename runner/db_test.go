@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tent-tools/tent-tools/definitions"
 )
 
 // edit replaces old with new in a file of the project at root.
@@ -248,5 +250,35 @@ func TestReset(t *testing.T) {
 	after, _ := r.Rows(ctx, ix, "reviews", 0)
 	if before.Total != 5 || after.Total != 4 || slices.Contains(ids(t, after), "reviews_1") {
 		t.Errorf("reviews before reset %d, after %d (%v)", before.Total, after.Total, ids(t, after))
+	}
+}
+
+// reader is an Approver that reads the test database while it is asked,
+// as a person's other tools might, and says yes.
+type reader struct {
+	r   *Runner
+	ix  *definitions.Index
+	err error
+}
+
+func (a *reader) Approve(ctx context.Context, q string) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, a.err = a.r.Rows(ctx, a.ix, "orders", 1)
+	return true, nil
+}
+
+func TestAskingHoldsNoLock(t *testing.T) {
+	root := project(t, "shop")
+	ix := index(t, root)
+	r := newRunner(t, root, Config{})
+	a := &reader{r: r, ix: ix}
+	_, err := r.Run(context.Background(), ix, Request{Name: "placeOrder", As: "u3", Approver: a,
+		Input: json.RawMessage(`{"buyer":"u3","items":[{"product":"p2","quantity":1}],"shipTo":"Leith"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.err != nil {
+		t.Errorf("reading the test database while the person is asked: %v", a.err)
 	}
 }

@@ -101,26 +101,14 @@ func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src
 	if err != nil {
 		return nil, err
 	}
-	tx, err := db.Begin(ctx, a.model)
-	if err != nil {
+	// Who runs it and what it is given are checked first, so the person is
+	// asked only about a run that can happen; the question is asked with
+	// no transaction open, so a slow answer holds no lock.
+	if err := precheck(ctx, db, a, c, raw, req.As, system); err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
-	s := &session{ctx: ctx, app: a, src: src, ix: ix, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system}
-	if req.As != "" && !system {
-		if s.user, err = findUser(tx, a, req.As); err != nil {
-			return nil, err
-		}
-	}
-	input, err := s.checkInput(c, raw, false)
-	if err != nil {
-		return nil, err
-	}
-	s.sending = req.Trusted
-	s.ask = func(kind string) (bool, error) {
-		return approve(ctx, req.Approver, c, req.As, []string{kind})
-	}
-	if len(c.Sends) > 0 && !s.sending {
+	sending := req.Trusted
+	if len(c.Sends) > 0 && !sending {
 		ok, err := approve(ctx, req.Approver, c, req.As, c.Sends)
 		if err != nil {
 			return nil, err
@@ -128,7 +116,20 @@ func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src
 		if !ok {
 			return nil, diag.Errorf(diag.T3103, "the person did not let %s send data out (%s)", c.Name, strings.Join(c.Sends, ", "))
 		}
-		s.sending = true
+		sending = true
+	}
+	tx, err := db.Begin(ctx, a.model)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	s := &session{ctx: ctx, app: a, src: src, ix: ix, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system, sending: sending}
+	s.ask = func(kind string) (bool, error) {
+		return approve(ctx, req.Approver, c, req.As, []string{kind})
+	}
+	var input map[string]any
+	if s.user, input, err = s.who(c, raw, req.As); err != nil {
+		return nil, err
 	}
 	now := req.Now
 	if now.IsZero() {
@@ -162,6 +163,36 @@ func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src
 		res.Sent = []Sent{}
 	}
 	return res, nil
+}
+
+// precheck checks, in a transaction of its own that writes nothing, who
+// a run is as and what it is given.
+func precheck(ctx context.Context, db *testdb.DB, a *app, c *callable, raw any, as string, system bool) error {
+	tx, err := db.Begin(ctx, a.model)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	s := &session{ctx: ctx, app: a, tx: tx, system: system}
+	_, _, err = s.who(c, raw, as)
+	return err
+}
+
+// who answers the users row a run is as (nil for nobody and the system)
+// and its input, checked and defaulted.
+func (s *session) who(c *callable, raw any, as string) (testdb.Row, map[string]any, error) {
+	var user testdb.Row
+	if as != "" && !s.system {
+		var err error
+		if user, err = findUser(s.tx, s.app, as); err != nil {
+			return nil, nil, err
+		}
+	}
+	input, err := s.checkInput(c, raw, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return user, input, nil
 }
 
 // call runs the callable in a fresh runtime under the limits and answers
