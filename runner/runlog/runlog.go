@@ -55,8 +55,13 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 // Log is an open run log.
 type Log struct{ db *sql.DB }
 
-// Open opens (creating where needed) the run log at path.
+// Open opens (creating where needed) the run log at path, keeping the
+// newest Keep runs.
 func Open(ctx context.Context, path string) (*Log, error) {
+	return open(ctx, path, Keep)
+}
+
+func open(ctx context.Context, path string, keep int) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("run log: %w", err)
 	}
@@ -82,12 +87,19 @@ func Open(ctx context.Context, path string) (*Log, error) {
 	if err == nil {
 		_, err = db.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS runs_time ON runs (time)`)
 	}
+	if err == nil {
+		// The log keeps the newest runs only, so it cannot grow without end.
+		_, err = db.ExecContext(ctx, `DELETE FROM runs WHERE seq <= (SELECT max(seq) FROM runs) - ?`, keep)
+	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("run log %s: %w", path, err)
 	}
 	return &Log{db: db}, nil
 }
+
+// Keep is how many runs the log keeps: opening it drops older ones.
+const Keep = 10000
 
 // Close closes the log.
 func (l *Log) Close() error { return l.db.Close() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,5 +96,36 @@ func TestEntryJSON(t *testing.T) {
 	want := `{"time":"2024-06-01T10:00:00Z","name":"b","as":"nobody","input":{},"ms":2,"error":{"at":"f.ts:1:1","code":"T4003","message":"boom"}}`
 	if string(b) != want {
 		t.Errorf("entry JSON =\n%s\nwant\n%s", b, want)
+	}
+}
+
+func TestKeepsNewest(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "logs.db")
+	l, err := open(ctx, path, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		if err := l.Add(ctx, Entry{Time: time.Now(), Name: n, As: "nobody"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	l, err = open(ctx, path, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	got, err := l.List(ctx, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range got {
+		names = append(names, e.Name)
+	}
+	if strings.Join(names, "") != "edc" {
+		t.Errorf("after reopening, the log keeps %v, want e d c", names)
 	}
 }
