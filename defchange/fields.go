@@ -1,0 +1,272 @@
+package defchange
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/definitions"
+)
+
+// fieldSet is a definition's argument flattened to its leaf fields, in
+// source order, with the text of each entity (a column, an input field)
+// so that an entity added or removed whole is one field, not one per
+// option.
+type fieldSet struct {
+	paths    []string
+	text     map[string]string
+	entities map[string]string // "columns.buyer" -> "ref('users')"
+}
+
+// entityFolders are the fields whose keys name entities: a table's
+// columns and a function's or flow's input fields.
+var entityFolders = map[string]bool{"columns": true, "input": true}
+
+// flatten reads a definition's fields from its declarative tree.
+func flatten(d *definitions.Definition, src []byte) *fieldSet {
+	fs := &fieldSet{text: map[string]string{}, entities: map[string]string{}}
+	if d.Arg == nil {
+		fs.add("arg", text(src, d.Stmt))
+		return fs
+	}
+	fs.walk(d.Arg, "", src)
+	return fs
+}
+
+func (fs *fieldSet) add(path, s string) {
+	if _, ok := fs.text[path]; !ok {
+		fs.paths = append(fs.paths, path)
+	}
+	fs.text[path] = s
+}
+
+// walk flattens v at path: an object into its properties, a builder call
+// into its type and its arguments (the options object into the call's own
+// path), anything else into one leaf.
+func (fs *fieldSet) walk(v *definitions.Value, path string, src []byte) {
+	switch v.Kind {
+	case definitions.ValObject:
+		if len(v.Props) == 0 {
+			fs.add(path, "{}")
+			return
+		}
+		folder := entityFolders[path]
+		for _, p := range v.Props {
+			sub := join(path, p.Key)
+			if folder {
+				fs.entities[sub] = render(p.Value, src)
+			}
+			if p.Shorthand || p.Value == nil {
+				fs.add(sub, text(src, p.Span))
+				continue
+			}
+			fs.walk(p.Value, sub, src)
+		}
+	case definitions.ValCall:
+		fs.add(join(path, "type"), v.Str)
+		for i, a := range v.Items {
+			if a.Kind == definitions.ValObject && i == len(v.Items)-1 { // the options
+				for _, p := range a.Props {
+					if p.Shorthand || p.Value == nil {
+						fs.add(join(path, p.Key), text(src, p.Span))
+						continue
+					}
+					fs.add(join(path, p.Key), render(p.Value, src))
+				}
+				continue
+			}
+			fs.add(join(path, argName(v.Str, i)), render(a, src))
+		}
+	default:
+		fs.add(path, render(v, src))
+	}
+}
+
+// argName names a builder call's positional argument as a field:
+// ref('users') has a ref, choice([...]) its values.
+func argName(callee string, i int) string {
+	switch {
+	case callee == "ref" && i == 0:
+		return "ref"
+	case callee == "choice" && i == 0:
+		return "values"
+	case i == 0:
+		return "arg"
+	}
+	return "arg" + strconv.Itoa(i+1)
+}
+
+// render writes a value in the canonical form: declarative values
+// normalized, code as written.
+func render(v *definitions.Value, src []byte) string {
+	if v == nil {
+		return ""
+	}
+	switch v.Kind {
+	case definitions.ValString:
+		return quote(v.Str)
+	case definitions.ValBool:
+		return strconv.FormatBool(v.Bool)
+	case definitions.ValNull:
+		return "null"
+	case definitions.ValArray:
+		items := make([]string, len(v.Items))
+		for i, it := range v.Items {
+			items[i] = render(it, src)
+		}
+		return "[" + strings.Join(items, ", ") + "]"
+	case definitions.ValObject:
+		if len(v.Props) == 0 {
+			return "{}"
+		}
+		props := make([]string, len(v.Props))
+		for i, p := range v.Props {
+			if p.Shorthand || p.Value == nil {
+				props[i] = text(src, p.Span)
+				continue
+			}
+			props[i] = p.Key + ": " + render(p.Value, src)
+		}
+		return "{ " + strings.Join(props, ", ") + " }"
+	case definitions.ValCall:
+		args := make([]string, len(v.Items))
+		for i, a := range v.Items {
+			args[i] = render(a, src)
+		}
+		return v.Str + "(" + strings.Join(args, ", ") + ")"
+	}
+	return text(src, v.Span) // numbers as written, code, unreadable values
+}
+
+// quote writes a string in single quotes, as the framework's files do.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch r {
+		case '\'', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// text is the source text of a span, or "" where the span does not fit.
+func text(src []byte, sp definitions.Span) string {
+	if sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End {
+		return ""
+	}
+	return string(src[sp.Start:sp.End])
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// diffFields lists the fields that differ between a and b, in a's order
+// and then b's. An entity (a column, an input field) that only one side
+// has is one field, with the entity's whole text. renamed maps an entity
+// of a (by its path) to its path in b, so that a renamed column is held to
+// its old self: its fields are compared under the new name, and a field
+// `<entity>.name` says the name changed.
+func diffFields(a, b *fieldSet, renamed map[string]string) []Field {
+	// moved rewrites a's paths through the renames.
+	moved := func(p string) string {
+		for from, to := range renamed {
+			if p == from || strings.HasPrefix(p, from+".") {
+				return to + p[len(from):]
+			}
+		}
+		return p
+	}
+	aText := map[string]string{}
+	aPaths := make([]string, len(a.paths))
+	aAt := map[string]int{}
+	for i, p := range a.paths {
+		q := moved(p)
+		aText[q], aPaths[i], aAt[q] = a.text[p], q, i
+	}
+	// The order is b's, with a's own paths where they stood in a.
+	var order []string
+	next := 0 // a's paths before next are placed
+	for _, p := range b.paths {
+		if i, ok := aAt[p]; ok {
+			for ; next <= i; next++ {
+				if _, inB := b.text[aPaths[next]]; !inB {
+					order = append(order, aPaths[next])
+				}
+			}
+		}
+		order = append(order, p)
+	}
+	for ; next < len(aPaths); next++ {
+		if _, inB := b.text[aPaths[next]]; !inB {
+			order = append(order, aPaths[next])
+		}
+	}
+	aEntities := map[string]string{}
+	for p, t := range a.entities {
+		aEntities[moved(p)] = t
+	}
+	renamedFrom := map[string]string{} // entity in b -> its path in a
+	for from, to := range renamed {
+		renamedFrom[to] = from
+	}
+	var out []Field
+	emitted := map[string]bool{}
+	for _, p := range order {
+		if ent := entityOf(p); ent != "" {
+			_, inA := aEntities[ent]
+			_, inB := b.entities[ent]
+			if inA != inB {
+				if !emitted[ent] {
+					emitted[ent] = true
+					out = append(out, Field{Path: ent, Old: aEntities[ent], New: b.entities[ent]})
+				}
+				continue
+			}
+			if from, ok := renamedFrom[ent]; ok && !emitted[ent+".name"] {
+				emitted[ent+".name"] = true
+				out = append(out, Field{Path: ent + ".name", Old: lastName(from), New: lastName(ent)})
+			}
+		}
+		old, okA := aText[p]
+		nw, okB := b.text[p]
+		if okA && okB && old == nw {
+			continue
+		}
+		out = append(out, Field{Path: p, Old: old, New: nw})
+	}
+	return out
+}
+
+// entityOf returns the entity a field path lies in ("columns.buyer" for
+// "columns.buyer.type"), or "".
+func entityOf(p string) string {
+	folder, rest, ok := strings.Cut(p, ".")
+	if !ok || !entityFolders[folder] {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, ".")
+	return folder + "." + name
+}
+
+// lastName is the last dot-separated name of a path.
+func lastName(p string) string {
+	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
