@@ -1,0 +1,291 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tent-tools/tent-tools/defchange"
+)
+
+// The kinds of points (tools.md §4).
+const (
+	KindCommand = "command" // a tool changed files
+	KindUndo    = "undo"    // undo put files back
+	KindOutside = "outside" // files changed on the disk, not by a tool
+)
+
+// Point is one recorded change.
+type Point struct {
+	N       int
+	Time    time.Time
+	Who     string // the caller
+	Agent   string
+	Kind    string
+	Turn    int // 0 where the point belongs to no turn
+	Tool    string
+	Summary string
+	Files   []FileChange
+	Changes []defchange.DefChange
+	// Undid lists the points an undo point put back.
+	Undid []int
+	// Done is false while the point's files are being written: a point
+	// found not done at the next start is finished from its contents.
+	Done bool
+}
+
+// FileChange is one file a point changed: its content hash before and
+// after ("" where the file did not exist, or is gone).
+type FileChange struct {
+	Path   string
+	Before string
+	After  string
+}
+
+// Record records a point, with the contents it needs kept (by hash) and
+// the file state it leaves, in one durable transaction, and returns its
+// number. A point that writes files is recorded not done (p.Done false)
+// before they are written; MarkDone follows.
+func (s *Store) Record(ctx context.Context, p *Point, blobs map[string][]byte, state StateChange) (int, error) {
+	changes, err := json.Marshal(nonNilChanges(p.Changes))
+	if err != nil {
+		return 0, fmt.Errorf("history: %w", err)
+	}
+	undid, err := json.Marshal(nonNilInts(p.Undid))
+	if err != nil {
+		return 0, fmt.Errorf("history: %w", err)
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		if err := putBlobs(ctx, tx, blobs); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO points (time, who, agent, kind, turn, tool, summary, undid, changes, done)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			p.Time.UTC().Format(time.RFC3339Nano), p.Who, p.Agent, p.Kind, p.Turn, p.Tool, p.Summary,
+			string(undid), string(changes), p.Done)
+		if err != nil {
+			return fmt.Errorf("history: record point: %w", err)
+		}
+		n, err := res.LastInsertId()
+		if err != nil {
+			return fmt.Errorf("history: record point: %w", err)
+		}
+		p.N = int(n)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO point_files (point, path, before, after) VALUES (?, ?, ?, ?)`)
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		defer st.Close()
+		for _, f := range p.Files {
+			if _, err := st.ExecContext(ctx, p.N, f.Path, f.Before, f.After); err != nil {
+				return fmt.Errorf("history: record point: %w", err)
+			}
+		}
+		if err := applyState(ctx, tx, state); err != nil {
+			return err
+		}
+		return bump(ctx, tx)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return p.N, nil
+}
+
+// MarkDone marks a point's files written. The commit is not synced: a
+// crash that loses it only makes the next start finish the point again,
+// which writes the same contents.
+func (s *Store) MarkDone(ctx context.Context, n int) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	defer conn.ExecContext(context.Background(), `PRAGMA synchronous = FULL`)
+	if _, err := conn.ExecContext(ctx, `UPDATE points SET done = 1 WHERE n = ?`, n); err != nil {
+		return fmt.Errorf("history: mark point %d done: %w", n, err)
+	}
+	return nil
+}
+
+// Drop takes back a point whose files could not be written (and were put
+// back), with the file state as it was before it.
+func (s *Store) Drop(ctx context.Context, n int, state StateChange) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM point_files WHERE point = ?`, n); err != nil {
+			return fmt.Errorf("history: drop point %d: %w", n, err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM points WHERE n = ?`, n); err != nil {
+			return fmt.Errorf("history: drop point %d: %w", n, err)
+		}
+		if err := applyState(ctx, tx, state); err != nil {
+			return err
+		}
+		return bump(ctx, tx)
+	})
+}
+
+// pointColumns are the columns every query of points reads, in scanPoint's order.
+const pointColumns = `n, time, who, agent, kind, turn, tool, summary, undid, changes, done`
+
+// scanPoint reads one row of pointColumns.
+func scanPoint(row interface{ Scan(...any) error }) (*Point, error) {
+	var p Point
+	var at, undid, changes string
+	if err := row.Scan(&p.N, &at, &p.Who, &p.Agent, &p.Kind, &p.Turn, &p.Tool, &p.Summary, &undid, &changes, &p.Done); err != nil {
+		return nil, err
+	}
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		return nil, fmt.Errorf("history: point %d: time %q: %w", p.N, at, err)
+	}
+	p.Time = t
+	if err := json.Unmarshal([]byte(undid), &p.Undid); err != nil {
+		return nil, fmt.Errorf("history: point %d: %w", p.N, err)
+	}
+	if err := json.Unmarshal([]byte(changes), &p.Changes); err != nil {
+		return nil, fmt.Errorf("history: point %d: %w", p.N, err)
+	}
+	return &p, nil
+}
+
+// query reads the points a WHERE clause selects, with their files.
+func (s *Store) query(ctx context.Context, where string, args ...any) ([]*Point, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT `+pointColumns+` FROM points `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	var points []*Point
+	byN := map[int]*Point{}
+	for rows.Next() {
+		p, err := scanPoint(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		points = append(points, p)
+		byN[p.N] = p
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	if len(points) == 0 {
+		return nil, nil
+	}
+	lo, hi := points[0].N, points[0].N
+	for _, p := range points {
+		lo, hi = min(lo, p.N), max(hi, p.N)
+	}
+	frows, err := tx.QueryContext(ctx, `SELECT point, path, before, after FROM point_files WHERE point BETWEEN ? AND ? ORDER BY point, path`, lo, hi)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer frows.Close()
+	for frows.Next() {
+		var n int
+		var f FileChange
+		if err := frows.Scan(&n, &f.Path, &f.Before, &f.After); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		if p := byN[n]; p != nil {
+			p.Files = append(p.Files, f)
+		}
+	}
+	if err := frows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return points, nil
+}
+
+// Newest returns the points, newest first, at most limit of them (every
+// point where limit <= 0). Points not done are left out.
+func (s *Store) Newest(ctx context.Context, limit int) ([]*Point, error) {
+	if limit <= 0 {
+		return s.query(ctx, `WHERE done = 1 ORDER BY n DESC`)
+	}
+	return s.query(ctx, `WHERE done = 1 ORDER BY n DESC LIMIT ?`, limit)
+}
+
+// Range returns the points after from up to and including to, oldest first.
+func (s *Store) Range(ctx context.Context, from, to int) ([]*Point, error) {
+	return s.query(ctx, `WHERE done = 1 AND n > ? AND n <= ? ORDER BY n`, from, to)
+}
+
+// At returns one point; ErrNoPoint where there is none (or it is not done).
+func (s *Store) At(ctx context.Context, n int) (*Point, error) {
+	ps, err := s.query(ctx, `WHERE done = 1 AND n = ?`, n)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("point %d: %w", n, ErrNoPoint)
+	}
+	return ps[0], nil
+}
+
+// Last returns the number of the newest point, 0 where there is none.
+func (s *Store) Last(ctx context.Context) (int, error) {
+	var n sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, `SELECT max(n) FROM points WHERE done = 1`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("history: %w", err)
+	}
+	return int(n.Int64), nil
+}
+
+// Pending returns the points not done, oldest first: changes cut short.
+func (s *Store) Pending(ctx context.Context) ([]*Point, error) {
+	return s.query(ctx, `WHERE done = 0 ORDER BY n`)
+}
+
+// NewTurn starts a turn of an agent and returns its number.
+func (s *Store) NewTurn(ctx context.Context, who, agent string, at time.Time) (int, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO turns (time, who, agent) VALUES (?, ?, ?)`, at.UTC().Format(time.RFC3339Nano), who, agent)
+		if err != nil {
+			return fmt.Errorf("history: new turn: %w", err)
+		}
+		n, err = res.LastInsertId()
+		return err
+	})
+	return int(n), err
+}
+
+// IsNoPoint reports whether err says a point does not exist.
+func IsNoPoint(err error) bool { return errors.Is(err, ErrNoPoint) }
+
+// Summary writes a list of paths for a point's summary: the first few,
+// and how many more.
+func Summary(paths []string, max int) string {
+	if len(paths) <= max {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:max], ", "), len(paths)-max)
+}
+
+func nonNilChanges(cs []defchange.DefChange) []defchange.DefChange {
+	if cs == nil {
+		return []defchange.DefChange{}
+	}
+	return cs
+}
+
+func nonNilInts(xs []int) []int {
+	if xs == nil {
+		return []int{}
+	}
+	return xs
+}

@@ -1,0 +1,112 @@
+package history
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tent-tools/tent-tools/defchange"
+)
+
+func open(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), ".tent", File)
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func TestStartAndPoints(t *testing.T) {
+	ctx := context.Background()
+	s, path := open(t)
+	if v, _ := s.Version(ctx); v != 0 {
+		t.Fatalf("version %d before the start", v)
+	}
+	a, b := []byte("one\n"), []byte("two\n")
+	ok, err := s.SetStart(ctx, []FileState{{Path: "a.ts", Hash: Hash(a), Size: 4, MTime: 1, Inode: 7}}, map[string][]byte{Hash(a): a})
+	if err != nil || !ok {
+		t.Fatalf("start: %v %v", ok, err)
+	}
+	// A second process that finds the start recorded records nothing.
+	other, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if ok, err := other.SetStart(ctx, nil, nil); ok || err != nil {
+		t.Fatalf("second start: %v %v", ok, err)
+	}
+
+	p := &Point{Time: time.Unix(100, 0), Who: "ann", Agent: "builder", Kind: KindCommand, Turn: 3, Tool: "edit", Summary: "edit a.ts",
+		Files:   []FileChange{{Path: "a.ts", Before: Hash(a), After: Hash(b)}},
+		Changes: []defchange.DefChange{{Definition: "orders", Kind: "table", Action: "change", Fields: []defchange.Field{{Path: "steps", Old: "x", New: "y"}}}}}
+	n, err := s.Record(ctx, p, map[string][]byte{Hash(b): b}, StateChange{Put: []FileState{{Path: "a.ts", Hash: Hash(b), Size: 4, MTime: 2, Inode: 8}}})
+	if err != nil || n != 1 {
+		t.Fatalf("record: %d %v", n, err)
+	}
+	// Not done: a journal, not yet history.
+	if ps, _ := other.Pending(ctx); len(ps) != 1 || ps[0].N != 1 || len(ps[0].Files) != 1 {
+		t.Fatalf("pending: %+v", ps)
+	}
+	if ps, _ := other.Newest(ctx, 0); len(ps) != 0 {
+		t.Fatalf("a point not done is listed: %+v", ps)
+	}
+	if err := s.MarkDone(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	got, err := other.At(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Who != "ann" || got.Turn != 3 || !got.Time.Equal(time.Unix(100, 0)) || got.Changes[0].Fields[0].New != "y" || got.Files[0].After != Hash(b) {
+		t.Errorf("point read back as %+v", got)
+	}
+	if _, err := other.At(ctx, 9); !IsNoPoint(err) {
+		t.Errorf("point 9: %v", err)
+	}
+	state, v, err := other.State(ctx)
+	if err != nil || v < 2 || state["a.ts"].Hash != Hash(b) || state["a.ts"].Inode != 8 {
+		t.Errorf("state %+v version %d: %v", state, v, err)
+	}
+	for _, h := range []string{Hash(a), Hash(b)} {
+		if _, ok, err := other.Blob(ctx, h); !ok || err != nil {
+			t.Errorf("content %s not kept: %v", h, err)
+		}
+	}
+	if _, ok, _ := other.Blob(ctx, Hash([]byte("never"))); ok {
+		t.Error("a content never kept is found")
+	}
+
+	// A point taken back leaves the state as it was.
+	n2, err := s.Record(ctx, &Point{Time: time.Unix(200, 0), Kind: KindCommand, Files: []FileChange{{Path: "b.ts", After: Hash(a)}}},
+		nil, StateChange{Put: []FileState{{Path: "b.ts", Hash: Hash(a)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Drop(ctx, n2, StateChange{Delete: []string{"b.ts"}}); err != nil {
+		t.Fatal(err)
+	}
+	if state, _, _ := s.State(ctx); len(state) != 1 {
+		t.Errorf("state after drop: %+v", state)
+	}
+	if last, _ := s.Last(ctx); last != 1 {
+		t.Errorf("last point %d; want 1", last)
+	}
+	n3, _ := s.Record(ctx, &Point{Time: time.Unix(300, 0), Kind: KindOutside, Done: true}, nil, StateChange{})
+	if n3 <= n2 {
+		t.Errorf("point numbers must rise: %d after a dropped %d", n3, n2)
+	}
+	if ps, _ := s.Range(ctx, 0, n3); len(ps) != 2 || ps[0].N != 1 || ps[1].N != n3 {
+		t.Errorf("range: %+v", ps)
+	}
+	if ps, _ := s.Newest(ctx, 1); len(ps) != 1 || ps[0].N != n3 {
+		t.Errorf("newest: %+v", ps)
+	}
+	if turn, err := s.NewTurn(ctx, "ann", "builder", time.Now()); turn != 1 || err != nil {
+		t.Errorf("turn %d: %v", turn, err)
+	}
+}
