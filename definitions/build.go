@@ -181,12 +181,11 @@ func indexFile(ctx context.Context, p string, src []byte, old *File) *File {
 	for _, e := range errs {
 		f.Findings = append(f.Findings, f.Finding(diag.T1001, diag.Error, e.Message, Span{e.Start, e.End}))
 	}
-	// Walk a copy: a tree caches every node it hands out, and the one the
-	// file keeps should stay small and free of readers.
-	walk := tree.Copy()
-	defer walk.Close()
-	root := walk.RootNode()
-	readDefinitions(f, flatten(root, src, lang), errs)
-	analyzeCode(f, root)
+	// The tree is flattened once (one cgo call) and both readers run on
+	// the flat copy. RootNode caches one node in the tree the file keeps;
+	// nothing else of the tree is touched, and no other goroutine has it yet.
+	st := flatten(tree.RootNode(), src, lang)
+	readDefinitions(f, st, errs)
+	analyzeCode(f, st)
 	return f
 }

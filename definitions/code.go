@@ -105,18 +105,12 @@ import (
 // as "#name" (the module left empty: this file), so that sending can be
 // inferred through a local helper as through an imported one.
 //
-// The tree-sitter tree is first copied into a flat slice of nodes (one
-// cgo call), so that the passes that follow run in plain Go.
-func analyzeCode(f *File, root *sitter.Node) {
-	if root == nil {
+// st is the file's tree flattened (flatten): the passes run in plain Go,
+// on the same flat copy that readDefinitions reads.
+func analyzeCode(f *File, st *stree) {
+	if st == nil || len(st.nodes) == 0 {
 		return
 	}
-	if f.Tree != nil {
-		t := f.Tree.Copy()
-		defer t.Close()
-		root = t.RootNode()
-	}
-	st := flatten(root, f.Src, f.Lang)
 	f.Imports, f.Exports = readModuleLinks(st)
 	f.Refs = resolveScopes(st)
 	f.Words, f.Uses = readWords(f, st)

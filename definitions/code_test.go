@@ -31,7 +31,7 @@ func parseFile(t testing.TB, path, src string, defs []*Definition) *File {
 		t.Fatalf("parse %s: %v", path, err)
 	}
 	f.Tree = tree
-	analyzeCode(f, tree.RootNode())
+	analyzeCode(f, flatten(tree.RootNode(), f.Src, f.Lang))
 	return f
 }
 
@@ -250,7 +250,7 @@ func BenchmarkAnalyzeCode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, f := range files {
-			analyzeCode(f, f.Tree.RootNode())
+			analyzeCode(f, flatten(f.Tree.RootNode(), f.Src, f.Lang))
 		}
 	}
 	b.ReportMetric(float64(lines), "lines")
