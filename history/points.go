@@ -34,8 +34,12 @@ type Point struct {
 	// Undid lists the points an undo point put back.
 	Undid []int
 	// Done is false while the point's files are being written: a point
-	// found not done at the next start is finished from its contents.
+	// found not done at the next start is finished.
 	Done bool
+	// Journal names the new contents written beside the point before its
+	// files are renamed into place (package tools names them by it), so
+	// that a point found not done can be finished.
+	Journal string
 }
 
 // FileChange is one file a point changed: its content hash before and
@@ -63,10 +67,10 @@ func (s *Store) Record(ctx context.Context, p *Point, blobs map[string][]byte, s
 		if err := putBlobs(ctx, tx, blobs); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO points (time, who, agent, kind, turn, tool, summary, undid, changes, done)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO points (time, who, agent, kind, turn, tool, summary, undid, changes, done, journal)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.Time.UTC().Format(time.RFC3339Nano), p.Who, p.Agent, p.Kind, p.Turn, p.Tool, p.Summary,
-			string(undid), string(changes), p.Done)
+			string(undid), string(changes), p.Done, p.Journal)
 		if err != nil {
 			return fmt.Errorf("history: record point: %w", err)
 		}
@@ -133,13 +137,13 @@ func (s *Store) Drop(ctx context.Context, n int, state StateChange) error {
 }
 
 // pointColumns are the columns every query of points reads, in scanPoint's order.
-const pointColumns = `n, time, who, agent, kind, turn, tool, summary, undid, changes, done`
+const pointColumns = `n, time, who, agent, kind, turn, tool, summary, undid, changes, done, journal`
 
 // scanPoint reads one row of pointColumns.
 func scanPoint(row interface{ Scan(...any) error }) (*Point, error) {
 	var p Point
 	var at, undid, changes string
-	if err := row.Scan(&p.N, &at, &p.Who, &p.Agent, &p.Kind, &p.Turn, &p.Tool, &p.Summary, &undid, &changes, &p.Done); err != nil {
+	if err := row.Scan(&p.N, &at, &p.Who, &p.Agent, &p.Kind, &p.Turn, &p.Tool, &p.Summary, &undid, &changes, &p.Done, &p.Journal); err != nil {
 		return nil, err
 	}
 	t, err := time.Parse(time.RFC3339Nano, at)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
 )
@@ -42,8 +44,8 @@ type Line struct {
 }
 
 // Changed is the data answer of a tool that wrote a file (edit, write).
-// Point is the history point recorded for the change; there is none until
-// the change pipeline records points, so it marshals as null.
+// Point is the history point recorded for the change, null where nothing
+// changed.
 type Changed struct {
 	Path    string `json:"path"`
 	Changed []Line `json:"changed"`
@@ -66,4 +68,20 @@ func JSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// pointRef is a point's number as answers hold it: null for 0 (nothing
+// was changed, so no point was recorded).
+func pointRef(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
+}
+
+// writePoint ends a text answer with the point recorded, where there is one.
+func writePoint(b *strings.Builder, n int) {
+	if n > 0 {
+		fmt.Fprintf(b, "recorded as point %d (undo puts it back)\n", n)
+	}
 }

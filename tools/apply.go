@@ -3,92 +3,114 @@ package tools
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
-	"golang.org/x/sync/errgroup"
+	"github.com/tent-tools/tent-tools/history"
 )
 
-// Apply is the one place where a change set (a rename's, a remove's)
-// reaches the disk. It writes every file or none:
+// Apply is the entry of the change pipeline for a refactor's change set
+// (rename, remove, move); edit, write and undo enter it through their
+// stage (commitStage). Every change of a project file reaches the disk this
+// way, whole or not at all:
 //
-//  1. Every path is resolved for writing (T9105 for a refused one), every
-//     file to change is read again and must still hold the text the plan
-//     was made from, and a file moved to a new path must not overwrite one.
-//  2. Every changed file is read again as the index would read it, before
-//     anything is written: a change that leaves a file with a syntax error
-//     (or test data that is no JSON) that it did not have is refused whole,
-//     with that finding's code (T1001, T1002).
-//  3. Each new text is written to a new file in its own folder, then all of
-//     them are renamed over their paths and the deleted and moved-away files
-//     removed. Where a step fails, what was done is put back as it was.
+//  1. Stage: every path is resolved for writing (T9105 for a refused one),
+//     every file to change is read again and must still hold the text the
+//     plan was made from, a file moved to a new path must not overwrite
+//     one, and the new texts are computed in memory.
+//  2. Read again: the changed files are read as the index reads them (an
+//     update of the index snapshot). A refactor that would leave a file
+//     with a syntax error (or test data that is no JSON) it did not have
+//     is refused with that finding's code (T1001, T1002).
+//  3. Diff: what the change does to the definitions (package defchange:
+//     add, change, rename, remove per kind, with field paths), and to the
+//     files (add, change, rename, remove of kind file).
+//  4. Judge: the agent's policy holds the paths and the changes (Judge);
+//     a refusal is T9105 with the rule. Where ask names them, the person
+//     is asked (the approver); a no is T3103.
+//  5. Commit through the journal (commitFiles): the new texts are written
+//     and synced in .tent/tmp/, the point is recorded as not done with the
+//     contents undo needs, the files are renamed into place, and the point
+//     is marked done. A crash at any instant leaves every file old (the
+//     point was not recorded) or lets the next call finish the point.
 //
-// ix is the index the set was planned on. The workspace's index is told of
-// each file written; deletions it notices at its next look at the disk.
+// Refusals write nothing: every file stays byte for byte as it was. ix is
+// the index the set was planned on. Apply answers the number of the point
+// recorded (0 where the set changes nothing).
 //
-// A journal that finishes or rolls back a change cut short by a crash
-// belongs to the change pipeline (tools.md §4) and is not here yet.
-func (w *Workspace) Apply(ctx context.Context, ix *definitions.Index, s *change.Set) error {
+// Call holds the workspace's write lock while a tool runs; Apply called
+// by itself takes it.
+func (w *Workspace) Apply(ctx context.Context, ix *definitions.Index, s *change.Set) (int, error) {
 	if err := s.Validate(); err != nil {
-		return fmt.Errorf("apply: %w", err)
+		return 0, fmt.Errorf("apply: %w", err)
 	}
-	plan, err := w.prepare(s)
+	st, err := w.stageSet(s)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if err := checkReadable(ctx, ix, plan); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := w.commit(plan, w.fsys); err != nil {
-		return err
-	}
-	for _, wr := range plan.writes {
-		w.wrote(wr.rel, wr.data)
-	}
-	return nil
+	return w.commitStage(ctx, ix, st)
 }
 
-// applyPlan is a change set made concrete on the disk: the files to write
-// and the files to remove, each with what it held before.
-type applyPlan struct {
-	writes  []fileWrite
-	removes []fileRemove
+// stage is a change held in memory, before it is judged and written.
+type stage struct {
+	summary string
+	files   []*stagedFile
+	moves   []fileMove        // files moved, for their rename:file change
+	renames defchange.Renames // what a refactor renamed on purpose
+	// readable refuses a change that leaves a file with a new T1xxx
+	// finding. Refactors set it; an edit may pass through a broken state.
+	readable bool
+	kind     string // history.KindCommand where empty
+	undid    []int  // for an undo: the points it puts back
 }
 
-// fileWrite is one file to write: its resolved path, its new text and
-// mode, and its text before (existed false for a file that is new).
-type fileWrite struct {
-	from    string // the file's path in the set before the change
-	set     string // its path in the set after the change
+// fileMove is a file moved from one path to another.
+type fileMove struct{ from, to string }
+
+// stagedFile is one file of a stage: its resolved path, what it held and
+// what it will hold.
+type stagedFile struct {
 	rel     string
-	data    []byte
-	mode    fs.FileMode
 	existed bool
 	old     []byte
-	tmp     string
+	mode    fs.FileMode
+	gone    bool   // the change deletes it
+	data    []byte // its new text, where not gone
+	from    string // the path its text comes from, where it moves here
+	tmp     string // its new text in .tent/tmp/, once written
+	stamp   history.FileState
 }
 
-// fileRemove is one file to remove, with what it held, to put it back.
-type fileRemove struct {
-	rel  string
-	old  []byte
-	mode fs.FileMode
+// put stages a file's new text.
+func (st *stage) put(rel string, old []byte, existed bool, mode fs.FileMode, data []byte) *stagedFile {
+	f := &stagedFile{rel: rel, existed: existed, old: old, mode: mode, data: data}
+	st.files = append(st.files, f)
+	return f
 }
 
-// prepare resolves and reads everything the set touches, and computes the
-// new texts. Nothing is written.
-func (w *Workspace) prepare(s *change.Set) (*applyPlan, error) {
-	p := &applyPlan{}
+// delete stages a file's deletion.
+func (st *stage) delete(rel string, old []byte, mode fs.FileMode) {
+	st.files = append(st.files, &stagedFile{rel: rel, existed: true, old: old, mode: mode, gone: true})
+}
+
+// stageSet resolves and reads everything a change set touches and stages
+// its new texts. Nothing is written.
+func (w *Workspace) stageSet(s *change.Set) (*stage, error) {
+	st := &stage{summary: setSummary(s), readable: true, renames: defchange.Renames{}}
+	if s.Action == "rename" && s.Target != "" && s.To != "" {
+		to := s.To
+		if table, _, ok := strings.Cut(s.Target, "."); ok {
+			to = table + "." + s.To
+		}
+		st.renames[s.Target] = to
+	}
 	for _, f := range s.Files {
 		src, err := w.Resolve(f.Path, true)
 		if err != nil {
@@ -106,18 +128,19 @@ func (w *Workspace) prepare(s *change.Set) (*applyPlan, error) {
 			return nil, fmt.Errorf("apply: %w", err)
 		}
 		if f.To == "" || f.To == f.Path {
-			p.writes = append(p.writes, fileWrite{from: f.Path, set: f.Path, rel: src, data: text, mode: mode, existed: true, old: old})
+			st.put(src, old, true, mode, text)
 			continue
 		}
 		dst, err := w.Resolve(f.To, true)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := w.fsys.Lstat(dst); err == nil {
+		if _, err := w.fsys.Lstat(dst); err == nil && !movesAway(s, dst) {
 			return nil, diag.Errorf(diag.T9107, "%s already exists; moving %s there would overwrite it", f.To, f.Path).With("path", f.To)
 		}
-		p.writes = append(p.writes, fileWrite{from: f.Path, set: f.To, rel: dst, data: text, mode: mode})
-		p.removes = append(p.removes, fileRemove{rel: src, old: old, mode: mode})
+		st.put(dst, nil, false, mode, text).from = src
+		st.delete(src, old, mode)
+		st.moves = append(st.moves, fileMove{from: src, to: dst})
 	}
 	for _, d := range s.Deletes {
 		rel, err := w.Resolve(d, true)
@@ -128,9 +151,30 @@ func (w *Workspace) prepare(s *change.Set) (*applyPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.removes = append(p.removes, fileRemove{rel: rel, old: old, mode: mode})
+		st.delete(rel, old, mode)
 	}
-	return p, nil
+	return st, nil
+}
+
+// movesAway reports whether the set moves the file at p away.
+func movesAway(s *change.Set, p string) bool {
+	for _, f := range s.Files {
+		if f.Path == p && f.To != "" && f.To != p {
+			return true
+		}
+	}
+	return false
+}
+
+// setSummary is a change set's one line for its point.
+func setSummary(s *change.Set) string {
+	switch {
+	case s.Action == "rename" && s.To != "":
+		return fmt.Sprintf("rename %s to %s", s.Target, s.To)
+	case s.Action != "" && s.Target != "":
+		return s.Action + " " + s.Target
+	}
+	return "apply a change"
 }
 
 // current reads a file about to change, with its mode.
@@ -144,35 +188,176 @@ func (w *Workspace) current(rel string) ([]byte, fs.FileMode, error) {
 	return data, info.Mode().Perm(), nil
 }
 
-// checkReadable reads each new text as the index would, and refuses the
-// change where a file gets a T1xxx finding (syntax, JSON, UTF-8) that it
-// did not have. Those findings are the file's own, so the new texts are
-// read by themselves, in parallel, without a new snapshot of the project.
-func checkReadable(ctx context.Context, ix *definitions.Index, p *applyPlan) error {
-	texts := make(map[string][]byte, len(p.writes))
-	for _, wr := range p.writes {
-		texts[wr.set] = wr.data
-	}
-	next := definitions.FromFiles(ctx, texts)
-	for _, wr := range p.writes {
-		had := map[string]int{}
-		if before := ix.File(wr.from); before != nil {
-			for _, fd := range before.Findings {
-				if strings.HasPrefix(fd.Code, "T1") {
-					had[fd.Code]++
-				}
-			}
+// commitStage runs a stage through the pipeline (see Apply) and returns
+// the point it recorded, 0 where it changes nothing.
+func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *stage) (int, error) {
+	if !w.settled {
+		unlock, err := w.lockWrite()
+		if err != nil {
+			return 0, err
 		}
-		after := next.File(wr.set)
-		if after == nil {
+		defer unlock()
+		if err := w.settle(ctx); err != nil {
+			return 0, err
+		}
+	}
+	st.dropUnchanged()
+	if len(st.files) == 0 {
+		return 0, nil
+	}
+	if ix == nil {
+		var err error
+		if ix, err = w.Index(ctx); err != nil {
+			return 0, err
+		}
+	}
+	next, before, after := reread(ctx, ix, st)
+	if st.readable {
+		if err := checkReadable(st, before, after); err != nil {
+			return 0, err
+		}
+	}
+	changes := defchange.Diff(before, after, st.renames)
+	changes = append(changes, st.fileChanges()...)
+	ask, err := w.opts.Policy.Judge(st.paths(), changes)
+	if err != nil {
+		return 0, err
+	}
+	if err := w.approve(ctx, st.summary, ask); err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := w.commitFiles(ctx, st, changes)
+	if err != nil {
+		return 0, err
+	}
+	w.index.committed(w, ix, next, st)
+	return n, nil
+}
+
+// dropUnchanged leaves out the files a stage writes as they are, and
+// sorts the rest by path.
+func (st *stage) dropUnchanged() {
+	var keep []*stagedFile
+	for _, f := range st.files {
+		if f.existed && !f.gone && f.from == "" && bytes.Equal(f.old, f.data) {
 			continue
 		}
-		for _, fd := range after.Findings {
+		keep = append(keep, f)
+	}
+	sort.Slice(keep, func(i, j int) bool { return keep[i].rel < keep[j].rel })
+	st.files = keep
+}
+
+// paths lists every path the stage writes, deletes or moves.
+func (st *stage) paths() []string {
+	out := make([]string, len(st.files))
+	for i, f := range st.files {
+		out[i] = f.rel
+	}
+	return out
+}
+
+// fileChanges lists what the stage does to files, as changes of kind file.
+func (st *stage) fileChanges() []defchange.DefChange {
+	moved := map[string]bool{}
+	var out []defchange.DefChange
+	for _, m := range st.moves {
+		moved[m.from], moved[m.to] = true, true
+		out = append(out, defchange.DefChange{Definition: m.from, Kind: defchange.KindFile, Action: defchange.Rename, To: m.to, Fields: []defchange.Field{}})
+	}
+	for _, f := range st.files {
+		if moved[f.rel] {
+			continue
+		}
+		action := defchange.Change
+		switch {
+		case f.gone:
+			action = defchange.Remove
+		case !f.existed:
+			action = defchange.Add
+		}
+		out = append(out, defchange.DefChange{Definition: f.rel, Kind: defchange.KindFile, Action: action, Fields: []defchange.Field{}})
+	}
+	return out
+}
+
+// rereadInPlace bounds the files that reread updates the snapshot with one
+// by one (incrementally, from the old trees); more are read in parallel.
+const rereadInPlace = 8
+
+// reread reads the stage's new texts as the index reads them. It returns
+// the files as they were and as they will be (those the index reads), and
+// the snapshot after the change where it was made one file at a time (nil
+// where the files were read in parallel, apart from the snapshot).
+func reread(ctx context.Context, ix *definitions.Index, st *stage) (next *definitions.Index, before, after []*definitions.File) {
+	for _, f := range st.files {
+		if old := ix.File(f.rel); old != nil && f.existed {
+			before = append(before, old)
+		}
+	}
+	if len(st.files) <= rereadInPlace {
+		next = ix
+		for _, f := range st.files {
+			if f.gone {
+				next = next.Update(f.rel, nil)
+			} else {
+				next = next.Update(f.rel, f.data)
+			}
+		}
+		for _, f := range st.files {
+			if nf := next.File(f.rel); nf != nil && !f.gone {
+				after = append(after, nf)
+			}
+		}
+		return next, before, after
+	}
+	texts := map[string][]byte{}
+	for _, f := range st.files {
+		if !f.gone {
+			texts[f.rel] = f.data
+		}
+	}
+	fresh := definitions.FromFiles(ctx, texts)
+	for _, f := range st.files {
+		if nf := fresh.File(f.rel); nf != nil && !f.gone {
+			after = append(after, nf)
+		}
+	}
+	return nil, before, after
+}
+
+// checkReadable refuses a change that leaves a file with a T1xxx finding
+// (syntax, JSON, UTF-8) that the file it comes from did not have.
+func checkReadable(st *stage, before, after []*definitions.File) error {
+	from := map[string]string{}
+	for _, f := range st.files {
+		if f.from != "" {
+			from[f.rel] = f.from
+		}
+	}
+	had := map[string]map[string]int{}
+	for _, f := range before {
+		had[f.Path] = map[string]int{}
+		for _, fd := range f.Findings {
+			if strings.HasPrefix(fd.Code, "T1") {
+				had[f.Path][fd.Code]++
+			}
+		}
+	}
+	for _, f := range after {
+		counts := had[f.Path]
+		if src, ok := from[f.Path]; ok {
+			counts = had[src]
+		}
+		for _, fd := range f.Findings {
 			if !strings.HasPrefix(fd.Code, "T1") {
 				continue
 			}
-			if had[fd.Code] > 0 {
-				had[fd.Code]--
+			if counts[fd.Code] > 0 {
+				counts[fd.Code]--
 				continue
 			}
 			return diag.Errorf(fd.Code, "the change would leave %s unreadable (%s at line %d, column %d: %s); nothing was written",
@@ -182,120 +367,5 @@ func checkReadable(ctx context.Context, ix *definitions.Index, p *applyPlan) err
 	return nil
 }
 
-// fileOps is what commit does to the disk after the new texts are written:
-// the workspace's os.Root, or in tests one that fails on purpose.
-type fileOps interface {
-	Rename(oldname, newname string) error
-	Remove(name string) error
-}
-
-// commit writes the plan: every new text into a new file beside its path,
-// then every rename, then every removal (through ops). A failure puts back
-// what was done.
-func (w *Workspace) commit(p *applyPlan, ops fileOps) (err error) {
-	defer func() {
-		for _, wr := range p.writes {
-			if wr.tmp != "" {
-				w.fsys.Remove(wr.tmp) // a temp file not renamed: nothing to keep
-			}
-		}
-	}()
-	// The new texts are written and synced in parallel: syncing one file
-	// after another costs a refactor of hundreds of files seconds.
-	var g errgroup.Group
-	g.SetLimit(8)
-	for i := range p.writes {
-		g.Go(func() error { return w.writeTemp(&p.writes[i]) })
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	var renamed []fileWrite
-	var removed []fileRemove
-	undo := func(cause error) error {
-		var failed []string
-		for i := len(removed) - 1; i >= 0; i-- {
-			r := removed[i]
-			if _, err := w.writeFile(r.rel, r.old); err != nil {
-				failed = append(failed, r.rel)
-			} else {
-				w.fsys.Chmod(r.rel, r.mode)
-			}
-		}
-		for i := len(renamed) - 1; i >= 0; i-- {
-			wr := renamed[i]
-			var err error
-			if wr.existed {
-				_, err = w.writeFile(wr.rel, wr.old)
-			} else {
-				err = w.fsys.Remove(wr.rel)
-			}
-			if err != nil {
-				failed = append(failed, wr.rel)
-			}
-		}
-		if len(failed) > 0 {
-			return fmt.Errorf("apply: %w; putting back failed for %s", cause, strings.Join(failed, ", "))
-		}
-		return fmt.Errorf("apply: %w; nothing was changed", cause)
-	}
-	for i := range p.writes {
-		wr := &p.writes[i]
-		if err := ops.Rename(wr.tmp, wr.rel); err != nil {
-			return undo(fmt.Errorf("write %s: %w", wr.rel, err))
-		}
-		wr.tmp = ""
-		renamed = append(renamed, *wr)
-	}
-	for _, r := range p.removes {
-		if err := ops.Remove(r.rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return undo(fmt.Errorf("remove %s: %w", r.rel, err))
-		}
-		removed = append(removed, r)
-	}
-	dirs := map[string]bool{}
-	for _, wr := range p.writes {
-		dirs[path.Dir(wr.rel)] = true
-	}
-	for _, r := range p.removes {
-		dirs[path.Dir(r.rel)] = true
-	}
-	for d := range dirs {
-		syncFolder(w.fsys, d)
-	}
-	return nil
-}
-
-// writeTemp writes a file's new text into a new file in its folder
-// (making the folder where needed), synced, and records its name.
-func (w *Workspace) writeTemp(wr *fileWrite) error {
-	dir := path.Dir(wr.rel)
-	if err := w.fsys.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write %s: make folder %s: %w", wr.rel, dir, err)
-	}
-	tmp, err := tempName(wr.rel)
-	if err != nil {
-		return err
-	}
-	f, err := w.fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, wr.mode)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", wr.rel, err)
-	}
-	wr.tmp = tmp
-	if _, err := f.Write(wr.data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", wr.rel, err)
-	}
-	if err := f.Chmod(wr.mode); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", wr.rel, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", wr.rel, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", wr.rel, err)
-	}
-	return nil
-}
+// dirOf is the folder of a resolved path, "." at the root.
+func dirOf(rel string) string { return path.Dir(rel) }

@@ -31,7 +31,8 @@ func planned(t *testing.T) (*Workspace, string, map[string][]byte, *change.Set) 
 	return w, dir, before, s
 }
 
-// noTemps fails t where a temporary file of a write is left in dir.
+// noTemps fails t where a temporary file of a write is left in dir, or a
+// new text in the journal's folder.
 func noTemps(t *testing.T, dir string) {
 	t.Helper()
 	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
@@ -40,6 +41,10 @@ func noTemps(t *testing.T, dir string) {
 		}
 		return nil
 	})
+	entries, _ := os.ReadDir(filepath.Join(dir, ".tent", "tmp"))
+	for _, e := range entries {
+		t.Errorf("journal text left: .tent/tmp/%s", e.Name())
+	}
 }
 
 func TestApplyRefusesUnreadable(t *testing.T) {
@@ -58,7 +63,7 @@ func TestApplyRefusesUnreadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = w.Apply(context.Background(), ix, s)
+	_, err = w.Apply(context.Background(), ix, s)
 	te := wantCode(t, err, diag.T1001)
 	if te.Data["path"] != "tables/orders.ts" {
 		t.Errorf("refusal names %v", te.Data["path"])
@@ -70,7 +75,8 @@ func TestApplyRefusesUnreadable(t *testing.T) {
 	b = change.NewBuilder()
 	b.Edit(td.Path, td.Src, change.Edit{Start: 0, End: 1, Text: "{"})
 	s, _ = b.Set()
-	wantCode(t, w.Apply(context.Background(), ix, s), diag.T1002)
+	_, err = w.Apply(context.Background(), ix, s)
+	wantCode(t, err, diag.T1002)
 	sameFiles(t, changetest.Load(t, dir), before)
 }
 
@@ -82,7 +88,7 @@ func TestApplyStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix, _ := w.Index(context.Background())
-	err := w.Apply(context.Background(), ix, s)
+	_, err := w.Apply(context.Background(), ix, s)
 	if err == nil || !strings.Contains(err.Error(), "changed on the disk") {
 		t.Fatalf("got %v; want a refusal of a stale plan", err)
 	}
@@ -99,7 +105,8 @@ func TestApplyMoveOntoAFile(t *testing.T) {
 	}
 	before["testdata/purchases.json"] = []byte("x")
 	ix, _ := w.Index(context.Background())
-	wantCode(t, w.Apply(context.Background(), ix, s), diag.T9107)
+	_, err := w.Apply(context.Background(), ix, s)
+	wantCode(t, err, diag.T9107)
 	sameFiles(t, changetest.Load(t, dir), before)
 }
 
@@ -125,19 +132,25 @@ func (f *failingOps) Remove(name string) error {
 }
 
 func TestApplyPutsBack(t *testing.T) {
-	for _, ops := range []failingOps{{renames: 1}, {renames: 4}, {renames: 7}, {removes: 1}} {
+	for _, ops := range []failingOps{{renames: 1}, {renames: 4}, {renames: 6}, {removes: 1}} {
 		w, dir, before, s := planned(t)
-		plan, err := w.prepare(s)
-		if err != nil {
-			t.Fatal(err)
-		}
 		ops.fsys = w.fsys
-		err = w.commit(plan, &ops)
+		w.ops = &ops
+		ix, _ := w.Index(context.Background())
+		point, err := w.Apply(context.Background(), ix, s)
 		if err == nil || !strings.Contains(err.Error(), "nothing was changed") {
 			t.Errorf("%+v: got %v; want a failure put back", ops, err)
 		}
 		sameFiles(t, changetest.Load(t, dir), before)
 		noTemps(t, dir)
+		// The point recorded before the renames is taken back.
+		hs, _ := w.history(context.Background())
+		if last, _ := hs.Last(context.Background()); point != 0 || last != 0 {
+			t.Errorf("%+v: point %d, last %d; want none", ops, point, last)
+		}
+		if pending, _ := hs.Pending(context.Background()); len(pending) != 0 {
+			t.Errorf("%+v: %d points left not done", ops, len(pending))
+		}
 	}
 }
 
@@ -148,7 +161,7 @@ func TestApplyKeepsMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix, _ := w.Index(context.Background())
-	if err := w.Apply(context.Background(), ix, s); err != nil {
+	if _, err := w.Apply(context.Background(), ix, s); err != nil {
 		t.Fatal(err)
 	}
 	info, err := os.Stat(p)

@@ -56,7 +56,7 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	src, _, err := w.readFile(rel, MaxFile, func(n int64) error {
+	src, info, err := w.readFile(rel, MaxFile, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s, more than the %s that edit changes", rel, size(n), size(MaxFile)).With("path", rel)
 	})
 	if err != nil {
@@ -87,11 +87,11 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	if hasBOM {
 		out = append(append([]byte{}, bom...), body...)
 	}
-	if !bytes.Equal(out, src) {
-		if _, err := w.writeFile(rel, out); err != nil {
-			return Answer{}, err
-		}
-		w.wrote(rel, out)
+	st := &stage{summary: "edit " + rel}
+	st.put(rel, src, true, info.Mode().Perm(), out)
+	point, err := w.commitStage(ctx, nil, st)
+	if err != nil {
+		return Answer{}, err
 	}
 	shown := around(body, lineStarts(body), spans, contextLines)
 	if shown == nil {
@@ -105,7 +105,8 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 		fmt.Fprintf(&b, "edited %s (%s)\n", rel, plural(len(items), "replacement"))
 	}
 	b.WriteString(numbered(shown))
-	return Answer{Text: b.String(), Data: Changed{Path: rel, Changed: shown}}, nil
+	writePoint(&b, point)
+	return Answer{Text: b.String(), Data: Changed{Path: rel, Changed: shown, Point: pointRef(point)}}, nil
 }
 
 // replacements checks the input's form and returns its replacements.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
@@ -102,6 +103,12 @@ func snapshot(t testing.TB, dir string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
+		if frameworkState(rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			target, _ := os.Readlink(p)
@@ -121,4 +128,21 @@ func snapshot(t testing.TB, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// frameworkState reports whether a path (relative to a snapshot's folder)
+// is one of the files the framework keeps in a project's .tent/ for
+// itself: its history, notes, locks and journal. Tools change them; a
+// snapshot of the project leaves them out.
+func frameworkState(rel string) bool {
+	dir, name := filepath.Split(filepath.ToSlash(rel))
+	if filepath.Base(strings.TrimSuffix(dir, "/")) != ".tent" {
+		return false
+	}
+	for _, own := range []string{"history.db", "notes.db", writeLockFile, commitLockFile, "tmp"} {
+		if name == own || strings.HasPrefix(name, own+"-") {
+			return true
+		}
+	}
+	return false
 }

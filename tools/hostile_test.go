@@ -25,7 +25,7 @@ func TestHostilePaths(t *testing.T) {
 	paths := []string{
 		"../x", "../outside/secret.txt", "/etc/passwd", filepath.Join(outside, "secret.txt"),
 		"a/../../x", "lib/../../outside/secret.txt", "lib/\x00util.ts", `lib\util.ts`,
-		".tent/history.db", ".TENT/history.db", "state/history.db", ".git/config",
+		".tent/state.txt", ".TENT/state.txt", "state/state.txt", ".git/config",
 		"out/secret.txt", "out/new.txt", "lib/up", "lib/deep/esc/secret.txt", "abs", "absin", "loop",
 	}
 	writeOnly := []string{"Tent.D.ts", "tent.clash.ts", "MCP.LOCK.JSON", "engine.ts", "ENGINE.ts", "eng"}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/tent-tools/tent-tools/definitions"
 )
@@ -29,12 +28,12 @@ type indexCache struct {
 // every write of the tools does, makes a new inode).
 type stamp struct {
 	size  int64
-	mtime time.Time
+	mtime int64 // nanoseconds
 	inode uint64
 }
 
 func stampOf(info fs.FileInfo) stamp {
-	s := stamp{size: info.Size(), mtime: info.ModTime()}
+	s := stamp{size: info.Size(), mtime: info.ModTime().UnixNano()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		s.inode = st.Ino
 	}
@@ -110,6 +109,72 @@ func (w *Workspace) wrote(rel string, src []byte) {
 	}
 	c.ix = c.ix.Update(rel, src)
 	c.seen[rel] = stampOf(info)
+}
+
+// forget drops the cached index: the next Index builds it again. A crash's
+// change finished at the start of a call may have touched any file.
+func (c *indexCache) forget() {
+	c.mu.Lock()
+	c.ix, c.seen, c.rules, c.ig = nil, nil, nil, nil
+	c.mu.Unlock()
+}
+
+// committed tells the cached index what a change wrote: where the change
+// was read again on the cached snapshot itself (next, made from ix), next
+// becomes the cache with the stamps the new files have; otherwise each
+// file is read again by itself.
+func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *stage) {
+	c.mu.Lock()
+	if c.ix != nil && next != nil && c.ix == ix && !st.touchesRules() {
+		c.ix = next
+		for _, f := range st.files {
+			if !indexCandidate(f.rel) {
+				continue
+			}
+			if f.gone {
+				delete(c.seen, f.rel)
+			} else {
+				c.seen[f.rel] = stamp{size: f.stamp.Size, mtime: f.stamp.MTime, inode: f.stamp.Inode}
+			}
+		}
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	for _, f := range st.files {
+		if f.gone {
+			w.dropped(f.rel)
+		} else {
+			w.wrote(f.rel, f.data)
+		}
+	}
+}
+
+// touchesRules reports whether a stage writes a .gitignore, after which
+// the index is built again by the new rules.
+func (st *stage) touchesRules() bool {
+	for _, f := range st.files {
+		if path.Base(f.rel) == ".gitignore" {
+			return true
+		}
+	}
+	return false
+}
+
+// dropped tells the cached index that a tool deleted the file rel.
+func (w *Workspace) dropped(rel string) {
+	c := &w.index
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ix == nil {
+		return
+	}
+	if path.Base(rel) == ".gitignore" {
+		c.rules, c.ig = nil, nil
+		return
+	}
+	c.ix = c.ix.Update(rel, nil)
+	delete(c.seen, rel)
 }
 
 // scan walks the project and stamps the files the index may hold and the

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -18,10 +19,8 @@ import (
 // Policy is an agent's policy (tools.md §3): which paths and changes it may
 // write, which wait for the person, and what more it may do. The zero value
 // and a nil *Policy mean the default: allow everything ("**") and nothing more.
-//
-// Only Also is enforced so far (engine.ts is written only where Also names
-// "engine"); judging a write by Allow, Deny and Ask belongs to the change
-// pipeline, which is not built yet.
+// Judge holds a change against it; Also is also enforced where a path is
+// resolved (engine.ts) and by run (runAsSystem), Trust by run.
 type Policy struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
@@ -125,10 +124,20 @@ type Approver interface {
 	Approve(ctx context.Context, question string) (bool, error)
 }
 
-// Options are what a workspace is opened with: the agent's policy (nil: the
-// default), the caller who acts, and who answers for the person.
+// Options are what a workspace (or a view of it, With) is opened with: the
+// agent's policy (nil: the default), who acts and for which agent, the turn
+// its points belong to, and who answers for the person.
 type Options struct {
-	Policy   *Policy
-	Caller   string
+	Policy *Policy
+	// Caller is who acts (a person, a user of the host), as points record it.
+	Caller string
+	// Agent is the agent the caller acts through, whose policy Policy is.
+	Agent string
+	// Turn is the turn of the agent that the points belong to (0: none).
+	Turn int
+	// Approver answers for the person where the policy's ask names a
+	// change; nil answers no.
 	Approver Approver
+	// Now is the clock points are recorded by; nil means time.Now.
+	Now func() time.Time
 }

@@ -76,6 +76,13 @@ func TestRefactorTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The engine's goldens plan without writing, so their point is
+			// null; the tool records point 1.
+			recorded := strings.Replace(string(got), "\n  \"point\": 1\n}", "\n  \"point\": null\n}", 1)
+			if recorded == string(got) {
+				t.Errorf("the answer records no point 1:\n%s", got)
+			}
+			got = []byte(recorded)
 			if want := goldenAnswer(t, tt.golden); string(got) != want {
 				t.Errorf("answer differs from %s\n--- got\n%s--- want\n%s", tt.golden, got, want)
 			}
@@ -108,6 +115,11 @@ func TestRefactorTools(t *testing.T) {
 // sameFiles fails t where two file maps differ.
 func sameFiles(t *testing.T, got, want map[string][]byte) {
 	t.Helper()
+	for p := range got { // the framework's state is no project file
+		if strings.HasPrefix(p, ".tent/") {
+			delete(got, p)
+		}
+	}
 	for p, b := range want {
 		if g, ok := got[p]; !ok {
 			t.Errorf("%s is missing", p)

@@ -77,6 +77,12 @@ func names() []string {
 // that is not a JSON object, has a field the tool does not know, lacks a
 // required field or has a value of the wrong type is T9102. A tool that
 // panics answers an error; it never takes its host down.
+//
+// A tool that writes runs under the workspace's write lock, one after
+// another also across processes, after the workspace is settled (a change
+// a crash cut short is finished, changes made outside the tools are
+// recorded as a point); a tool that only reads runs under the shared commit
+// lock, so it never sees half of a change.
 func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage) (ans Answer, err error) {
 	t, ok := Lookup(name)
 	if !ok {
@@ -87,16 +93,37 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 	if err := DecodeInput(input, in); err != nil {
 		return Answer{}, err
 	}
-	if t.Writes {
-		w.writeMu.Lock()
-		defer w.writeMu.Unlock()
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			ans, err = Answer{}, fmt.Errorf("tool %s failed: %v", name, r)
 		}
 	}()
-	return t.Run(ctx, w, in)
+	view := &Workspace{folder: w.folder, opts: w.opts, tool: name}
+	if t.Writes {
+		unlock, err := w.lockWrite()
+		if err != nil {
+			return Answer{}, err
+		}
+		defer unlock()
+		if err := view.settle(ctx); err != nil {
+			return Answer{}, err
+		}
+		view.settled = true
+	} else {
+		// A reader records what changed outside where no write is under
+		// way (a write does it itself), and then reads under the shared
+		// commit lock: never half of a change.
+		if unlock, ok := w.tryLockWrite(); ok {
+			view.settle(ctx) // a reader of a folder it cannot write still reads
+			unlock()
+		}
+		unlock, err := w.lockRead()
+		if err != nil {
+			return Answer{}, err
+		}
+		defer unlock()
+	}
+	return t.Run(ctx, view, in)
 }
 
 // DecodeInput decodes a tool's JSON input into in (a pointer to a struct),

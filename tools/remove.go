@@ -58,13 +58,15 @@ func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) 
 	if err != nil {
 		return Answer{}, err
 	}
-	if err := w.Apply(ctx, ix, s); err != nil {
+	point, err := w.Apply(ctx, ix, s)
+	if err != nil {
 		return Answer{}, err
 	}
 	a, err := remove.NewAnswer(s)
 	if err != nil {
 		return Answer{}, err
 	}
+	a.Point = pointRef(point)
 	var b strings.Builder
 	fmt.Fprintf(&b, "removed %s\n", a.Removed)
 	for _, st := range a.Stated {
@@ -74,6 +76,7 @@ func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) 
 		fmt.Fprintf(&b, "deleted %s\n", strings.Join(a.Deleted, ", "))
 	}
 	writeLeft(&b, a.Left, a.Removed, "remove")
+	writePoint(&b, point)
 	return Answer{Text: b.String(), Data: a}, nil
 }
 

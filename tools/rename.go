@@ -39,13 +39,15 @@ func (w *Workspace) Rename(ctx context.Context, in RenameInput) (Answer, error) 
 	if err != nil {
 		return Answer{}, err
 	}
-	if err := w.Apply(ctx, ix, s); err != nil {
+	point, err := w.Apply(ctx, ix, s)
+	if err != nil {
 		return Answer{}, err
 	}
 	a, err := rename.NewAnswer(s)
 	if err != nil {
 		return Answer{}, err
 	}
+	a.Point = pointRef(point)
 	var b strings.Builder
 	fmt.Fprintf(&b, "renamed %s to %s", a.Name, a.To)
 	if len(a.Was) > 0 {
@@ -54,6 +56,7 @@ func (w *Workspace) Rename(ctx context.Context, in RenameInput) (Answer, error) 
 	b.WriteString("\n")
 	writeChanged(&b, a.Changed)
 	writeLeft(&b, a.Left, a.Name, "rename")
+	writePoint(&b, point)
 	return Answer{Text: b.String(), Data: a}, nil
 }
 

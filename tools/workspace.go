@@ -1,35 +1,63 @@
 // Package tools is the engine's one door to a project folder: the Workspace
-// with its single path resolver, the registry of tools, and the file tools
-// (read, search, list, edit, write, docs, map). Every face (CLI, MCP, LSP, a
-// host's Go code) calls tools through Call, so they all act by the same rules.
+// with its single path resolver, the registry of tools, the change pipeline
+// that every tool that writes goes through (staged in memory, read again as
+// definitions, judged by the agent's policy, asked of the person where the
+// policy says so, committed through a journal, recorded as a point), and
+// the tools themselves, one file each.
 //
 // Architecture invariant: every file a tool reads or writes is opened through
 // the Workspace's os.Root after Resolve has accepted its path; no tool opens
-// a path of the disk by itself.
+// a path of the disk by itself. Every change of a project file reaches the
+// disk through Apply's pipeline (apply.go).
 package tools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
+
+	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/notes"
 )
 
-// Workspace is one project folder that tools act on. Its methods are safe
-// for concurrent use; tools that write run one after another (Call holds
-// the workspace's write lock for them).
+// Workspace is one project folder that tools act on, as one caller and
+// agent see it (its Options). Views of one folder made by With share
+// everything but the options: the index, the locks, the history. Its
+// methods are safe for concurrent use; tools that write run one after
+// another, also across processes (Call holds the workspace's write lock for
+// them), and tools that only read never see half of a change.
 type Workspace struct {
+	*folder
+	opts Options
+	tool string // the tool that Call runs on this view, for its point
+	// settled is set on the view of one call of Call, which holds the
+	// write lock and has settled the workspace (finished a change cut
+	// short, recorded changes made outside) before the tool runs.
+	settled bool
+}
+
+// folder is what the views of one project folder share.
+type folder struct {
 	root string   // the folder's absolute path, links resolved
 	fsys *os.Root // every open goes through it: it cannot leave the folder
-	opts Options
 
-	writeMu sync.Mutex // held by Call while a tool that writes runs
-	index   indexCache
+	index indexCache
+	locks locks
+	state stateCache
+	ops   fileOps // renames and removals into place; nil: fsys (tests fail them on purpose)
+
+	storeMu sync.Mutex
+	points  *history.Store // .tent/history.db, opened on first use
+	notes   *notes.Store   // .tent/notes.db, opened on first use
 }
 
 // Open opens the project folder dir as a workspace. The folder must exist.
+// Nothing in it is read or written until a tool runs.
 func Open(dir string, opts Options) (*Workspace, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -53,14 +81,115 @@ func Open(dir string, opts Options) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workspace{root: real, fsys: fsys, opts: opts}, nil
+	return &Workspace{folder: &folder{root: real, fsys: fsys}, opts: opts}, nil
 }
 
-// Close releases the workspace's folder handle.
-func (w *Workspace) Close() error { return w.fsys.Close() }
+// With returns a view of the same folder with other options: another
+// caller, agent, policy, turn or approver. The view shares the index, the
+// locks and the history; closing either closes both.
+func (w *Workspace) With(opts Options) *Workspace {
+	return &Workspace{folder: w.folder, opts: opts}
+}
+
+// Close releases the workspace's folder handle, its lock files and its
+// databases.
+func (w *Workspace) Close() error {
+	w.storeMu.Lock()
+	defer w.storeMu.Unlock()
+	var errs []error
+	if w.points != nil {
+		errs = append(errs, w.points.Close())
+		w.points = nil
+	}
+	if w.notes != nil {
+		errs = append(errs, w.notes.Close())
+		w.notes = nil
+	}
+	errs = append(errs, w.locks.close(), w.fsys.Close())
+	return errors.Join(errs...)
+}
 
 // Root returns the project folder's absolute path, with links resolved.
 func (w *Workspace) Root() string { return w.root }
 
-// Options returns the options the workspace was opened with.
+// Options returns the options the workspace (this view) was opened with.
 func (w *Workspace) Options() Options { return w.opts }
+
+// now is the time a point is recorded at.
+func (w *Workspace) now() time.Time {
+	if w.opts.Now != nil {
+		return w.opts.Now()
+	}
+	return time.Now()
+}
+
+// stateDir makes sure .tent/ is a real folder of the project (not a link
+// that could lead the databases elsewhere) and returns its path on the disk.
+func (w *Workspace) stateDir() (string, error) {
+	if err := w.fsys.MkdirAll(stateFolder, 0o755); err != nil {
+		return "", fmt.Errorf("make %s/: %w", stateFolder, err)
+	}
+	info, err := w.fsys.Lstat(stateFolder)
+	if err != nil {
+		return "", fmt.Errorf("%s/: %w", stateFolder, err)
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("%s/ is not a folder (a link?); the framework keeps its state there", stateFolder)
+	}
+	return filepath.Join(w.root, stateFolder), nil
+}
+
+// history returns the workspace's points, opening .tent/history.db on
+// first use.
+func (w *Workspace) history(ctx context.Context) (*history.Store, error) {
+	w.storeMu.Lock()
+	defer w.storeMu.Unlock()
+	if w.points != nil {
+		return w.points, nil
+	}
+	dir, err := w.stateDir()
+	if err != nil {
+		return nil, err
+	}
+	if err := noLink(w.fsys, stateFolder+"/"+history.File); err != nil {
+		return nil, err
+	}
+	s, err := history.Open(ctx, filepath.Join(dir, history.File))
+	if err != nil {
+		return nil, err
+	}
+	w.points = s
+	return s, nil
+}
+
+// noteStore returns the workspace's notes, opening .tent/notes.db on first use.
+func (w *Workspace) noteStore(ctx context.Context) (*notes.Store, error) {
+	w.storeMu.Lock()
+	defer w.storeMu.Unlock()
+	if w.notes != nil {
+		return w.notes, nil
+	}
+	dir, err := w.stateDir()
+	if err != nil {
+		return nil, err
+	}
+	if err := noLink(w.fsys, stateFolder+"/"+notes.File); err != nil {
+		return nil, err
+	}
+	s, err := notes.Open(ctx, filepath.Join(dir, notes.File))
+	if err != nil {
+		return nil, err
+	}
+	w.notes = s
+	return s, nil
+}
+
+// noLink refuses a state file that is a link: the framework's databases
+// are its own files, never a way out of the project.
+func noLink(fsys *os.Root, rel string) error {
+	info, err := fsys.Lstat(rel)
+	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a link; the framework keeps its state in its own files", rel)
+	}
+	return nil
+}

@@ -45,18 +45,26 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	if rel == "." {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: write needs a file's path")
 	}
-	// The old text, to show what changed; a file too large or not text is
-	// simply replaced whole.
-	old, _, err := w.readFile(rel, MaxFile, func(int64) error { return errTooLarge })
-	if err != nil && !isCode(err, diag.T9103) && err != errTooLarge {
+	// The old text, to show what changed and for the point (undo puts it
+	// back); a file larger than any tool reads is refused.
+	old, info, err := w.readFile(rel, MaxFile, func(n int64) error {
+		return diag.Errorf(diag.T9104, "%s is %s; write replaces files of up to %s", rel, size(n), size(MaxFile)).With("path", rel)
+	})
+	created := isCode(err, diag.T9103)
+	if err != nil && !created {
 		return Answer{}, err
 	}
 	src := []byte(in.Text)
-	created, err := w.writeFile(rel, src)
+	st := &stage{summary: "write " + rel}
+	if created {
+		st.put(rel, nil, false, 0o644, src)
+	} else {
+		st.put(rel, old, true, info.Mode().Perm(), src)
+	}
+	point, err := w.commitStage(ctx, nil, st)
 	if err != nil {
 		return Answer{}, err
 	}
-	w.wrote(rel, src)
 	starts := lineStarts(src)
 	var shown []Line
 	if !bytes.Equal(old, src) {
@@ -80,11 +88,12 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	if cut > 0 {
 		fmt.Fprintf(&b, "(%s more not shown; read the file to see them)\n", plural(cut, "line"))
 	}
+	writePoint(&b, point)
 	if shown == nil {
 		shown = []Line{}
 	}
 	return Answer{
 		Text: b.String(),
-		Data: Changed{Path: rel, Changed: shown, Created: created, Cut: cut},
+		Data: Changed{Path: rel, Changed: shown, Created: created, Cut: cut, Point: pointRef(point)},
 	}, nil
 }

@@ -1,0 +1,172 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// isChangeRule reports whether a rule is a change rule (ACTION:KIND)
+// rather than a path glob.
+func isChangeRule(r string) bool {
+	_, _, ok := strings.Cut(r, ":")
+	return ok
+}
+
+// matchesChange reports whether the change rule r names the change c.
+func matchesChange(r string, c defchange.DefChange) bool {
+	action, kind, _ := strings.Cut(r, ":")
+	return (action == "*" || action == c.Action) && (kind == "*" || kind == c.Kind)
+}
+
+// matchesPath reports whether the path glob r names the path p.
+func matchesPath(r, p string) bool {
+	ok, err := doublestar.Match(r, p)
+	return ok && err == nil
+}
+
+// hit is a rule that names a path or a change.
+type hit struct {
+	rule string
+	item string // the path, or the change as "rename:column orders.buyer"
+	path bool
+}
+
+// describe writes a change as a rule would name it, with its names.
+func describe(c defchange.DefChange) string {
+	s := c.Action + ":" + c.Kind + " " + c.Definition
+	if c.To != "" {
+		s += " -> " + c.To
+	}
+	return s
+}
+
+// hits lists what rules name among paths and changes, in the rules' order.
+func hits(rules, paths []string, changes []defchange.DefChange) []hit {
+	var out []hit
+	for _, r := range rules {
+		if isChangeRule(r) {
+			for _, c := range changes {
+				if matchesChange(r, c) {
+					out = append(out, hit{rule: r, item: describe(c)})
+				}
+			}
+			continue
+		}
+		for _, p := range paths {
+			if matchesPath(r, p) {
+				out = append(out, hit{rule: r, item: p, path: true})
+			}
+		}
+	}
+	return out
+}
+
+// Judge holds a change (the paths it writes, moves or deletes, and its
+// definition changes) against the policy (tools.md §3): deny first, then
+// ask, then allow. A path that no path glob of allow names is refused (an
+// allow without path globs names every path); where allow holds change
+// rules, a change that none of them names is refused too. A refusal is
+// T9105 with the rule, and the path or change it names. Otherwise Judge
+// returns the hits of ask: the person must say yes to each.
+func (p *Policy) Judge(paths []string, changes []defchange.DefChange) (ask []string, err error) {
+	if p == nil {
+		return nil, nil
+	}
+	if d := hits(p.Deny, paths, changes); len(d) > 0 {
+		return nil, refusal(d[0], "the policy denies %s (deny rule %q)", d[0].item, d[0].rule)
+	}
+	for _, h := range hits(p.Ask, paths, changes) {
+		ask = append(ask, fmt.Sprintf("%s (ask rule %q)", h.item, h.rule))
+	}
+	var globs, changeRules []string
+	for _, r := range p.Allow {
+		if isChangeRule(r) {
+			changeRules = append(changeRules, r)
+		} else {
+			globs = append(globs, r)
+		}
+	}
+	if len(globs) > 0 {
+		for _, path := range paths {
+			if !anyPath(globs, path) {
+				return nil, refusal(hit{item: path, path: true}, "the policy's allow names no rule for %s (allow: %s)", path, strings.Join(globs, ", "))
+			}
+		}
+	}
+	if len(changeRules) > 0 {
+		for _, c := range changes {
+			if !anyChange(changeRules, c) {
+				return nil, refusal(hit{item: describe(c)}, "the policy's allow names no rule for %s (allow: %s)", describe(c), strings.Join(changeRules, ", "))
+			}
+		}
+	}
+	return ask, nil
+}
+
+func anyPath(globs []string, p string) bool {
+	for _, g := range globs {
+		if matchesPath(g, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyChange(rules []string, c defchange.DefChange) bool {
+	for _, r := range rules {
+		if matchesChange(r, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// refusal is the T9105 of a policy's refusal.
+func refusal(h hit, format string, args ...any) *diag.ToolError {
+	e := diag.Errorf(diag.T9105, "refused: "+format+"; nothing was written", args...)
+	if h.rule != "" {
+		e = e.With("rule", h.rule)
+	}
+	if h.path {
+		return e.With("path", h.item)
+	}
+	return e.With("change", h.item)
+}
+
+// approve asks the person about the hits of ask, through the workspace's
+// approver; no approver, or a no, is T3103.
+func (w *Workspace) approve(ctx context.Context, summary string, ask []string) error {
+	if len(ask) == 0 {
+		return nil
+	}
+	var q strings.Builder
+	who := w.opts.Caller
+	if who == "" {
+		who = "the caller"
+	}
+	if w.opts.Agent != "" {
+		who += " (agent " + w.opts.Agent + ")"
+	}
+	fmt.Fprintf(&q, "%s wants to %s, which the policy asks about:\n", who, summary)
+	for _, a := range ask {
+		fmt.Fprintf(&q, "  %s\n", a)
+	}
+	q.WriteString("Write it?")
+	ok := false
+	if w.opts.Approver != nil {
+		var err error
+		if ok, err = w.opts.Approver.Approve(ctx, q.String()); err != nil {
+			return fmt.Errorf("ask the person: %w", err)
+		}
+	}
+	if !ok {
+		return diag.Errorf(diag.T3103, "the person said no to %s; nothing was written", summary).With("asked", ask)
+	}
+	return nil
+}

@@ -1,0 +1,291 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"sync"
+	"syscall"
+
+	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/history"
+)
+
+// This file finds the changes made to the project's files by anything but
+// a tool (an editor, git, a script) and records them as points of the kind
+// outside (tools.md §4), at the next call. The first call records the
+// starting state. Each call stats every file (a walk, as list does) and
+// reads only those whose stat changed since the history last saw them.
+
+// stateCache keeps the file state of the history in memory while its
+// version stays the same, so that a call reads no row it read before.
+type stateCache struct {
+	mu      sync.Mutex
+	version int64
+	files   map[string]history.FileState
+}
+
+// forget drops the cache: the next look reads the state again.
+func (c *stateCache) forget() {
+	c.mu.Lock()
+	c.files, c.version = nil, 0
+	c.mu.Unlock()
+}
+
+// recorded folds a state change this process just recorded into the
+// cache, where nothing else changed the state meanwhile.
+func (c *stateCache) recorded(ctx context.Context, hs *history.Store, change history.StateChange) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, err := hs.Version(ctx)
+	if err != nil || c.files == nil || v != c.version+1 {
+		c.files, c.version = nil, 0
+		return
+	}
+	for _, f := range change.Put {
+		c.files[f.Path] = f
+	}
+	for _, p := range change.Delete {
+		delete(c.files, p)
+	}
+	c.version = v
+}
+
+// knownState returns the history's file state and its version (0: the
+// starting state was never recorded).
+func (w *Workspace) knownState(ctx context.Context, hs *history.Store) (map[string]history.FileState, error) {
+	files, _, err := w.state.load(ctx, hs)
+	return files, err
+}
+
+func (c *stateCache) load(ctx context.Context, hs *history.Store) (map[string]history.FileState, int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, err := hs.Version(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if c.files != nil && v == c.version {
+		return c.files, v, nil
+	}
+	files, v, err := hs.State(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	c.files, c.version = files, v
+	return files, v, nil
+}
+
+// stateOf stamps a file: its size, modification time and inode.
+func stateOf(rel string, info fs.FileInfo) history.FileState {
+	s := history.FileState{Path: rel, Size: info.Size(), MTime: info.ModTime().UnixNano()}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		s.Inode = st.Ino
+	}
+	return s
+}
+
+// settle readies the workspace for a call, under the write lock: it
+// finishes the changes a crash cut short, then records what changed
+// outside the tools since the history last looked.
+func (w *Workspace) settle(ctx context.Context) error {
+	hs, err := w.history(ctx)
+	if err != nil {
+		return err
+	}
+	if err := w.finishPending(ctx, hs); err != nil {
+		return err
+	}
+	return w.noticeOutside(ctx, hs)
+}
+
+// tracked stamps the files whose changes the history records: every
+// regular file that list would show, but the framework's own files.
+func (w *Workspace) tracked(ctx context.Context) (map[string]history.FileState, error) {
+	files := map[string]history.FileState{}
+	err := w.walk(ctx, ".", func(p string, d fs.DirEntry, _ int) error {
+		if !d.Type().IsRegular() || isFrameworkFile(p) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // gone meanwhile: the next look sees it
+		}
+		files[p] = stateOf(p, info)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("look at %s: %w", w.root, err)
+	}
+	return files, nil
+}
+
+// noticeOutside compares the files on the disk with the history's state
+// and records a point of the kind outside for what changed; the first
+// look records the starting state instead.
+func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error {
+	disk, err := w.tracked(ctx)
+	if err != nil {
+		return err
+	}
+	known, version, err := w.state.load(ctx, hs)
+	if err != nil {
+		return err
+	}
+	if version == 0 {
+		return w.recordStart(ctx, hs, disk)
+	}
+	var changed []fileSeen // content differs, or new
+	var restamp []history.FileState
+	var gone []string
+	for p, now := range disk {
+		was, ok := known[p]
+		if ok && was.SameStamp(now) {
+			continue
+		}
+		seen, err := w.look(p, now)
+		if err != nil {
+			continue // unreadable now: the next look tries again
+		}
+		if ok && seen.state.Hash == was.Hash {
+			restamp = append(restamp, seen.state)
+			continue
+		}
+		changed = append(changed, seen)
+	}
+	for p := range known {
+		if _, ok := disk[p]; !ok {
+			gone = append(gone, p)
+		}
+	}
+	if len(changed) == 0 && len(gone) == 0 {
+		if len(restamp) > 0 {
+			if err := hs.Restamp(ctx, restamp); err != nil {
+				return err
+			}
+			w.state.recorded(ctx, hs, history.StateChange{Put: restamp})
+		}
+		return nil
+	}
+	return w.recordOutside(ctx, hs, known, changed, gone, restamp)
+}
+
+// fileSeen is a file read for its hash: its state, and its text where it
+// is small enough to keep.
+type fileSeen struct {
+	state history.FileState
+	data  []byte // nil where larger than maxKept
+}
+
+// look reads a file for its hash, keeping its text where it is small
+// enough. The stamp is the one the walk saw: a change after it is seen at
+// the next look.
+func (w *Workspace) look(rel string, st history.FileState) (fileSeen, error) {
+	f, err := w.fsys.Open(rel)
+	if err != nil {
+		return fileSeen{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	var data []byte
+	if st.Size <= maxKept {
+		if data, err = io.ReadAll(io.LimitReader(f, maxKept+1)); err != nil {
+			return fileSeen{}, err
+		}
+		if len(data) > maxKept {
+			return fileSeen{}, fmt.Errorf("%s grew while read", rel)
+		}
+		h.Write(data)
+	} else if _, err := io.Copy(h, f); err != nil {
+		return fileSeen{}, err
+	}
+	st.Hash = hex.EncodeToString(h.Sum(nil))
+	if data == nil && st.Size <= maxKept {
+		data = []byte{}
+	}
+	return fileSeen{state: st, data: data}, nil
+}
+
+// recordStart records the files as the first call finds them.
+func (w *Workspace) recordStart(ctx context.Context, hs *history.Store, disk map[string]history.FileState) error {
+	var files []history.FileState
+	blobs := map[string][]byte{}
+	for p, st := range disk {
+		seen, err := w.look(p, st)
+		if err != nil {
+			continue // unreadable: the next look finds it new
+		}
+		files = append(files, seen.state)
+		if seen.data != nil {
+			blobs[seen.state.Hash] = seen.data
+		}
+	}
+	if _, err := hs.SetStart(ctx, files, blobs); err != nil {
+		return err
+	}
+	w.state.forget()
+	return nil
+}
+
+// recordOutside records a point of the kind outside: the files changed,
+// added and gone, with their definition changes (the old texts from the
+// history's contents, the new ones as read).
+func (w *Workspace) recordOutside(ctx context.Context, hs *history.Store, known map[string]history.FileState,
+	changed []fileSeen, gone []string, restamp []history.FileState) error {
+	sort.Slice(changed, func(i, j int) bool { return changed[i].state.Path < changed[j].state.Path })
+	sort.Strings(gone)
+	p := &history.Point{Time: w.now(), Kind: history.KindOutside, Done: true}
+	blobs := map[string][]byte{}
+	state := history.StateChange{Put: restamp, Delete: gone}
+	oldTexts, newTexts := map[string][]byte{}, map[string][]byte{}
+	var fileChanges []defchange.DefChange
+	var paths []string
+	oldText := func(path string) {
+		if was, ok := known[path]; ok && indexCandidate(path) {
+			if data, ok, err := hs.Blob(ctx, was.Hash); err == nil && ok {
+				oldTexts[path] = data
+			}
+		}
+	}
+	for _, c := range changed {
+		path := c.state.Path
+		fc := history.FileChange{Path: path, After: c.state.Hash}
+		action := defchange.Add
+		if was, ok := known[path]; ok {
+			fc.Before, action = was.Hash, defchange.Change
+		}
+		p.Files = append(p.Files, fc)
+		if c.data != nil {
+			blobs[c.state.Hash] = c.data
+			if indexCandidate(path) {
+				newTexts[path] = c.data
+			}
+		}
+		oldText(path)
+		state.Put = append(state.Put, c.state)
+		fileChanges = append(fileChanges, defchange.DefChange{Definition: path, Kind: defchange.KindFile, Action: action, Fields: []defchange.Field{}})
+		paths = append(paths, path)
+	}
+	for _, path := range gone {
+		p.Files = append(p.Files, history.FileChange{Path: path, Before: known[path].Hash})
+		oldText(path)
+		fileChanges = append(fileChanges, defchange.DefChange{Definition: path, Kind: defchange.KindFile, Action: defchange.Remove, Fields: []defchange.Field{}})
+		paths = append(paths, path)
+	}
+	sort.Slice(p.Files, func(i, j int) bool { return p.Files[i].Path < p.Files[j].Path })
+	before := definitions.FromFiles(ctx, oldTexts).Files()
+	after := definitions.FromFiles(ctx, newTexts).Files()
+	p.Changes = append(defchange.Diff(before, after, nil), fileChanges...)
+	sort.Strings(paths)
+	p.Summary = "changed outside the tools: " + history.Summary(paths, 3)
+	if _, err := hs.Record(ctx, p, blobs, state); err != nil {
+		return err
+	}
+	w.state.recorded(ctx, hs, state)
+	return nil
+}
