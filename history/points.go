@@ -293,3 +293,56 @@ func nonNilInts(xs []int) []int {
 	}
 	return xs
 }
+
+// Mark is what undo needs of a point to know which points are still in
+// effect: its kind and the points it undid.
+type Mark struct {
+	N     int
+	Kind  string
+	Undid []int
+}
+
+// Marks returns every point's mark, oldest first, without its files or
+// changes.
+func (s *Store) Marks(ctx context.Context) ([]Mark, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT n, kind, undid FROM points WHERE done = 1 ORDER BY n`)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []Mark
+	for rows.Next() {
+		var m Mark
+		var undid string
+		if err := rows.Scan(&m.N, &m.Kind, &undid); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		if err := json.Unmarshal([]byte(undid), &m.Undid); err != nil {
+			return nil, fmt.Errorf("history: point %d: %w", m.N, err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// InEffect returns the points whose change is in effect, given the marks
+// (oldest first): a point is undone by a later undo point that is itself
+// in effect. Undo points themselves are in effect too where nothing undid
+// them.
+func InEffect(marks []Mark) map[int]bool {
+	undone := map[int]bool{}
+	live := map[int]bool{}
+	for i := len(marks) - 1; i >= 0; i-- {
+		m := marks[i]
+		if undone[m.N] {
+			continue
+		}
+		live[m.N] = true
+		if m.Kind == KindUndo {
+			for _, n := range m.Undid {
+				undone[n] = true
+			}
+		}
+	}
+	return live
+}

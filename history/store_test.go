@@ -110,3 +110,29 @@ func TestStartAndPoints(t *testing.T) {
 		t.Errorf("turn %d: %v", turn, err)
 	}
 }
+
+func TestInEffect(t *testing.T) {
+	tests := []struct {
+		name  string
+		marks []Mark
+		want  []int
+	}{
+		{"commands", []Mark{{1, KindCommand, nil}, {2, KindOutside, nil}}, []int{1, 2}},
+		{"undo", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}}, []int{1, 3}},
+		{"undo twice", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}, {4, KindUndo, []int{1}}}, []int{3, 4}},
+		{"undo of an undo", []Mark{{1, KindCommand, nil}, {2, KindUndo, []int{1}}, {3, KindUndo, []int{2}}}, []int{1, 3}},
+		{"back to a point", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}, {4, KindUndo, []int{2, 3}}}, []int{1, 4}},
+	}
+	for _, tt := range tests {
+		got := InEffect(tt.marks)
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
+			continue
+		}
+		for _, n := range tt.want {
+			if !got[n] {
+				t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
+			}
+		}
+	}
+}

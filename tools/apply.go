@@ -69,6 +69,9 @@ type stage struct {
 	readable bool
 	kind     string // history.KindCommand where empty
 	undid    []int  // for an undo: the points it puts back
+	// recordEmpty records a point even where no file changes: an undo
+	// of a change whose files are already back is still an undo.
+	recordEmpty bool
 }
 
 // fileMove is a file moved from one path to another.
@@ -169,8 +172,8 @@ func movesAway(s *change.Set, p string) bool {
 // setSummary is a change set's one line for its point.
 func setSummary(s *change.Set) string {
 	switch {
-	case s.Action == "rename" && s.To != "":
-		return fmt.Sprintf("rename %s to %s", s.Target, s.To)
+	case (s.Action == "rename" || s.Action == "move") && s.To != "":
+		return fmt.Sprintf("%s %s to %s", s.Action, s.Target, s.To)
 	case s.Action != "" && s.Target != "":
 		return s.Action + " " + s.Target
 	}
@@ -203,6 +206,9 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 	}
 	st.dropUnchanged()
 	if len(st.files) == 0 {
+		if st.recordEmpty {
+			return w.commitFiles(ctx, st, nil)
+		}
 		return 0, nil
 	}
 	if ix == nil {

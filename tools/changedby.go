@@ -1,0 +1,169 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// ChangedByInput is the input of changedBy: a definition or a column
+// ("orders", "orders.buyer"), and one field of it by its path
+// ("columns.buyer.type"; for a column, "type").
+type ChangedByInput struct {
+	Name string `json:"name"`
+	Path string `json:"path,omitempty"`
+}
+
+// ChangedByAnswer is the data answer of changedBy (tools.md §7): the
+// newest point that changed it, and the change.
+type ChangedByAnswer struct {
+	Point   int                 `json:"point"`
+	Time    string              `json:"time"`
+	Who     string              `json:"who"`
+	Agent   string              `json:"agent"`
+	Kind    string              `json:"kind"`
+	Turn    *int                `json:"turn,omitempty"`
+	Tool    string              `json:"tool"`
+	Summary string              `json:"summary"`
+	Change  defchange.DefChange `json:"change"`
+}
+
+func init() {
+	Register(Tool{
+		Name:     "changedBy",
+		Summary:  "The newest point that changed a definition or a column, or one field of it by its path, with its time, who made it, its kind and its turn",
+		NewInput: func() any { return new(ChangedByInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.ChangedBy(ctx, *in.(*ChangedByInput))
+		},
+	})
+}
+
+// ChangedBy walks the points from the newest back and answers the first
+// whose changes touch the name (and the field path). It follows renames
+// back: before the point that renamed orders to purchases, purchases was
+// orders (and columns.customer, before its rename, columns.buyer).
+func (w *Workspace) ChangedBy(ctx context.Context, in ChangedByInput) (Answer, error) {
+	if in.Name == "" {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: name is empty").With("field", "name")
+	}
+	hs, err := w.history(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	points, err := hs.Newest(ctx, 0)
+	if err != nil {
+		return Answer{}, err
+	}
+	q := query{name: in.Name, path: in.Path}
+	for _, p := range points {
+		for _, c := range p.Changes {
+			if q.matches(c) {
+				pa := answerPoint(p)
+				a := ChangedByAnswer{Point: p.N, Time: pa.Time, Who: p.Who, Agent: p.Agent, Kind: p.Kind, Turn: pa.Turn,
+					Tool: p.Tool, Summary: p.Summary, Change: c}
+				var b strings.Builder
+				writePointLine(&b, pa)
+				fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
+				if c.To != "" {
+					fmt.Fprintf(&b, " -> %s", c.To)
+				}
+				b.WriteString("\n")
+				for _, f := range c.Fields {
+					if q.path == "" || f.Path == q.path || strings.HasPrefix(f.Path, q.path+".") {
+						fmt.Fprintf(&b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
+					}
+				}
+				return Answer{Text: b.String(), Data: a}, nil
+			}
+		}
+		// A point's column renames name columns by their new table's name,
+		// so they are followed before the table's own rename.
+		for _, c := range p.Changes {
+			if c.Kind == defchange.KindColumn {
+				q.follow(c)
+			}
+		}
+		for _, c := range p.Changes {
+			if c.Kind != defchange.KindColumn {
+				q.follow(c)
+			}
+		}
+	}
+	what := in.Name
+	if in.Path != "" {
+		what += " " + in.Path
+	}
+	return Answer{}, diag.Errorf(diag.T9103, "no point changed %s (history lists the points)", what).With("name", in.Name)
+}
+
+// query is what changedBy looks for, by the names it had at the point
+// being looked at.
+type query struct {
+	name string // "orders" or "orders.buyer"
+	path string // a field path, or ""
+}
+
+// matches reports whether a change touches the query's name and path.
+func (q *query) matches(c defchange.DefChange) bool {
+	if c.Kind == defchange.KindFile {
+		return false
+	}
+	table, column, isColumn := strings.Cut(q.name, ".")
+	hasField := func(prefix string) bool {
+		for _, f := range c.Fields {
+			if f.Path == prefix || strings.HasPrefix(f.Path, prefix+".") {
+				return true
+			}
+		}
+		return false
+	}
+	if isColumn {
+		if c.Kind == defchange.KindColumn && c.Name() == q.name {
+			return q.path == "" || hasField(q.path)
+		}
+		if c.Kind != defchange.KindColumn && c.Name() == table {
+			prefix := "columns." + column
+			if q.path != "" {
+				prefix += "." + q.path
+			}
+			return hasField(prefix)
+		}
+		return false
+	}
+	if c.Kind == defchange.KindColumn || c.Name() != q.name {
+		return false
+	}
+	return q.path == "" || hasField(q.path)
+}
+
+// follow steps the query back over a change: where the change renamed
+// what the query names (or its table, or a column its path names), the
+// query names it as it was before.
+func (q *query) follow(c defchange.DefChange) {
+	if c.Action != defchange.Rename {
+		return
+	}
+	table, column, isColumn := strings.Cut(q.name, ".")
+	switch {
+	case c.Kind == defchange.KindColumn && isColumn && c.To == q.name:
+		q.name = c.Definition
+	case c.Kind == defchange.KindColumn && !isColumn:
+		// A column of the table the query names, named by its path.
+		_, oldCol, _ := strings.Cut(c.Definition, ".")
+		_, newCol, _ := strings.Cut(c.To, ".")
+		newPrefix := "columns." + newCol
+		if strings.HasPrefix(c.To, q.name+".") && (q.path == newPrefix || strings.HasPrefix(q.path, newPrefix+".")) {
+			q.path = "columns." + oldCol + q.path[len(newPrefix):]
+		}
+	case c.Kind != defchange.KindColumn && c.To == table:
+		if isColumn {
+			q.name = c.Definition + "." + column
+		} else {
+			q.name = c.Definition
+		}
+	}
+}

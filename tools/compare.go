@@ -1,0 +1,149 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// CompareInput is the input of compare: two points (to is the present
+// where left out; from 0 is the starting state), and one definition or
+// column to keep to.
+type CompareInput struct {
+	From int    `json:"from"`
+	To   *int   `json:"to,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// CompareAnswer is the data answer of compare (tools.md §7).
+type CompareAnswer struct {
+	From    int                   `json:"from"`
+	To      int                   `json:"to"`
+	Changes []defchange.DefChange `json:"changes"`
+}
+
+func init() {
+	Register(Tool{
+		Name:     "compare",
+		Summary:  "What changed between two points (to is the present where left out), for the whole app or one definition, from the changes kept with the points",
+		NewInput: func() any { return new(CompareInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.Compare(ctx, *in.(*CompareInput))
+		},
+	})
+}
+
+// Compare answers the net change of the points after From up to To,
+// composed from the changes kept with them (never parsing old versions).
+func (w *Workspace) Compare(ctx context.Context, in CompareInput) (Answer, error) {
+	hs, err := w.history(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	last, err := hs.Last(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	to := last
+	if in.To != nil {
+		to = *in.To
+	}
+	for _, n := range []int{in.From, to} {
+		if n < 0 || n > last {
+			return Answer{}, diag.Errorf(diag.T9109, "no point %d; the points are 1 to %d (0 is the starting state)", n, last).With("point", n)
+		}
+	}
+	if in.From > to {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: from (%d) must not come after to (%d)", in.From, to).With("field", "from")
+	}
+	points, err := hs.Range(ctx, in.From, to)
+	if err != nil {
+		return Answer{}, err
+	}
+	var lists [][]defchange.DefChange
+	for _, p := range points {
+		lists = append(lists, p.Changes)
+	}
+	changes := defchange.Compose(lists...)
+	if in.Name != "" {
+		changes = keepTo(changes, in.Name)
+	}
+	if changes == nil {
+		changes = []defchange.DefChange{}
+	}
+	var b strings.Builder
+	what := "the app"
+	if in.Name != "" {
+		what = in.Name
+	}
+	fmt.Fprintf(&b, "from point %d to point %d, %s:\n", in.From, to, what)
+	if len(changes) == 0 {
+		b.WriteString("  nothing changed\n")
+	}
+	for _, c := range changes {
+		fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
+		if c.To != "" {
+			fmt.Fprintf(&b, " -> %s", c.To)
+		}
+		b.WriteString("\n")
+		for _, f := range c.Fields {
+			fmt.Fprintf(&b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
+		}
+	}
+	return Answer{Text: b.String(), Data: CompareAnswer{From: in.From, To: to, Changes: changes}}, nil
+}
+
+// shown writes a field's text for the text answer: "(none)" for nothing,
+// code on one line.
+func shown(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
+
+// keepTo keeps the changes of one definition (and its columns), or of one
+// column (and its table's fields of that column), by the name it had
+// before or after.
+func keepTo(changes []defchange.DefChange, name string) []defchange.DefChange {
+	var out []defchange.DefChange
+	table, column, isColumn := strings.Cut(name, ".")
+	named := func(c defchange.DefChange, n string) bool { return c.Definition == n || c.To == n }
+	for _, c := range changes {
+		switch {
+		case c.Kind == defchange.KindFile:
+			if named(c, name) {
+				out = append(out, c)
+			}
+		case !isColumn:
+			if named(c, name) || c.Kind == defchange.KindColumn && (strings.HasPrefix(c.Definition, name+".") || strings.HasPrefix(c.To, name+".")) {
+				out = append(out, c)
+			}
+		case c.Kind == defchange.KindColumn:
+			if named(c, name) {
+				out = append(out, c)
+			}
+		case named(c, table):
+			// The table's fields of that column only.
+			prefix := "columns." + column
+			var fields []defchange.Field
+			for _, f := range c.Fields {
+				if f.Path == prefix || strings.HasPrefix(f.Path, prefix+".") {
+					fields = append(fields, f)
+				}
+			}
+			if len(fields) > 0 {
+				c.Fields = fields
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

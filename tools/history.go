@@ -1,0 +1,160 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/history"
+)
+
+// HistoryInput is the input of history: how many points, newest first (20
+// where left out).
+type HistoryInput struct {
+	Newest int `json:"newest,omitempty"`
+}
+
+// HistoryAnswer is the data answer of history.
+type HistoryAnswer struct {
+	Points []PointAnswer `json:"points"`
+}
+
+// PointAnswer is one point as history answers it (tools.md §7).
+type PointAnswer struct {
+	Point   int             `json:"point"`
+	Time    string          `json:"time"`
+	Who     string          `json:"who"`
+	Agent   string          `json:"agent"`
+	Kind    string          `json:"kind"`
+	Turn    *int            `json:"turn,omitempty"`
+	Tool    string          `json:"tool"`
+	Summary string          `json:"summary"`
+	Files   []string        `json:"files"`
+	Changes []ChangeSummary `json:"changes"`
+	Undid   []int           `json:"undid,omitempty"`
+}
+
+// ChangeSummary is one definition change of a point: its field paths,
+// without their texts (compare has them).
+type ChangeSummary struct {
+	Definition string   `json:"definition"`
+	Kind       string   `json:"kind"`
+	Action     string   `json:"action"`
+	To         string   `json:"to,omitempty"`
+	Fields     []string `json:"fields"`
+}
+
+// defaultNewest is how many points history answers where newest is left out.
+const defaultNewest = 20
+
+func init() {
+	Register(Tool{
+		Name:     "history",
+		Summary:  "The points (changes of tools, undos, changes made outside), newest first (20 where newest is left out), and what each changed",
+		NewInput: func() any { return new(HistoryInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.History(ctx, *in.(*HistoryInput))
+		},
+	})
+}
+
+// History answers the newest points.
+func (w *Workspace) History(ctx context.Context, in HistoryInput) (Answer, error) {
+	if in.Newest < 0 {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: newest must be 1 or more").With("field", "newest")
+	}
+	n := in.Newest
+	if n == 0 {
+		n = defaultNewest
+	}
+	hs, err := w.history(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	points, err := hs.Newest(ctx, n)
+	if err != nil {
+		return Answer{}, err
+	}
+	a := HistoryAnswer{Points: []PointAnswer{}}
+	var b strings.Builder
+	if len(points) == 0 {
+		b.WriteString("no points yet: nothing was changed since the history began\n")
+	}
+	for _, p := range points {
+		pa := answerPoint(p)
+		a.Points = append(a.Points, pa)
+		writePointLine(&b, pa)
+		if len(pa.Files) > 0 {
+			fmt.Fprintf(&b, "  files: %s\n", strings.Join(pa.Files, ", "))
+		}
+		for _, c := range pa.Changes {
+			if c.Kind == defchange.KindFile {
+				continue
+			}
+			fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
+			if c.To != "" {
+				fmt.Fprintf(&b, " -> %s", c.To)
+			}
+			if len(c.Fields) > 0 {
+				fmt.Fprintf(&b, " (%s)", strings.Join(c.Fields, ", "))
+			}
+			b.WriteString("\n")
+		}
+	}
+	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// answerPoint makes a point's answer.
+func answerPoint(p *history.Point) PointAnswer {
+	pa := PointAnswer{
+		Point: p.N, Time: p.Time.UTC().Format(time.RFC3339Nano), Who: p.Who, Agent: p.Agent, Kind: p.Kind,
+		Tool: p.Tool, Summary: p.Summary, Files: []string{}, Changes: []ChangeSummary{}, Undid: p.Undid,
+	}
+	if p.Turn > 0 {
+		turn := p.Turn
+		pa.Turn = &turn
+	}
+	for _, f := range p.Files {
+		pa.Files = append(pa.Files, f.Path)
+	}
+	for _, c := range p.Changes {
+		cs := ChangeSummary{Definition: c.Definition, Kind: c.Kind, Action: c.Action, To: c.To, Fields: []string{}}
+		for _, f := range c.Fields {
+			cs.Fields = append(cs.Fields, f.Path)
+		}
+		pa.Changes = append(pa.Changes, cs)
+	}
+	return pa
+}
+
+// writePointLine writes a point's first line: number, time, who, kind,
+// turn, tool and summary.
+func writePointLine(b *strings.Builder, pa PointAnswer) {
+	fmt.Fprintf(b, "point %d  %s  %s", pa.Point, pa.Time, pa.Kind)
+	if pa.Who != "" {
+		fmt.Fprintf(b, " by %s", pa.Who)
+	}
+	if pa.Agent != "" {
+		fmt.Fprintf(b, " (agent %s)", pa.Agent)
+	}
+	if pa.Turn != nil {
+		fmt.Fprintf(b, ", turn %d", *pa.Turn)
+	}
+	if pa.Tool != "" {
+		fmt.Fprintf(b, ", %s", pa.Tool)
+	}
+	fmt.Fprintf(b, ": %s\n", pa.Summary)
+}
+
+// pointAt returns a point by its number; T9109 where there is none.
+func pointAt(ctx context.Context, hs *history.Store, n int) (*history.Point, error) {
+	p, err := hs.At(ctx, n)
+	if history.IsNoPoint(err) {
+		last, _ := hs.Last(ctx)
+		return nil, diag.Errorf(diag.T9109, "no point %d; the points are 1 to %d (history lists them)", n, last).With("point", n)
+	}
+	return p, err
+}

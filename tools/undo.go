@@ -1,0 +1,160 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/history"
+)
+
+// UndoInput is the input of undo: a point to go back to before, or
+// nothing for the newest change still in effect.
+type UndoInput struct {
+	Point int `json:"point,omitempty"`
+}
+
+// UndoAnswer is the data answer of undo: the points it put back, the
+// files it wrote, and the point of the kind undo it recorded.
+type UndoAnswer struct {
+	Undid []int    `json:"undid"`
+	Files []string `json:"files"`
+	Point *int     `json:"point"`
+}
+
+func init() {
+	Register(Tool{
+		Name:     "undo",
+		Summary:  "Puts the project back as it was before the newest change still in effect (or before a given point), and records that as a point of the kind undo, itself undoable",
+		Writes:   true,
+		NewInput: func() any { return new(UndoInput) },
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.Undo(ctx, *in.(*UndoInput))
+		},
+	})
+}
+
+// Undo puts files back from the contents the history keeps, through the
+// change pipeline (so the policy judges it like any write), and records a
+// point of the kind undo.
+//
+// Without a point it undoes the newest point in effect that is no undo:
+// undo twice undoes two changes. With a point it puts every file back as
+// it was before that point, undoing it and every point after it; given an
+// undo's point, it undoes that undo (a redo).
+func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
+	if in.Point < 0 {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: point must be 1 or more").With("field", "point")
+	}
+	hs, err := w.history(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	var targets []*history.Point // oldest first
+	var summary string
+	if in.Point == 0 {
+		marks, err := hs.Marks(ctx)
+		if err != nil {
+			return Answer{}, err
+		}
+		live := history.InEffect(marks)
+		n := 0
+		for i := len(marks) - 1; i >= 0 && n == 0; i-- {
+			if live[marks[i].N] && marks[i].Kind != history.KindUndo {
+				n = marks[i].N
+			}
+		}
+		if n == 0 {
+			return Answer{}, diag.Errorf(diag.T9109, "nothing to undo: no change is in effect (history lists the points; undo {point} undoes an undo)")
+		}
+		p, err := pointAt(ctx, hs, n)
+		if err != nil {
+			return Answer{}, err
+		}
+		targets = []*history.Point{p}
+		summary = fmt.Sprintf("undo point %d (%s)", n, p.Summary)
+	} else {
+		if _, err := pointAt(ctx, hs, in.Point); err != nil {
+			return Answer{}, err
+		}
+		last, err := hs.Last(ctx)
+		if err != nil {
+			return Answer{}, err
+		}
+		if targets, err = hs.Range(ctx, in.Point-1, last); err != nil {
+			return Answer{}, err
+		}
+		summary = fmt.Sprintf("undo back to before point %d (%s)", in.Point, plural(len(targets), "point"))
+	}
+	st := &stage{summary: summary, kind: history.KindUndo, recordEmpty: true}
+	back := map[string]string{} // path -> the hash it goes back to ("" : no file)
+	for _, p := range targets {
+		st.undid = append(st.undid, p.N)
+		for _, f := range p.Files {
+			if _, ok := back[f.Path]; !ok {
+				back[f.Path] = f.Before
+			}
+		}
+	}
+	paths := make([]string, 0, len(back))
+	for p := range back {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if err := w.stageBack(ctx, hs, st, p, back[p]); err != nil {
+			return Answer{}, err
+		}
+	}
+	point, err := w.commitStage(ctx, nil, st)
+	if err != nil {
+		return Answer{}, err
+	}
+	a := UndoAnswer{Undid: st.undid, Files: st.paths(), Point: pointRef(point)}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", strings.Replace(summary, "undo", "undid", 1))
+	if len(a.Files) == 0 {
+		b.WriteString("the files already were as they were then: nothing to write\n")
+	} else {
+		fmt.Fprintf(&b, "put back %s\n", strings.Join(a.Files, ", "))
+	}
+	writePoint(&b, point)
+	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// stageBack stages one file going back to the content of a hash ("": the
+// file did not exist).
+func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *stage, path, hash string) error {
+	rel, err := w.Resolve(path, true)
+	if err != nil {
+		return err
+	}
+	cur, info, err := w.readFile(rel, MaxFile, func(n int64) error {
+		return diag.Errorf(diag.T9104, "%s is %s, larger than undo puts back", rel, size(n)).With("path", rel)
+	})
+	existed := err == nil
+	if err != nil && !isCode(err, diag.T9103) {
+		return err
+	}
+	if hash == "" {
+		if existed {
+			st.delete(rel, cur, info.Mode().Perm())
+		}
+		return nil
+	}
+	data, ok, err := hs.Blob(ctx, hash)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("undo cannot put back %s: its content was larger than %s and was not kept", rel, size(maxKept))
+	}
+	if existed {
+		st.put(rel, cur, true, info.Mode().Perm(), data)
+	} else {
+		st.put(rel, nil, false, 0o644, data)
+	}
+	return nil
+}
