@@ -9,9 +9,10 @@ import (
 	"path"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/parser"
@@ -48,35 +49,30 @@ func Build(ctx context.Context, root string) (*Index, error) {
 		return nil, diag.Errorf(diag.T9103, "list project folder %s: %v", root, err)
 	}
 	files := make([]*File, len(paths))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, p := range paths {
-		g.Go(func() error {
-			if ctx.Err() != nil {
-				return nil
+	eachFile(len(paths), func(w *worker, i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		p := paths[i]
+		if links[p] {
+			// A link is read only where it leads to a regular file in
+			// the project: a pipe or a device would block the read.
+			info, err := r.Stat(p)
+			if err == nil && !info.Mode().IsRegular() {
+				err = errors.New("the link leads to no regular file")
 			}
-			if links[p] {
-				// A link is read only where it leads to a regular file in
-				// the project: a pipe or a device would block the read.
-				info, err := r.Stat(p)
-				if err == nil && !info.Mode().IsRegular() {
-					err = errors.New("the link leads to no regular file")
-				}
-				if err != nil {
-					files[i] = unreadableFile(p, err)
-					return nil
-				}
-			}
-			src, err := r.ReadFile(p)
 			if err != nil {
 				files[i] = unreadableFile(p, err)
-				return nil
+				return
 			}
-			files[i] = indexFile(ctx, p, src, nil)
-			return nil
-		})
-	}
-	_ = g.Wait() // workers turn every failure into a finding
+		}
+		src, err := r.ReadFile(p)
+		if err != nil {
+			files[i] = unreadableFile(p, err)
+			return
+		}
+		files[i] = w.indexFile(ctx, p, src, nil)
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -110,15 +106,9 @@ func FromFiles(ctx context.Context, files map[string][]byte) *Index {
 		}
 	}
 	out := make([]*File, len(todo))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, e := range todo {
-		g.Go(func() error {
-			out[i] = indexFile(ctx, e.path, e.src, nil)
-			return nil
-		})
-	}
-	_ = g.Wait() // workers return no errors
+	eachFile(len(todo), func(w *worker, i int) {
+		out[i] = w.indexFile(ctx, todo[i].path, todo[i].src, nil)
+	})
 	return newIndex(out, ign)
 }
 
@@ -147,11 +137,49 @@ func unreadableFile(p string, err error) *File {
 	return f
 }
 
+// worker is what one indexing goroutine keeps from file to file: the
+// buffer that flatten copies each syntax tree into and the scratch lists
+// of readWords, so that a Build allocates them a few times rather than
+// once per file.
+type worker struct {
+	nodes []snode
+	words wordScratch
+}
+
+// eachFile runs do(w, i) for every i in [0, n) on GOMAXPROCS goroutines,
+// each with its own worker, and returns when all are done. Files are
+// handed out one at a time, so a large file does not hold up the rest.
+// A few long-lived
+// goroutines, rather than one per file, keep the stacks that the
+// recursive readers grow, and no file waits for a goroutine to start.
+func eachFile(n int, do func(w *worker, i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			w := &worker{}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				do(w, i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// indexFile reads one file with a worker of its own; see worker.indexFile.
+func indexFile(ctx context.Context, p string, src []byte, old *File) *File {
+	return (&worker{}).indexFile(ctx, p, src, old)
+}
+
 // indexFile reads one file: its definitions and code (TypeScript), or its
 // rows (test data). old is the file's previous version, whose tree the
 // parse starts from, or nil. A cancelled ctx gives a file without tree or
 // definitions.
-func indexFile(ctx context.Context, p string, src []byte, old *File) *File {
+func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File) *File {
 	lang, _ := langOf(p)
 	f := &File{Path: p, Lang: lang, Src: src, Lines: lineStarts(src)}
 	body := src
@@ -184,7 +212,10 @@ func indexFile(ctx context.Context, p string, src []byte, old *File) *File {
 	// The tree is flattened once (one cgo call) and both readers run on
 	// the flat copy. RootNode caches one node in the tree the file keeps;
 	// nothing else of the tree is touched, and no other goroutine has it yet.
-	st := flatten(tree.RootNode(), src, lang)
+	// The flat tree lives in the worker's buffer: nothing the readers
+	// make keeps a reference to it.
+	st := flattenInto(w.nodes, tree.RootNode(), src, lang)
+	w.nodes, st.words = st.nodes[:0], &w.words
 	readDefinitions(f, st, errs)
 	analyzeCode(f, st)
 	return f

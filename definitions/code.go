@@ -369,6 +369,8 @@ var (
 type stree struct {
 	nodes []snode
 	src   []byte
+	// words is the worker's scratch for readWords, or nil.
+	words *wordScratch
 }
 
 // flatten copies the tree under root into a flat slice. The walk is one
@@ -380,13 +382,24 @@ type stree struct {
 // `struct{ c C.TSNode; t *Tree }`); TestFlattenMatchesBinding checks the
 // walk against the binding's own.
 func flatten(root *sitter.Node, src []byte, lang Lang) *stree {
+	return flattenInto(nil, root, src, lang)
+}
+
+// flattenInto is flatten into buf's storage where it is large enough (a
+// larger slice is made where not): the nodes of the answer share it.
+func flattenInto(buf []snode, root *sitter.Node, src []byte, lang Lang) *stree {
 	ts, tsxg := grammars()
 	g := tsxg
 	if lang == LangTS {
 		g = ts
 	}
 	node := *(*C.TSNode)(unsafe.Pointer(root))
-	nodes := make([]snode, len(src)/2+64)
+	// A file has about 0.4 nodes per byte of text; half a node per byte
+	// spares most files a second walk.
+	nodes := buf[:cap(buf)]
+	if want := len(src)/2 + 64; len(nodes) < want {
+		nodes = make([]snode, want)
+	}
 	for {
 		n := int(C.flat_walk(node, (*C.flat_node)(unsafe.Pointer(&nodes[0])), C.int(len(nodes))))
 		if n <= len(nodes) {
@@ -411,6 +424,18 @@ func flatten(root *sitter.Node, src []byte, lang Lang) *stree {
 func (st *stree) text(i int32) string {
 	n := &st.nodes[i]
 	return string(st.src[n.start:n.end])
+}
+
+// bytes is the source text of node i, shared with the file's text.
+func (st *stree) bytes(i int32) []byte {
+	n := &st.nodes[i]
+	return st.src[n.start:n.end:n.end]
+}
+
+// is reports whether the source text of node i is s, without making a
+// string of it.
+func (st *stree) is(i int32, s string) bool {
+	return string(st.bytes(i)) == s
 }
 
 // span is the byte range of node i.
@@ -663,8 +688,8 @@ func (st *stree) readExport(s int32) []Export {
 }
 
 // isIdent reports whether s is identifier-shaped: [A-Za-z_$][A-Za-z0-9_$]*.
-func isIdent(s string) bool {
-	if s == "" {
+func isIdent[T string | []byte](s T) bool {
+	if len(s) == 0 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -699,8 +724,8 @@ type codeReader struct {
 	st    *stree
 	decl  []Span // declarative ranges (no words), sorted, disjoint
 	owner ownerIndex
-	words map[string][]Word
 	uses  Uses
+	*wordScratch
 	// keyTable marks the key nodes of an object literal passed to
 	// ctx.db.T.insert/where/update, with T.
 	keyTable map[int32]string
@@ -711,9 +736,38 @@ type codeReader struct {
 	handled map[int32]bool
 }
 
+// wordScratch is where readWords collects a file's words before it groups
+// them. A worker keeps one from file to file (stree.words), so that the
+// lists grow a few times per Build rather than for every file.
+type wordScratch struct {
+	// The words, in the order found: found[i] is one of the word
+	// keys[group[i]]. ids maps each key to its index in keys, so that each
+	// distinct word is made a string once per file.
+	ids   map[string]int32
+	keys  []string
+	found []Word
+	group []int32
+}
+
+// reset empties the scratch for the next file.
+func (s *wordScratch) reset() {
+	if s.ids == nil {
+		s.ids = map[string]int32{}
+	}
+	clear(s.ids)
+	clear(s.keys)
+	clear(s.found) // drop the strings of the last file
+	s.keys, s.found, s.group = s.keys[:0], s.found[:0], s.group[:0]
+}
+
 // readWords reads the words and uses of the file's code parts.
 func readWords(f *File, st *stree) (map[string][]Word, Uses) {
-	r := &codeReader{f: f, st: st, decl: declarativeRanges(f.Definitions), words: map[string][]Word{},
+	scratch := st.words
+	if scratch == nil {
+		scratch = &wordScratch{}
+	}
+	scratch.reset()
+	r := &codeReader{f: f, st: st, decl: declarativeRanges(f.Definitions), wordScratch: scratch,
 		keyTable: map[int32]string{}, handled: map[int32]bool{}}
 	r.owner = newOwnerIndex(f, st)
 	r.refAt = make(map[int32]bool, len(f.Refs))
@@ -737,10 +791,56 @@ func readWords(f *File, st *stree) (map[string][]Word, Uses) {
 			}
 		}
 	}
-	if len(r.words) == 0 {
-		r.words = nil
+	return r.words(), r.uses
+}
+
+// words groups the words found by word, each group in the order found,
+// all groups sharing one array; nil where there are none.
+func (r *codeReader) words() map[string][]Word {
+	if len(r.found) == 0 {
+		return nil
 	}
-	return r.words, r.uses
+	// start[id] is where the group of keys[id] begins; a key interned for
+	// a use but never found as a word has an empty group and no entry.
+	start := make([]int32, len(r.keys)+1)
+	for _, id := range r.group {
+		start[id+1]++
+	}
+	for id := range r.keys {
+		start[id+1] += start[id]
+	}
+	at := append([]int32(nil), start[:len(r.keys)]...)
+	all := make([]Word, len(r.found))
+	for i, w := range r.found {
+		id := r.group[i]
+		all[at[id]] = w
+		at[id]++
+	}
+	words := make(map[string][]Word, len(r.keys))
+	for id, k := range r.keys {
+		if lo, hi := start[id], start[id+1]; hi > lo {
+			words[k] = all[lo:hi:hi]
+		}
+	}
+	return words
+}
+
+// intern returns the text of sp as a string, made once per file.
+func (r *codeReader) intern(sp Span) string {
+	_, s := r.internID(sp)
+	return s
+}
+
+func (r *codeReader) internID(sp Span) (int32, string) {
+	b := r.st.src[sp.Start:sp.End]
+	if id, ok := r.ids[string(b)]; ok {
+		return id, r.keys[id]
+	}
+	s := string(b)
+	id := int32(len(r.keys))
+	r.ids[s] = id
+	r.keys = append(r.keys, s)
+	return id, s
 }
 
 // declarativeRanges returns the parts of the definitions' arguments that
@@ -799,8 +899,11 @@ func (r *codeReader) inCode(off int32) bool {
 	return i == len(r.decl) || r.decl[i].Start > o
 }
 
-func (r *codeReader) word(w string, sp Span, why Why, table string) {
-	r.words[w] = append(r.words[w], Word{Word: w, Span: sp, Why: why, Table: table})
+// word records the word that the source text of sp is.
+func (r *codeReader) word(sp Span, why Why, table string) {
+	id, w := r.internID(sp)
+	r.found = append(r.found, Word{Word: w, Span: sp, Why: why, Table: table})
+	r.group = append(r.group, id)
 }
 
 // node reads one node: the walk visits nodes in source order.
@@ -823,9 +926,9 @@ func (r *codeReader) node(i int32) {
 	case kindPropertyIdentifier:
 		r.property(i)
 	case kindShorthandProperty:
-		r.word(st.text(i), st.span(i), WhyObjectKey, r.keyTable[i])
+		r.word(st.span(i), WhyObjectKey, r.keyTable[i])
 	case kindShorthandPropertyPattern:
-		r.word(st.text(i), st.span(i), WhyProperty, "")
+		r.word(st.span(i), WhyProperty, "")
 	case kindString, kindTemplateString:
 		r.stringWord(i)
 	case kindMemberExpression:
@@ -853,8 +956,8 @@ func (r *codeReader) comment(i int32) {
 		for q < int(n.end) && isIdentByte(src[q]) {
 			q++
 		}
-		if w := string(src[p:q]); isIdent(w) {
-			r.word(w, Span{p, q}, WhyComment, "")
+		if isIdent(src[p:q]) {
+			r.word(Span{p, q}, WhyComment, "")
 		}
 		p = q
 	}
@@ -864,7 +967,6 @@ func (r *codeReader) comment(i int32) {
 // destructuring key, a JSX attribute, a class or interface member.
 func (r *codeReader) property(i int32) {
 	st := r.st
-	name := st.text(i)
 	p := st.nodes[i].parent
 	why, table := WhyProperty, ""
 	if p >= 0 {
@@ -879,7 +981,7 @@ func (r *codeReader) property(i int32) {
 			}
 		}
 	}
-	r.word(name, st.span(i), why, table)
+	r.word(st.span(i), why, table)
 }
 
 // stringWord reads a string literal: an object key, a db accessor
@@ -911,7 +1013,7 @@ func (r *codeReader) stringWord(i int32) {
 			}
 		}
 	}
-	r.word(v, sp, why, table)
+	r.word(sp, why, table)
 }
 
 // member reads `<expr>.db.T` (and `<expr>.db['T']`) and `<expr>.mail.send`,
@@ -929,13 +1031,20 @@ func (r *codeReader) member(i int32) {
 	if inner < 0 || st.nodes[inner].kind != kindPropertyIdentifier {
 		return
 	}
-	switch innerName, name := st.text(inner), st.text(prop); {
-	case innerName == "db":
+	kind := ""
+	switch {
+	case st.is(inner, "db"):
 		r.handled[prop] = true
-		r.dbUse(i, name, st.span(prop))
-	case innerName == "mail" && name == "send", innerName == "http" && name == "fetch":
-		r.uses.Sends = append(r.uses.Sends, SendUse{Def: r.owner.definition(st.nodes[i].start), Kind: innerName, Span: st.span(i)})
+		r.dbUse(i, st.span(prop))
+		return
+	case st.is(inner, "mail") && st.is(prop, "send"):
+		kind = "mail"
+	case st.is(inner, "http") && st.is(prop, "fetch"):
+		kind = "http"
+	default:
+		return
 	}
+	r.uses.Sends = append(r.uses.Sends, SendUse{Def: r.owner.definition(st.nodes[i].start), Kind: kind, Span: st.span(i)})
 }
 
 // subscript reads `<expr>.db['T']`.
@@ -945,14 +1054,14 @@ func (r *codeReader) subscript(i int32) {
 	if obj < 0 || st.nodes[obj].kind != kindMemberExpression {
 		return
 	}
-	if inner := st.last(obj); inner < 0 || st.nodes[inner].kind != kindPropertyIdentifier || st.text(inner) != "db" {
+	if inner := st.last(obj); inner < 0 || st.nodes[inner].kind != kindPropertyIdentifier || !st.is(inner, "db") {
 		return
 	}
 	for c := st.nodes[obj].next; c >= 0; c = st.nodes[c].next {
 		if st.nodes[c].kind == kindString {
 			if v, sp, ok := st.stringValue(c); ok && isIdent(v) {
 				r.handled[c] = true
-				r.dbUse(i, v, sp)
+				r.dbUse(i, sp)
 			}
 			return
 		}
@@ -960,16 +1069,17 @@ func (r *codeReader) subscript(i int32) {
 }
 
 // dbUse records `<expr>.db.T` at node acc (a member expression, or a
-// subscript expression with a string), with the method called on it and
-// the keys of its object argument.
-func (r *codeReader) dbUse(acc int32, table string, tableSpan Span) {
+// subscript expression with a string), where tableSpan holds T, with the
+// method called on it and the keys of its object argument.
+func (r *codeReader) dbUse(acc int32, tableSpan Span) {
 	st := r.st
-	r.word(table, tableSpan, WhyDBAccessor, table)
+	table := r.intern(tableSpan)
+	r.word(tableSpan, WhyDBAccessor, table)
 	use := DBUse{Def: r.owner.definition(st.nodes[acc].start), Table: table, TableSpan: tableSpan}
 	if m := st.nodes[acc].parent; m >= 0 && st.nodes[m].kind == kindMemberExpression && st.nodes[m].first == acc {
-		if mp := st.last(m); mp >= 0 && st.nodes[mp].kind == kindPropertyIdentifier && dbMethods[st.text(mp)] {
+		if mp := st.last(m); mp >= 0 && st.nodes[mp].kind == kindPropertyIdentifier && dbMethods[string(st.bytes(mp))] {
 			if c := st.nodes[m].parent; c >= 0 && st.nodes[c].kind == kindCallExpression && st.nodes[c].first == m {
-				use.Method = st.text(mp)
+				use.Method = r.intern(st.span(mp))
 				if argIdx, ok := dbKeyArg[use.Method]; ok {
 					if obj := r.argument(c, argIdx); obj >= 0 && st.nodes[obj].kind == kindObject {
 						use.Keys = r.objectKeys(obj, table)
@@ -1041,33 +1151,33 @@ func (r *codeReader) call(c int32) {
 	switch st.nodes[fn].kind {
 	case kindMemberExpression:
 		obj, prop := st.nodes[fn].first, st.last(fn)
-		if prop >= 0 && st.nodes[prop].kind == kindPropertyIdentifier && st.text(prop) == "call" {
+		if prop >= 0 && st.nodes[prop].kind == kindPropertyIdentifier && st.is(prop, "call") {
 			if a := r.argument(c, 0); a >= 0 {
 				if v, sp, ok := st.stringValue(a); ok {
 					r.handled[a] = true
 					r.uses.Calls = append(r.uses.Calls, CallUse{Def: r.owner.definition(st.nodes[c].start),
 						Name: NameRef{Name: v, Span: sp, Lit: st.span(a)}})
 					if isIdent(v) {
-						r.word(v, sp, WhyCallName, "")
+						r.word(sp, WhyCallName, "")
 					}
 				}
 			}
 		}
 		// ns.helper(): a call of a namespace import's member.
 		if obj >= 0 && st.nodes[obj].kind == kindIdentifier && r.refAt[st.nodes[obj].start] && prop >= 0 {
-			if imp := r.imports[st.text(obj)]; imp != nil && imp.Imported == "*" {
-				r.libCall(c, imp.Module+"#"+st.text(prop))
+			if imp := r.imports[string(st.bytes(obj))]; imp != nil && imp.Imported == "*" {
+				r.libCall(c, imp.Module+"#"+string(st.bytes(prop)))
 			}
 		}
 	case kindIdentifier:
 		if !r.refAt[st.nodes[fn].start] {
 			return
 		}
-		name := st.text(fn)
-		if imp := r.imports[name]; imp != nil {
+		name := st.bytes(fn)
+		if imp := r.imports[string(name)]; imp != nil {
 			r.libCall(c, imp.Module+"#"+imp.Imported)
-		} else if r.owner.isFunction(name) {
-			r.libCall(c, "#"+name)
+		} else if r.owner.isFunction(string(name)) {
+			r.libCall(c, "#"+string(name))
 		}
 	}
 }
