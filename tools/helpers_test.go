@@ -109,6 +109,9 @@ func snapshot(t testing.TB, dir string) map[string]string {
 			}
 			return nil
 		}
+		if d.IsDir() && filepath.Base(rel) == ".tent" {
+			return nil // made by the first call; what it holds is compared
+		}
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			target, _ := os.Readlink(p)

@@ -68,12 +68,15 @@ func hits(rules, paths []string, changes []defchange.DefChange) []hit {
 }
 
 // Judge holds a change (the paths it writes, moves or deletes, and its
-// definition changes) against the policy (tools.md §3): deny first, then
-// ask, then allow. A path that no path glob of allow names is refused (an
-// allow without path globs names every path); where allow holds change
-// rules, a change that none of them names is refused too. A refusal is
-// T9105 with the rule, and the path or change it names. Otherwise Judge
-// returns the hits of ask: the person must say yes to each.
+// definition changes) against the policy (tools.md §3). Each path and each
+// change is judged by the first list that names it: deny (refused), then
+// ask (the person is asked), then allow (written). A path that no list
+// names is refused; so is a change, where allow holds change rules (an
+// allow without path globs names every path, one without change rules
+// every change; see judgedByAllow for the changes allow's rules need not
+// name). A refusal is T9105 with the rule (or the allow that
+// names nothing), and the path or change. Otherwise Judge returns what ask
+// names: the person must say yes to write it.
 func (p *Policy) Judge(paths []string, changes []defchange.DefChange) (ask []string, err error) {
 	if p == nil {
 		return nil, nil
@@ -81,8 +84,12 @@ func (p *Policy) Judge(paths []string, changes []defchange.DefChange) (ask []str
 	if d := hits(p.Deny, paths, changes); len(d) > 0 {
 		return nil, refusal(d[0], "the policy denies %s (deny rule %q)", d[0].item, d[0].rule)
 	}
+	asked := map[string]bool{}
 	for _, h := range hits(p.Ask, paths, changes) {
-		ask = append(ask, fmt.Sprintf("%s (ask rule %q)", h.item, h.rule))
+		if !asked[h.item] {
+			ask = append(ask, fmt.Sprintf("%s (ask rule %q)", h.item, h.rule))
+		}
+		asked[h.item] = true
 	}
 	var globs, changeRules []string
 	for _, r := range p.Allow {
@@ -94,19 +101,41 @@ func (p *Policy) Judge(paths []string, changes []defchange.DefChange) (ask []str
 	}
 	if len(globs) > 0 {
 		for _, path := range paths {
-			if !anyPath(globs, path) {
-				return nil, refusal(hit{item: path, path: true}, "the policy's allow names no rule for %s (allow: %s)", path, strings.Join(globs, ", "))
+			if !asked[path] && !anyPath(globs, path) {
+				return nil, refusal(hit{item: path, path: true}, "the policy names %s in no list (allow: %s)", path, strings.Join(globs, ", "))
 			}
 		}
 	}
 	if len(changeRules) > 0 {
 		for _, c := range changes {
-			if !anyChange(changeRules, c) {
-				return nil, refusal(hit{item: describe(c)}, "the policy's allow names no rule for %s (allow: %s)", describe(c), strings.Join(changeRules, ", "))
+			if !judgedByAllow(c) {
+				continue
+			}
+			if d := describe(c); !asked[d] && !anyChange(changeRules, c) {
+				return nil, refusal(hit{item: d}, "the policy names %s in no list (allow: %s)", d, strings.Join(changeRules, ", "))
 			}
 		}
 	}
 	return ask, nil
+}
+
+// judgedByAllow reports whether allow's change rules must name a change.
+// A file's change is judged by allow's path globs, and a table's change
+// that only touches its columns by the changes of those columns: an allow
+// of "change:column" lets a column change without naming "change:table".
+func judgedByAllow(c defchange.DefChange) bool {
+	if c.Kind == defchange.KindFile {
+		return false
+	}
+	if c.Kind == "table" && c.Action == defchange.Change && len(c.Fields) > 0 {
+		for _, f := range c.Fields {
+			if !strings.HasPrefix(f.Path, "columns.") {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 func anyPath(globs []string, p string) bool {
