@@ -133,10 +133,10 @@ func TestChangedByAndCompare(t *testing.T) {
 	}{
 		{`{"name": "orders.total"}`, 2, "ann", 1},
 		{`{"name": "orders", "path": "columns.total.type"}`, 2, "ann", 1},
-		{`{"name": "orders.remark"}`, 5, "bob", 4},                                // the rename itself
-		{`{"name": "orders.remark", "path": "type"}`, 4, "ann", 3},                // followed back to note
-		{`{"name": "orders", "path": "columns.remark.private"}`, 1, "ann", 1},     // back to note, first turn
-		{`{"name": "orders.note", "path": "private"}`, 1, "ann", 1},               // by its old name
+		{`{"name": "orders.remark"}`, 5, "bob", 4},                            // the rename itself
+		{`{"name": "orders.remark", "path": "type"}`, 4, "ann", 3},            // followed back to note
+		{`{"name": "orders", "path": "columns.remark.private"}`, 1, "ann", 1}, // back to note, first turn
+		{`{"name": "orders.note", "path": "private"}`, 1, "ann", 1},           // by its old name
 		{`{"name": "checkout", "path": "steps"}`, 3, "bob", 2},
 		{`{"name": "orders"}`, 5, "bob", 4},
 	}
