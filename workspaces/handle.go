@@ -1,0 +1,340 @@
+// Package workspaces is the workspaces handle of tools.md §1: one per host
+// process, over a folder that holds many workspaces, each a project folder
+// with an unguessable id and an owner. The host gives it its rule of who
+// may act on a workspace besides its owner, its approver (who answers for
+// the person), and the policy of each agent; it then calls Tool, Turn and
+// Undo. A caller who is not let in gets T3101 before anything of the
+// workspace is read. No tool input can name another workspace: the
+// workspace is the one the call names, and every path a tool takes is held
+// to its folder (package tools).
+package workspaces
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/tools"
+)
+
+// Info is what the handle knows of a workspace.
+type Info struct {
+	ID      string    `json:"id"`
+	Owner   string    `json:"owner"`
+	Created time.Time `json:"created"`
+}
+
+// Call says who calls and through which agent. The agent's policy (the
+// one the host registered for its name, or the default) binds the tools
+// of the call.
+type Call struct {
+	Caller string
+	Agent  string
+}
+
+// Config is what the host gives the handle.
+type Config struct {
+	// May lets a caller who is not the workspace's owner act on it; nil
+	// lets nobody but the owner.
+	May func(caller string, ws Info) bool
+	// Approver answers for the person where a policy's ask names a change,
+	// or run would send data out; nil answers no.
+	Approver tools.Approver
+	// Policies maps agents' names to their policies; an agent without one
+	// has the default (allow everything, nothing more).
+	Policies map[string]*tools.Policy
+	// Now is the clock of points and of new workspaces; nil means time.Now.
+	Now func() time.Time
+}
+
+// Handle is the workspaces handle. It is safe for concurrent use.
+type Handle struct {
+	dir string
+	cfg Config
+
+	mu       sync.Mutex
+	policies map[string]*tools.Policy
+	open     map[string]*tools.Workspace
+	owners   map[string]Info
+}
+
+// infoFile is where a workspace's owner is kept: in its .tent/, which no
+// tool reads or writes.
+const infoFile = ".tent/workspace.json"
+
+// Open opens the handle over the folder dir, making it where needed.
+func Open(dir string, cfg Config) (*Handle, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspaces: %w", err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("workspaces: %w", err)
+	}
+	h := &Handle{dir: abs, cfg: cfg, policies: map[string]*tools.Policy{}, open: map[string]*tools.Workspace{}, owners: map[string]Info{}}
+	for agent, p := range cfg.Policies {
+		h.policies[agent] = p
+	}
+	return h, nil
+}
+
+// Close closes every workspace the handle opened.
+func (h *Handle) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var errs []error
+	for id, w := range h.open {
+		errs = append(errs, w.Close())
+		delete(h.open, id)
+	}
+	return errors.Join(errs...)
+}
+
+// SetPolicy registers (or, with nil, forgets) an agent's policy.
+func (h *Handle) SetPolicy(agent string, p *tools.Policy) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if p == nil {
+		delete(h.policies, agent)
+		return
+	}
+	h.policies[agent] = p
+}
+
+func (h *Handle) now() time.Time {
+	if h.cfg.Now != nil {
+		return h.cfg.Now()
+	}
+	return time.Now()
+}
+
+// idEncoding writes ids in lowercase base32, without padding.
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// idLen is the length of an id: 128 random bits in base32.
+const idLen = 26
+
+// newID returns a new unguessable id.
+func newID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("workspaces: new id: %w", err)
+	}
+	return idEncoding.EncodeToString(b[:]), nil
+}
+
+// validID reports whether s has the form of an id (so that it is a plain
+// folder name, never a path).
+func validID(s string) bool {
+	if len(s) != idLen {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '2' && c <= '7') {
+			return false
+		}
+	}
+	return true
+}
+
+// Create makes a new workspace for owner, empty or, where template names a
+// project folder, with a copy of its files (but its .tent/, .git/,
+// node_modules/ and links), and returns its Info.
+func (h *Handle) Create(ctx context.Context, owner, template string) (Info, error) {
+	if owner == "" {
+		return Info{}, fmt.Errorf("workspaces: create: a workspace needs an owner")
+	}
+	id, err := newID()
+	if err != nil {
+		return Info{}, err
+	}
+	dir := filepath.Join(h.dir, id)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return Info{}, fmt.Errorf("workspaces: create: %w", err)
+	}
+	if template != "" {
+		if err := copyProject(ctx, template, dir); err != nil {
+			os.RemoveAll(dir)
+			return Info{}, fmt.Errorf("workspaces: create from %s: %w", template, err)
+		}
+	}
+	info := Info{ID: id, Owner: owner, Created: h.now().UTC()}
+	data, err := json.Marshal(info)
+	if err != nil {
+		return Info{}, fmt.Errorf("workspaces: create: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".tent"), 0o755); err != nil {
+		os.RemoveAll(dir)
+		return Info{}, fmt.Errorf("workspaces: create: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(infoFile)), data, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return Info{}, fmt.Errorf("workspaces: create: %w", err)
+	}
+	h.mu.Lock()
+	h.owners[id] = info
+	h.mu.Unlock()
+	return info, nil
+}
+
+// skipped are the folders a template's copy leaves out.
+var skipped = map[string]bool{".tent": true, ".git": true, "node_modules": true}
+
+// copyProject copies the regular files of a project folder into dst.
+func copyProject(ctx context.Context, src, dst string) error {
+	fsys := os.DirFS(src)
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && skipped[strings.ToLower(d.Name())] {
+				return fs.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, filepath.FromSlash(p)), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil // links and devices are not copied: a workspace holds only its own files
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, filepath.FromSlash(p)), data, 0o644)
+	})
+}
+
+// denied is the T3101 of a caller not let into a workspace. It says the
+// same for a workspace that does not exist, so an id cannot be probed.
+func denied(caller, id string) error {
+	return diag.Errorf(diag.T3101, "%q may not act on workspace %s", caller, id).With("workspace", id)
+}
+
+// admit holds the caller to the workspace: its owner, or whoever the
+// host's May lets in. Nothing of the project is read before it says yes.
+func (h *Handle) admit(id, caller string) (Info, error) {
+	if !validID(id) {
+		return Info{}, denied(caller, id)
+	}
+	h.mu.Lock()
+	info, ok := h.owners[id]
+	h.mu.Unlock()
+	if !ok {
+		data, err := os.ReadFile(filepath.Join(h.dir, id, filepath.FromSlash(infoFile)))
+		if err != nil {
+			return Info{}, denied(caller, id)
+		}
+		if err := json.Unmarshal(data, &info); err != nil || info.ID != id || info.Owner == "" {
+			return Info{}, denied(caller, id)
+		}
+		h.mu.Lock()
+		h.owners[id] = info
+		h.mu.Unlock()
+	}
+	if caller != "" && caller == info.Owner {
+		return info, nil
+	}
+	if h.cfg.May != nil && h.cfg.May(caller, info) {
+		return info, nil
+	}
+	return Info{}, denied(caller, id)
+}
+
+// workspace returns the open workspace of an id that admit let in, as the
+// call's caller and agent see it.
+func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w, ok := h.open[id]
+	if !ok {
+		var err error
+		if w, err = tools.Open(filepath.Join(h.dir, id), tools.Options{}); err != nil {
+			return nil, fmt.Errorf("workspaces: %w", err)
+		}
+		h.open[id] = w
+	}
+	return w.With(tools.Options{
+		Policy:   h.policies[c.Agent],
+		Caller:   c.Caller,
+		Agent:    c.Agent,
+		Turn:     turn,
+		Approver: h.cfg.Approver,
+		Now:      h.cfg.Now,
+	}), nil
+}
+
+// Tool runs one tool on the workspace id, under the policy of the call's
+// agent, with its input as an agent sends it (tools.md §5). T3101 where
+// the caller is not let in.
+func (h *Handle) Tool(ctx context.Context, id, name string, input json.RawMessage, c Call) (tools.Answer, error) {
+	return h.run(ctx, id, name, input, c, 0)
+}
+
+func (h *Handle) run(ctx context.Context, id, name string, input json.RawMessage, c Call, turn int) (tools.Answer, error) {
+	if _, err := h.admit(id, c.Caller); err != nil {
+		return tools.Answer{}, err
+	}
+	w, err := h.workspace(id, c, turn)
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	return tools.Call(ctx, w, name, input)
+}
+
+// Turn groups the tools of one step of an agent: fn gets a Turn whose
+// tools record their points with the turn's number. T3101 (and fn is not
+// called) where the caller is not let in.
+func (h *Handle) Turn(ctx context.Context, id string, c Call, fn func(t *Turn) error) error {
+	if _, err := h.admit(id, c.Caller); err != nil {
+		return err
+	}
+	w, err := h.workspace(id, c, 0)
+	if err != nil {
+		return err
+	}
+	n, err := w.NewTurn(ctx, c.Caller, c.Agent)
+	if err != nil {
+		return err
+	}
+	return fn(&Turn{h: h, id: id, call: c, n: n})
+}
+
+// Turn is one step of an agent on a workspace.
+type Turn struct {
+	h    *Handle
+	id   string
+	call Call
+	n    int
+}
+
+// Number is the turn's number, as the points of its tools record it.
+func (t *Turn) Number() int { return t.n }
+
+// Tool runs a tool in the turn.
+func (t *Turn) Tool(ctx context.Context, name string, input json.RawMessage) (tools.Answer, error) {
+	return t.h.run(ctx, t.id, name, input, t.call, t.n)
+}
+
+// Undo puts the workspace back as it was before its newest change in
+// effect, or before point (where point > 0), and records a point of the
+// kind undo; see the undo tool. T3101 where the caller is not let in.
+func (h *Handle) Undo(ctx context.Context, id string, c Call, point int) (tools.Answer, error) {
+	input, err := json.Marshal(tools.UndoInput{Point: point})
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	return h.run(ctx, id, "undo", input, c, 0)
+}
