@@ -1,0 +1,168 @@
+package tools
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tent-tools/tent-tools/history"
+)
+
+// slowOps renames and removes like the workspace's os.Root, each after a
+// pause, so that a kill lands between two renames of one change.
+type slowOps struct {
+	fsys  fileOps
+	pause time.Duration
+}
+
+func (s slowOps) Rename(a, b string) error { time.Sleep(s.pause); return s.fsys.Rename(a, b) }
+func (s slowOps) Remove(name string) error { time.Sleep(s.pause); return s.fsys.Remove(name) }
+
+// TestCrashChild is the child process of TestCrash: it renames orders to
+// purchases in the project TENT_CRASH_DIR names (seven files, one moved),
+// with a pause before each rename into place, and says when it starts.
+func TestCrashChild(t *testing.T) {
+	dir := os.Getenv("TENT_CRASH_DIR")
+	if dir == "" {
+		t.Skip("the child of TestCrash")
+	}
+	w, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ops = slowOps{fsys: w.fsys, pause: 2 * time.Millisecond}
+	fmt.Println("ready")
+	if _, err := call(w, "rename", `{"name": "orders", "to": "purchases"}`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCrash kills a process at random instants of a multi-file rename
+// (SIGKILL, 100 times), and checks after each that the next call leaves
+// every file as it was before or as it is after, whole, with a history
+// that says which: no point, or the one point whose hashes the files have.
+func TestCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills 100 processes")
+	}
+	before := snapshot(t, copyProject(t, refactorDir))
+	after, took, _ := crashRun(t, -1)
+	if maps.Equal(before, after) {
+		t.Fatal("the rename changed nothing")
+	}
+	counts := map[string]int{}
+	for i := range 100 {
+		delay := time.Duration(rand.Int64N(int64(took)))
+		got, _, finished := crashRun(t, delay)
+		switch {
+		case maps.Equal(got, before):
+			counts["before"]++
+		case maps.Equal(got, after):
+			counts["after"]++
+		default:
+			t.Fatalf("run %d (killed after %v): the project is neither as before nor as after", i, delay)
+		}
+		if finished {
+			counts["finished at the next call"]++
+		}
+	}
+	t.Logf("100 kills within %v of the child's start: %v", took, counts)
+}
+
+// crashRun runs the child on a fresh copy of the project and kills it
+// after delay (or lets it finish, for a negative delay), then opens the
+// project again, calls a tool, and checks the history against the files.
+// It returns the files, how long the child took from ready to exit (for a
+// run not killed), and whether the next call had a change to finish.
+func crashRun(t *testing.T, delay time.Duration) (files map[string]string, took time.Duration, finished bool) {
+	t.Helper()
+	dir := copyProject(t, refactorDir)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
+	cmd.Env = append(os.Environ(), "TENT_CRASH_DIR="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	start := time.Now()
+	if line != "ready\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the child said %q", line)
+	}
+	if delay >= 0 {
+		time.Sleep(delay)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+	} else if err := cmd.Wait(); err != nil {
+		t.Fatalf("the child failed: %v", err)
+	}
+	took = time.Since(start)
+
+	// What the crash left, before anyone finishes it.
+	ctx := context.Background()
+	pendingBefore := 0
+	if _, err := os.Stat(filepath.Join(dir, ".tent", history.File)); err == nil {
+		hs, err := history.Open(ctx, filepath.Join(dir, ".tent", history.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := hs.Pending(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pendingBefore = len(p)
+		hs.Close()
+	}
+
+	w, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer)
+	files = snapshot(t, dir)
+	noTemps(t, dir)
+	hs, err := w.history(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := hs.Pending(ctx); len(p) != 0 {
+		t.Fatalf("%d points left not done", len(p))
+	}
+	switch len(h.Points) {
+	case 0:
+	case 1:
+		p, err := hs.At(ctx, h.Points[0].Point)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Kind != history.KindCommand || len(p.Files) != 8 {
+			t.Fatalf("the point is %+v", h.Points[0])
+		}
+		for _, f := range p.Files {
+			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+			switch {
+			case f.After == "" && !os.IsNotExist(err):
+				t.Fatalf("point %d deletes %s, which is there", p.N, f.Path)
+			case f.After != "" && (err != nil || history.Hash(data) != f.After):
+				t.Fatalf("%s is not as point %d left it", f.Path, p.N)
+			}
+		}
+	default:
+		t.Fatalf("%d points after one rename: %+v", len(h.Points), h.Points)
+	}
+	return files, took, pendingBefore > 0
+}
