@@ -131,12 +131,15 @@ func keepTo(changes []defchange.DefChange, name string) []defchange.DefChange {
 				out = append(out, c)
 			}
 		case named(c, table):
-			// The table's fields of that column only.
-			prefix := "columns." + column
+			// The table's fields of that column only, by any name it had.
 			var fields []defchange.Field
 			for _, f := range c.Fields {
-				if f.Path == prefix || strings.HasPrefix(f.Path, prefix+".") {
-					fields = append(fields, f)
+				for _, col := range columnNames(changes, name, column) {
+					prefix := "columns." + col
+					if f.Path == prefix || strings.HasPrefix(f.Path, prefix+".") {
+						fields = append(fields, f)
+						break
+					}
 				}
 			}
 			if len(fields) > 0 {
@@ -146,4 +149,24 @@ func keepTo(changes []defchange.DefChange, name string) []defchange.DefChange {
 		}
 	}
 	return out
+}
+
+// columnNames lists the names a column had in composed changes: its name,
+// and the other side of a rename of it.
+func columnNames(changes []defchange.DefChange, name, column string) []string {
+	names := []string{column}
+	for _, c := range changes {
+		if c.Kind != defchange.KindColumn || c.To == "" {
+			continue
+		}
+		switch name {
+		case c.Definition:
+			_, to, _ := strings.Cut(c.To, ".")
+			names = append(names, to)
+		case c.To:
+			_, from, _ := strings.Cut(c.Definition, ".")
+			names = append(names, from)
+		}
+	}
+	return names
 }

@@ -167,7 +167,7 @@ func TestChangedByAndCompare(t *testing.T) {
 	// went, its type changed, its name changed.
 	c = mustCall(t, base, "compare", `{"from": 0, "name": "orders.note"}`).Data.(CompareAnswer)
 	got = showChanges(c.Changes)
-	want = "change:table orders [columns.note.private: true -> ; columns.note.type: text -> json]\n" +
+	want = "change:table orders [columns.note.private: true -> ; columns.note.type: text -> json; columns.remark.name: note -> remark; columns.remark.was:  -> 'note']\n" +
 		"rename:column orders.note -> orders.remark [private: true -> ; type: text -> json; name: note -> remark; was:  -> 'note']\n"
 	if got != want {
 		t.Errorf("compare 0.. orders.note:\n%swant\n%s", got, want)

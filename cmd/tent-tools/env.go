@@ -35,7 +35,11 @@ func (e *env) workspace() (*tools.Workspace, error) {
 	if e.ws != nil {
 		return e.ws, nil
 	}
-	opts := tools.Options{Caller: e.caller, Approver: &terminalApprover{e: e}}
+	caller := e.caller
+	if caller == "" {
+		caller = defaultCaller(e.dir)
+	}
+	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}}
 	if e.policyFile != "" {
 		data, err := os.ReadFile(e.policyFile)
 		if err != nil {
