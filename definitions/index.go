@@ -17,38 +17,42 @@ import (
 // concurrent use. Its *File values are shared with the snapshots Update
 // makes from it, and must not be changed.
 type Index struct {
-	files  map[string]*File
+	files  fileMap
 	sorted []*File // by path
 	ignore *ignoreSet
 
 	// The views over all files, made on first use: Update then costs the
-	// one file it re-reads, not a pass over the project.
+	// one file it re-reads, not a pass over the project. Definitions by
+	// name come from the lineage's join where they can (codeindex.go).
 	once     sync.Once
 	defs     []*Definition
-	byName   map[string][]*Definition
+	names    *nameIndex // the shared namespace (codeindex.go)
 	project  *Definition
 	engine   *Definition
 	findings []diag.Finding
 
-	// The code lookups (places.go), made on first use.
+	// The code lookups (codeindex.go), made on first use, from the join
+	// that the snapshots of one lineage share where they can.
 	codeOnce sync.Once
 	codeIx   *codeIndex
+	lineage  *codeLineage
 }
 
 // code returns the snapshot's code lookups, made on first use.
 func (ix *Index) code() *codeIndex {
-	ix.codeOnce.Do(func() { ix.codeIx = newCodeIndex(ix.sorted, ix.ResolveImport) })
+	ix.codeOnce.Do(func() { ix.codeIx = newCodeIndex(ix) })
 	return ix.codeIx
 }
 
 // newIndex makes a snapshot of files, in any order.
 func newIndex(files []*File, ign *ignoreSet) *Index {
-	ix := &Index{files: make(map[string]*File, len(files)), ignore: ign}
+	byPath := make(map[string]*File, len(files))
 	for _, f := range files {
-		ix.files[f.Path] = f
+		byPath[f.Path] = f
 	}
-	ix.sorted = make([]*File, 0, len(ix.files))
-	for _, f := range ix.files {
+	ix := &Index{files: fileMap{base: byPath}, ignore: ign, lineage: &codeLineage{}}
+	ix.sorted = make([]*File, 0, len(byPath))
+	for _, f := range byPath {
 		ix.sorted = append(ix.sorted, f)
 	}
 	sort.Slice(ix.sorted, func(i, j int) bool { return ix.sorted[i].Path < ix.sorted[j].Path })
@@ -63,7 +67,6 @@ func (ix *Index) views() {
 			n += len(f.Definitions)
 		}
 		ix.defs = make([]*Definition, 0, n)
-		ix.byName = make(map[string][]*Definition, n)
 		for _, f := range ix.sorted {
 			for _, d := range f.Definitions {
 				ix.defs = append(ix.defs, d)
@@ -76,13 +79,12 @@ func (ix *Index) views() {
 					if ix.engine == nil {
 						ix.engine = d
 					}
-				default:
-					ix.byName[d.Name] = append(ix.byName[d.Name], d)
 				}
 			}
 			ix.findings = append(ix.findings, f.Findings...)
 		}
 		diag.Sort(ix.findings)
+		ix.names = newNameIndex(ix)
 	})
 }
 
@@ -100,22 +102,22 @@ func (ix *Index) Update(p string, src []byte) *Index {
 	if _, ok := langOf(p); !ok || p == "" || ix.ignore.ignored(p, false) {
 		return ix
 	}
-	old := ix.files[p]
+	old := ix.files.get(p)
 	if src == nil && old == nil {
 		return ix
 	}
 	if src != nil && old != nil && old.Src != nil && bytes.Equal(old.Src, src) {
 		return ix
 	}
-	next := &Index{files: maps.Clone(ix.files), ignore: ix.ignore}
+	next := &Index{ignore: ix.ignore, lineage: ix.lineage}
 	i := sort.Search(len(ix.sorted), func(i int) bool { return ix.sorted[i].Path >= p })
 	if src == nil {
-		delete(next.files, p)
+		next.files = ix.files.with(p, nil)
 		next.sorted = append(append(make([]*File, 0, len(ix.sorted)-1), ix.sorted[:i]...), ix.sorted[i+1:]...)
 		return next
 	}
 	f := indexFile(context.Background(), p, src, old)
-	next.files[p] = f
+	next.files = ix.files.with(p, f)
 	if old != nil {
 		next.sorted = append(make([]*File, 0, len(ix.sorted)), ix.sorted...)
 		next.sorted[i] = f
@@ -126,6 +128,54 @@ func (ix *Index) Update(p string, src []byte) *Index {
 	return next
 }
 
+// fileMap maps paths to files for one snapshot: base, a map shared by
+// snapshots and never changed, under over, the paths that Updates changed
+// since (nil where a file is gone). Each Update copies over, not base, so
+// that it costs the one file and not a copy of a map of all files; past
+// maxFileOverlay paths, an Update folds over into a new base.
+type fileMap struct {
+	base map[string]*File
+	over map[string]*File
+}
+
+// maxFileOverlay bounds fileMap.over: a copy of it costs about 1/64 of a
+// copy of the base of a large project, and a fold every 64 Updates the
+// same again.
+const maxFileOverlay = 64
+
+// get returns the file at path p, or nil.
+func (m fileMap) get(p string) *File {
+	if f, ok := m.over[p]; ok {
+		return f
+	}
+	return m.base[p]
+}
+
+// with returns m with the file at path p replaced by f (nil: gone); m is
+// unchanged.
+func (m fileMap) with(p string, f *File) fileMap {
+	if len(m.over) < maxFileOverlay {
+		over := make(map[string]*File, len(m.over)+1)
+		maps.Copy(over, m.over)
+		over[p] = f
+		return fileMap{base: m.base, over: over}
+	}
+	base := maps.Clone(m.base)
+	for q, g := range m.over {
+		if g == nil {
+			delete(base, q)
+		} else {
+			base[q] = g
+		}
+	}
+	if f == nil {
+		delete(base, p)
+	} else {
+		base[p] = f
+	}
+	return fileMap{base: base}
+}
+
 // Files returns the indexed files, sorted by path.
 func (ix *Index) Files() []*File {
 	return append([]*File(nil), ix.sorted...)
@@ -133,7 +183,7 @@ func (ix *Index) Files() []*File {
 
 // File returns the indexed file at path, or nil.
 func (ix *Index) File(p string) *File {
-	return ix.files[cleanPath(p)]
+	return ix.files.get(cleanPath(p))
 }
 
 // Definitions returns every definition, project and engine included,
@@ -148,7 +198,7 @@ func (ix *Index) Definitions() []*Definition {
 // nil.
 func (ix *Index) Definition(name string) *Definition {
 	ix.views()
-	if ds := ix.byName[name]; len(ds) > 0 {
+	if ds := ix.names.named(name); len(ds) > 0 {
 		return ds[0]
 	}
 	return nil
@@ -158,7 +208,7 @@ func (ix *Index) Definition(name string) *Definition {
 // called name, by path order (more than one is T2001 for the check).
 func (ix *Index) DefinitionsNamed(name string) []*Definition {
 	ix.views()
-	return append([]*Definition(nil), ix.byName[name]...)
+	return append([]*Definition(nil), ix.names.named(name)...)
 }
 
 // Project returns the default export of project.ts, or nil.
@@ -190,7 +240,7 @@ func (ix *Index) Lookup(target string) (*Definition, *Column, *diag.ToolError) {
 	def := ix.Definition(name)
 	if def == nil {
 		msg := "no definition is named `" + name + "`"
-		if near := nearest(name, mapKeys(ix.byName)); near != "" {
+		if near := nearest(name, ix.names.names()); near != "" {
 			msg += "; did you mean `" + near + "`?"
 		}
 		return nil, nil, diag.Errorf(diag.T9103, "%s", msg).With("name", name)
@@ -244,20 +294,11 @@ func (ix *Index) ResolveImport(from, module string) string {
 	}
 	candidates = append(candidates, joined+".ts", joined+".tsx", joined+"/index.ts", joined+"/index.tsx")
 	for _, c := range candidates {
-		if f := ix.files[c]; f != nil && (f.Lang == LangTS || f.Lang == LangTSX) {
+		if f := ix.files.get(c); f != nil && (f.Lang == LangTS || f.Lang == LangTSX) {
 			return c
 		}
 	}
 	return ""
-}
-
-// mapKeys returns the keys of m.
-func mapKeys(m map[string][]*Definition) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 // nearest returns the candidate closest to name by edit distance, when it

@@ -3,6 +3,7 @@ package definitions
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -337,5 +338,48 @@ func TestEditDistanceAndNearest(t *testing.T) {
 	}
 	if got := nearest("x", []string{"users", "orders"}); got != "" {
 		t.Errorf("nearest of a far name = %q", got)
+	}
+}
+
+// TestFileMapFolds replaces, removes and adds files past maxFileOverlay
+// and checks every path after each step against a plain map, and that
+// older maps keep what they held.
+func TestFileMapFolds(t *testing.T) {
+	want := map[string]*File{}
+	m := fileMap{base: map[string]*File{}}
+	for i := range 10 {
+		p := fmt.Sprintf("f%d.ts", i)
+		want[p] = &File{Path: p}
+		m.base[p] = want[p]
+	}
+	type version struct {
+		m    fileMap
+		want map[string]*File
+	}
+	var versions []version
+	for step := range 3 * maxFileOverlay {
+		p := fmt.Sprintf("f%d.ts", step%13)
+		var f *File
+		if step%5 != 0 {
+			f = &File{Path: p}
+		}
+		m = m.with(p, f)
+		if f == nil {
+			delete(want, p)
+		} else {
+			want[p] = f
+		}
+		versions = append(versions, version{m, maps.Clone(want)})
+	}
+	for i, v := range versions {
+		for j := range 13 {
+			p := fmt.Sprintf("f%d.ts", j)
+			if got := v.m.get(p); got != v.want[p] {
+				t.Fatalf("version %d: %s is %p, want %p", i, p, got, v.want[p])
+			}
+		}
+		if len(v.m.over) > maxFileOverlay {
+			t.Fatalf("version %d: %d paths over the base", i, len(v.m.over))
+		}
 	}
 }

@@ -2,7 +2,6 @@ package definitions
 
 import (
 	"sort"
-	"strings"
 )
 
 // Places returns the plain places that name target, a definition
@@ -30,131 +29,16 @@ func (ix *Index) CodeSites(target string) []CodeSite {
 
 // This file finds the places that name a definition or a column
 // (format.md §4): the plain places that rename changes and remove updates,
-// and the code sites that they only list.
-//
-// The lookups run on a codeIndex: maps from names to what names them,
-// made once per snapshot on first use and only read after that, so that a
-// query touches only the files that hold the name.
-
-// codeIndex is the lookup maps of one snapshot. It is immutable once made.
-type codeIndex struct {
-	files  []*File // sorted by path
-	byPath map[string]*File
-	// modules holds where each relative module of an import or export
-	// leads, by the importing file's folder ("" where nowhere).
-	modules map[moduleKey]string
-
-	// defs holds the first definition of each name of the shared
-	// namespace, by path order.
-	defs map[string]*Definition
-	// importers maps a file's path to the imports that resolve to it.
-	importers map[string][]moduleLink
-	// reexporters maps a file's path to the `export ... from` specifiers
-	// that resolve to it.
-	reexporters map[string][]moduleLink
-	// declared maps a definition name to the declarative places of other
-	// definitions that name it: ref, steps, users, was, removed.
-	declared map[string][]Place
-	// wordFiles maps a word to the files whose code holds it.
-	wordFiles map[string][]*File
-	// testdata maps a table name to its test data file.
-	testdata map[string]*File
-}
-
-// moduleKey is a relative module as written in a file of folder dir.
-type moduleKey struct{ dir, module string }
-
-// moduleLink is one import (or export specifier) of file, by index.
-type moduleLink struct {
-	file  *File
-	index int
-}
-
-// newCodeIndex makes the lookup maps of files (sorted by path), resolving
-// relative imports with resolve.
-func newCodeIndex(files []*File, resolve func(from, module string) string) *codeIndex {
-	ci := &codeIndex{
-		files:       files,
-		byPath:      make(map[string]*File, len(files)),
-		modules:     map[moduleKey]string{},
-		defs:        map[string]*Definition{},
-		importers:   map[string][]moduleLink{},
-		reexporters: map[string][]moduleLink{},
-		declared:    map[string][]Place{},
-		wordFiles:   map[string][]*File{},
-		testdata:    map[string]*File{},
-	}
-	for _, f := range files {
-		ci.byPath[f.Path] = f
-	}
-	// Module links are resolved once per distinct (folder, module) pair:
-	// the files of one folder mostly import the same few modules.
-	res := func(from, module string) string {
-		if !strings.HasPrefix(module, ".") {
-			return ""
-		}
-		k := moduleKey{dirOf(from), module}
-		p, ok := ci.modules[k]
-		if !ok {
-			p = resolve(from, module)
-			ci.modules[k] = p
-		}
-		return p
-	}
-	for _, f := range files {
-		for _, d := range f.Definitions {
-			if d.Kind != KindProject && d.Kind != KindEngine {
-				if _, ok := ci.defs[d.Name]; !ok {
-					ci.defs[d.Name] = d
-				}
-			}
-			ci.addDeclared(d)
-		}
-		for i, im := range f.Imports {
-			if p := res(f.Path, im.Module); p != "" {
-				ci.importers[p] = append(ci.importers[p], moduleLink{f, i})
-			}
-		}
-		for i, ex := range f.Exports {
-			if ex.Module == "" {
-				continue
-			}
-			if p := res(f.Path, ex.Module); p != "" {
-				ci.reexporters[p] = append(ci.reexporters[p], moduleLink{f, i})
-			}
-		}
-		for w := range f.Words {
-			ci.wordFiles[w] = append(ci.wordFiles[w], f)
-		}
-		if f.TestData != nil {
-			if _, ok := ci.testdata[f.TestData.Table]; !ok {
-				ci.testdata[f.TestData.Table] = f
-			}
-		}
-	}
-	return ci
-}
-
-// resolve returns the file a relative module of an import or export in
-// file from leads to, or "".
-func (ci *codeIndex) resolve(from, module string) string {
-	return ci.modules[moduleKey{dirOf(from), module}]
-}
-
-func dirOf(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
-}
+// and the code sites that they only list. The lookups they run on are in
+// codeindex.go.
 
 // addDeclared records the declarative places of d that name definitions.
-func (ci *codeIndex) addDeclared(d *Definition) {
+func (j *codeJoin) addDeclared(d *Definition) {
 	add := func(n NameRef, k PlaceKind) {
 		if n.Name == "" || n.Span == (Span{}) {
 			return
 		}
-		ci.declared[n.Name] = append(ci.declared[n.Name], Place{Target: n.Name, Path: d.Path, Span: n.Span, Kind: k})
+		j.declared[n.Name] = append(j.declared[n.Name], Place{Target: n.Name, Path: d.Path, Span: n.Span, Kind: k})
 	}
 	refs := func(cols []*Column) {
 		for _, c := range cols {
@@ -224,16 +108,16 @@ func (ci *codeIndex) definitionPlaces(target string, d *Definition) []Place {
 		out = append(out, Place{Target: target, Path: path, Span: sp, Kind: k, Shorthand: shorthand})
 	}
 	add(d.Path, d.NameSpan, PlaceName, false)
-	if f := ci.byPath[d.Path]; f != nil {
+	if f := ci.file(d.Path); f != nil {
 		ci.usesIn(f, name, target, &out)
 	}
 	ci.linkPlaces(d.Path, name, target, &out)
-	for _, p := range ci.declared[name] {
+	for _, p := range ci.declared(name) {
 		p.Target = target
 		out = append(out, p)
 	}
 	if d.Kind == KindTable {
-		if f := ci.testdata[name]; f != nil {
+		if f := ci.testdata(name); f != nil {
 			add(f.Path, Span{}, PlaceTestDataFile, false)
 		}
 	}
@@ -266,7 +150,7 @@ func (ci *codeIndex) linkPlaces(path, name, target string, out *[]Place) {
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		for _, l := range ci.importers[p] {
+		for _, l := range ci.importers(p) {
 			im := l.file.Imports[l.index]
 			switch {
 			case im.Imported == name:
@@ -286,7 +170,7 @@ func (ci *codeIndex) linkPlaces(path, name, target string, out *[]Place) {
 				ci.namespaceMembers(l.file, im.Local, name, target, out)
 			}
 		}
-		for _, l := range ci.reexporters[p] {
+		for _, l := range ci.reexporters(p) {
 			e := l.file.Exports[l.index]
 			switch {
 			case e.Local == name:
@@ -359,7 +243,7 @@ func (ci *codeIndex) columnPlaces(target string, d *Definition, c *Column) []Pla
 		out = append(out, Place{Target: target, Path: path, Span: sp, Kind: k})
 	}
 	if c.Prop != nil {
-		if f := ci.byPath[d.Path]; f != nil {
+		if f := ci.file(d.Path); f != nil {
 			add(d.Path, unquoted(f.Src, c.Prop.KeySpan), PlaceName)
 		}
 	}
@@ -386,7 +270,7 @@ func (ci *codeIndex) columnPlaces(target string, d *Definition, c *Column) []Pla
 			}
 		}
 	}
-	if f := ci.testdata[d.Name]; f != nil {
+	if f := ci.testdata(d.Name); f != nil {
 		for _, row := range f.TestData.Rows {
 			for _, k := range row.Keys {
 				if k.Name.Name == name {
@@ -416,7 +300,7 @@ func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSi
 	if c != nil {
 		word = c.Schema.Name
 	}
-	files := ci.wordFiles[word]
+	files := ci.wordFiles(word)
 	if len(files) == 0 {
 		return nil
 	}

@@ -180,6 +180,6 @@ func BenchmarkCodeLookups(b *testing.B) {
 	ix := bigProject()
 	b.ReportAllocs()
 	for b.Loop() {
-		newCodeIndex(ix.sorted, ix.ResolveImport)
+		join(ix.sorted, ix.ResolveImport)
 	}
 }

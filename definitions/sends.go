@@ -24,11 +24,11 @@ func (ix *Index) Sends(name string) (declared, inferred []string) { return ix.co
 
 // calls returns the sorted, unique ctx.call targets of definition name.
 func (ci *codeIndex) calls(name string) []string {
-	d := ci.defs[name]
+	d := ci.def(name)
 	if d == nil {
 		return nil
 	}
-	f := ci.byPath[d.Path]
+	f := ci.file(d.Path)
 	if f == nil {
 		return nil
 	}
@@ -46,7 +46,7 @@ func (ci *codeIndex) calls(name string) []string {
 // its code needs, each sorted and unique. A callee counts as sending what
 // it declares as well as what it needs: format.md counts both as sending.
 func (ci *codeIndex) sends(name string) (declared, inferred []string) {
-	d := ci.defs[name]
+	d := ci.def(name)
 	if d == nil {
 		return nil, nil
 	}
@@ -94,13 +94,13 @@ func (s *sendSearch) definition(d *Definition, root bool) {
 	}
 	if d.Flow != nil {
 		for _, step := range d.Flow.Steps {
-			if sd := s.ci.defs[step.Name]; sd != nil {
+			if sd := s.ci.def(step.Name); sd != nil {
 				s.definition(sd, false)
 			}
 		}
 		return
 	}
-	f := s.ci.byPath[d.Path]
+	f := s.ci.file(d.Path)
 	if f == nil {
 		return
 	}
@@ -111,7 +111,7 @@ func (s *sendSearch) definition(d *Definition, root bool) {
 	}
 	for _, c := range f.Uses.Calls {
 		if c.Def == d.Name {
-			if cd := s.ci.defs[c.Name.Name]; cd != nil {
+			if cd := s.ci.def(c.Name.Name); cd != nil {
 				s.definition(cd, false)
 			}
 		}
@@ -133,7 +133,7 @@ func (s *sendSearch) binding(f *File, binding string) {
 		return
 	}
 	if p := s.ci.resolve(f.Path, module); p != "" {
-		if g := s.ci.byPath[p]; g != nil {
+		if g := s.ci.file(p); g != nil {
 			s.exported(g, name, 0)
 		}
 	}
@@ -164,7 +164,7 @@ func (s *sendSearch) exported(g *File, name string, depth int) {
 			continue
 		}
 		if p := s.ci.resolve(g.Path, e.Module); p != "" {
-			if h := s.ci.byPath[p]; h != nil {
+			if h := s.ci.file(p); h != nil {
 				s.exported(h, local, depth+1)
 			}
 		}
@@ -188,7 +188,7 @@ func (s *sendSearch) function(g *File, name string, depth int) {
 	for _, im := range g.Imports {
 		if im.Local == name && im.Imported != "*" {
 			if p := s.ci.resolve(g.Path, im.Module); p != "" {
-				if h := s.ci.byPath[p]; h != nil && depth < maxReexports {
+				if h := s.ci.file(p); h != nil && depth < maxReexports {
 					s.exported(h, im.Imported, depth+1)
 				}
 			}
