@@ -49,7 +49,7 @@ func Build(ctx context.Context, root string) (*Index, error) {
 		return nil, diag.Errorf(diag.T9103, "list project folder %s: %v", root, err)
 	}
 	files := make([]*File, len(paths))
-	eachFile(len(paths), func(w *worker, i int) {
+	eachFile(ctx, len(paths), func(w *worker, i int) {
 		if ctx.Err() != nil {
 			return
 		}
@@ -106,7 +106,7 @@ func FromFiles(ctx context.Context, files map[string][]byte) *Index {
 		}
 	}
 	out := make([]*File, len(todo))
-	eachFile(len(todo), func(w *worker, i int) {
+	eachFile(ctx, len(todo), func(w *worker, i int) {
 		out[i] = w.indexFile(ctx, todo[i].path, todo[i].src, nil)
 	})
 	return newIndex(out, ign)
@@ -144,20 +144,24 @@ func unreadableFile(p string, err error) *File {
 type worker struct {
 	nodes []snode
 	words wordScratch
+	// dropTrees frees each syntax tree once the file is read (see
+	// WithoutTrees).
+	dropTrees bool
 }
 
 // eachFile runs do(w, i) for every i in [0, n) on GOMAXPROCS goroutines,
-// each with its own worker, and returns when all are done. Files are
+// each with its own worker (which keeps no trees under WithoutTrees(ctx)), and returns when all are done. Files are
 // handed out one at a time, so a large file does not hold up the rest.
-// A few long-lived
-// goroutines, rather than one per file, keep the stacks that the
-// recursive readers grow, and no file waits for a goroutine to start.
-func eachFile(n int, do func(w *worker, i int)) {
+// A few long-lived goroutines, rather than one per file, keep the stacks
+// that the recursive readers grow, and no file waits for a goroutine to
+// start.
+func eachFile(ctx context.Context, n int, do func(w *worker, i int)) {
+	drop := withoutTrees(ctx)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
-			w := &worker{}
+			w := &worker{dropTrees: drop}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -218,5 +222,29 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 	w.nodes, st.words = st.nodes[:0], &w.words
 	readDefinitions(f, st, errs)
 	analyzeCode(f, st)
+	if w.dropTrees {
+		f.Tree = nil
+		tree.Close()
+	}
 	return f
+}
+
+// noTreesKey marks a context made by WithoutTrees.
+type noTreesKey struct{}
+
+// WithoutTrees returns a context under which Build and FromFiles keep no
+// syntax trees: each file's tree is freed as soon as the file is read,
+// and File.Tree is nil. A later Update of such a file parses it whole
+// (and keeps that tree), and what walks File.Tree (rename, remove) cannot
+// use the index. It is for one-shot readers of a whole project, such as
+// `tent-tools check`: on a large project the trees are most of the
+// process's memory, and growing the C heap for them a quarter of its CPU
+// time.
+func WithoutTrees(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noTreesKey{}, true)
+}
+
+func withoutTrees(ctx context.Context) bool {
+	drop, _ := ctx.Value(noTreesKey{}).(bool)
+	return drop
 }

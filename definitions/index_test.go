@@ -383,3 +383,32 @@ func TestFileMapFolds(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutTrees checks that an index that keeps no syntax trees reads
+// the same, and that Update still works on it and keeps the new tree.
+func TestWithoutTrees(t *testing.T) {
+	ctx := context.Background()
+	files := smallProject()
+	with := FromFiles(ctx, files)
+	without := FromFiles(WithoutTrees(ctx), files)
+	if got, want := dumpIndex(without), dumpIndex(with); got != want {
+		t.Fatalf("the index without trees differs\n--- without\n%s\n--- with\n%s", got, want)
+	}
+	kept := 0
+	for _, f := range without.Files() {
+		if f.Tree != nil {
+			kept++
+		}
+	}
+	if kept != 0 {
+		t.Errorf("%d trees kept", kept)
+	}
+	src := []byte(strings.Replace(string(files["tables/users.ts"]), "email: text({ unique: true })", "email: text({ unique: true }), age: int()", 1))
+	next := without.Update("tables/users.ts", src)
+	if next.File("tables/users.ts").Tree == nil {
+		t.Error("Update kept no tree")
+	}
+	if got, want := dumpIndex(next), dumpIndex(with.Update("tables/users.ts", src)); got != want {
+		t.Errorf("Update without the old tree differs\n--- without\n%s\n--- with\n%s", got, want)
+	}
+}
