@@ -200,7 +200,9 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 			return 0, err
 		}
 		defer unlock()
-		if err := w.settle(ctx); err != nil {
+		// Settled on a view of its own: w may be shared by other callers.
+		v := &Workspace{folder: w.folder, opts: w.opts, tool: w.tool}
+		if err := v.settle(ctx); err != nil {
 			return 0, err
 		}
 	}

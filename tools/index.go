@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/history"
 )
 
 // indexCache keeps the workspace's index with what each file looked like
@@ -52,7 +53,7 @@ func (w *Workspace) Index(ctx context.Context) (*definitions.Index, error) {
 	if c.ig == nil {
 		c.ig = newIgnores(w)
 	}
-	seen, rules, err := w.scan(ctx, c.ig)
+	seen, rules, err := w.scanOnce(ctx, c.ig)
 	if err != nil {
 		return nil, err
 	}
@@ -177,28 +178,39 @@ func (w *Workspace) dropped(rel string) {
 	delete(c.seen, rel)
 }
 
+// scanOnce is scan, from the walk this call made already where it made
+// one (a call settles the workspace first, which walks it).
+func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[string]stamp, err error) {
+	all := w.scanned
+	if all == nil {
+		return w.scan(ctx, ig)
+	}
+	w.scanned = nil // used once: a second look in the same call walks again
+	seen, rules = map[string]stamp{}, map[string]stamp{}
+	for p, st := range all {
+		s := stamp{size: st.Size, mtime: st.MTime, inode: st.Inode}
+		switch {
+		case isRulesFile(p):
+			rules[p] = s
+		case indexCandidate(p):
+			seen[p] = s
+		}
+	}
+	return seen, rules, nil
+}
+
 // scan walks the project and stamps the files the index may hold and the
 // .gitignore files.
 func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[string]stamp, err error) {
 	seen, rules = map[string]stamp{}, map[string]stamp{}
-	err = w.walkWith(ctx, ig, ".", func(p string, d fs.DirEntry, _ int) error {
-		if !d.Type().IsRegular() {
-			return nil
+	err = w.statWalk(ctx, ig, func(p string, st history.FileState) {
+		s := stamp{size: st.Size, mtime: st.MTime, inode: st.Inode}
+		switch {
+		case isRulesFile(p):
+			rules[p] = s
+		case indexCandidate(p):
+			seen[p] = s
 		}
-		isRule := path.Base(p) == ".gitignore"
-		if !isRule && !indexCandidate(p) {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		if isRule {
-			rules[p] = stampOf(info)
-		} else {
-			seen[p] = stampOf(info)
-		}
-		return nil
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("index %s: %w", w.root, err)

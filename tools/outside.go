@@ -105,22 +105,20 @@ func (w *Workspace) settle(ctx context.Context) error {
 }
 
 // tracked stamps the files whose changes the history records: every
-// regular file that list would show, but the framework's own files.
+// regular file that list would show, but the framework's own files. The
+// walk is kept on the view (scanned), so that the index's look at the
+// disk in the same call needs no walk of its own.
 func (w *Workspace) tracked(ctx context.Context) (map[string]history.FileState, error) {
-	files := map[string]history.FileState{}
-	err := w.walk(ctx, ".", func(p string, d fs.DirEntry, _ int) error {
-		if !d.Type().IsRegular() || isFrameworkFile(p) {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil // gone meanwhile: the next look sees it
-		}
-		files[p] = stateOf(p, info)
-		return nil
-	})
-	if err != nil {
+	all := map[string]history.FileState{}
+	if err := w.statWalk(ctx, nil, func(p string, st history.FileState) { all[p] = st }); err != nil {
 		return nil, fmt.Errorf("look at %s: %w", w.root, err)
+	}
+	w.scanned = all
+	files := make(map[string]history.FileState, len(all))
+	for p, st := range all {
+		if !isFrameworkFile(p) {
+			files[p] = st
+		}
 	}
 	return files, nil
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	ignore "github.com/sabhiram/go-gitignore"
+
+	"github.com/tent-tools/tent-tools/history"
 )
 
 // skippedFolders are never walked, at any depth and in any capitals: the
@@ -36,10 +38,13 @@ type ignores struct {
 	mu    sync.Mutex
 	files map[string]*ignore.GitIgnore // by folder; nil where it has none
 	known map[string]bool              // answers so far, by path ("/" after a folder's)
+	// stamps are the stamps of the .gitignore files compiled, by folder,
+	// for a walk that keeps the rules from one call to the next.
+	stamps map[string]history.FileState
 }
 
 func newIgnores(w *Workspace) *ignores {
-	return &ignores{w: w, files: map[string]*ignore.GitIgnore{}, known: map[string]bool{}}
+	return &ignores{w: w, files: map[string]*ignore.GitIgnore{}, known: map[string]bool{}, stamps: map[string]history.FileState{}}
 }
 
 // of returns the compiled .gitignore of the folder dir, or nil.

@@ -39,6 +39,9 @@ type Workspace struct {
 	// write lock and has settled the workspace (finished a change cut
 	// short, recorded changes made outside) before the tool runs.
 	settled bool
+	// scanned is the walk that settling made, which the index's look at
+	// the disk in the same call takes instead of walking again.
+	scanned map[string]history.FileState
 }
 
 // folder is what the views of one project folder share.
@@ -50,6 +53,9 @@ type folder struct {
 	locks locks
 	state stateCache
 	ops   fileOps // renames and removals into place; nil: fsys (tests fail them on purpose)
+
+	rulesMu sync.Mutex
+	rules   *ignores // the .gitignore rules that statWalk keeps between calls
 
 	storeMu sync.Mutex
 	points  *history.Store // .tent/history.db, opened on first use
