@@ -49,6 +49,8 @@ func Build(ctx context.Context, root string) (*Index, error) {
 		return nil, diag.Errorf(diag.T9103, "list project folder %s: %v", root, err)
 	}
 	files := make([]*File, len(paths))
+	fr := newFolderReader(r, paths)
+	defer fr.close()
 	eachFile(ctx, len(paths), func(w *worker, i int) {
 		if ctx.Err() != nil {
 			return
@@ -66,7 +68,11 @@ func Build(ctx context.Context, root string) (*Index, error) {
 				return
 			}
 		}
-		src, err := r.ReadFile(p)
+		read := fr.read
+		if links[p] {
+			read = r.ReadFile
+		}
+		src, err := read(p)
 		if err != nil {
 			files[i] = unreadableFile(p, err)
 			return

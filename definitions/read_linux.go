@@ -1,0 +1,119 @@
+package definitions
+
+import (
+	"errors"
+	"os"
+	"path"
+	"syscall"
+)
+
+// folderReader reads the project's files for Build. os.Root.ReadFile
+// opens every folder on a file's path again, and makes an *os.File (a
+// poller registration, flag calls, a finalizer) for each file, which cost
+// Build more than reading the bytes. Here each folder is opened once,
+// through the os.Root, and each file is read with openat on the folder's
+// descriptor, without following a link: a link, or anything else the raw
+// read cannot take, is read through the os.Root as before, so no link is
+// followed out of the project either way.
+type folderReader struct {
+	root    *os.Root
+	folders map[string]folder // by slash-separated folder ("." for the root)
+}
+
+// folder is one open folder and its descriptor; a nil file where the
+// folder did not open.
+type folder struct {
+	file *os.File
+	fd   int
+}
+
+// newFolderReader opens the folders of paths (sorted) through r.
+func newFolderReader(r *os.Root, paths []string) *folderReader {
+	fr := &folderReader{root: r, folders: map[string]folder{}}
+	for _, p := range paths {
+		dir := path.Dir(p)
+		if _, ok := fr.folders[dir]; ok {
+			continue
+		}
+		var f folder
+		// A folder that does not open has its files read through the
+		// root, which says why they cannot be.
+		if d, err := r.Open(dir); err == nil {
+			f = folder{file: d, fd: int(d.Fd())}
+		}
+		fr.folders[dir] = f
+	}
+	return fr
+}
+
+// read returns the bytes of the regular file at p, a project path that the
+// walk found.
+func (fr *folderReader) read(p string) ([]byte, error) {
+	d := fr.folders[path.Dir(p)]
+	if d.file == nil {
+		return fr.root.ReadFile(p)
+	}
+	src, err := readAt(d.fd, path.Base(p))
+	if errors.Is(err, syscall.ELOOP) {
+		// The file became a link since the walk: the os.Root follows
+		// it, and only inside the project.
+		return fr.root.ReadFile(p)
+	}
+	return src, err
+}
+
+// close closes the folders.
+func (fr *folderReader) close() {
+	for _, d := range fr.folders {
+		if d.file != nil {
+			d.file.Close()
+		}
+	}
+}
+
+// errNotRegular is the error of a path that is no regular file any more.
+var errNotRegular = errors.New("not a regular file")
+
+// readAt reads the regular file name in the folder open as dirfd. It
+// never follows a link (ELOOP) and never blocks on a pipe that took the
+// file's place: such a file is opened non-blocking and refused.
+func readAt(dirfd int, name string) ([]byte, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Openat(dirfd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, err
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, errNotRegular
+	}
+	// One byte more than the size, so that one read usually meets the
+	// end; a file that grows meanwhile is read to its end.
+	buf := make([]byte, 0, st.Size+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR || err == syscall.EAGAIN {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+}
