@@ -1,95 +1,10 @@
 package definitions
 
-/*
-// The C side of flatten: a walk of a whole tree in one cgo call. The
-// tree-sitter functions are those of go-tree-sitter's C library, linked
-// into the same binary; they are declared here, with the layouts of
-// TSNode and TSTreeCursor of its api.h, because its headers are not on
-// this package's include path. The linker flag lets the link step that cgo
-// runs for this package alone pass without that library.
-#cgo LDFLAGS: -Wl,--unresolved-symbols=ignore-all
-#include <stdint.h>
-#include <stdbool.h>
-
-typedef struct { uint32_t context[4]; const void *id; const void *tree; } TSNode;
-typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
-extern TSTreeCursor ts_tree_cursor_new(TSNode);
-extern void ts_tree_cursor_delete(TSTreeCursor *);
-extern TSNode ts_tree_cursor_current_node(const TSTreeCursor *);
-extern bool ts_tree_cursor_goto_first_child(TSTreeCursor *);
-extern bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *);
-extern bool ts_tree_cursor_goto_parent(TSTreeCursor *);
-extern uint16_t ts_node_symbol(TSNode);
-extern uint32_t ts_node_start_byte(TSNode);
-extern uint32_t ts_node_end_byte(TSNode);
-
-// flat_node has the layout of snode in Go; kind and named are left to Go.
-typedef struct {
-	uint8_t kind;
-	uint8_t named;
-	uint16_t sym;
-	int32_t start, end, parent, first, next;
-} flat_node;
-
-// flat_walk writes the nodes under root in pre-order into out (at most
-// cap of them), linked to their parent, first child and next sibling, and
-// returns how many there are: more than cap means the caller should try
-// again with more room.
-static int flat_walk(TSNode root, flat_node *out, int cap) {
-	TSTreeCursor c = ts_tree_cursor_new(root);
-	int n = 0;
-	int32_t parent = -1, prev = -1; // prev: the previous sibling, or -1
-	for (;;) {
-		int32_t cur = n++;
-		if (cur < cap) {
-			TSNode nd = ts_tree_cursor_current_node(&c);
-			flat_node *o = &out[cur];
-			o->kind = 0;
-			o->named = 0;
-			o->sym = ts_node_symbol(nd);
-			o->start = (int32_t)ts_node_start_byte(nd);
-			o->end = (int32_t)ts_node_end_byte(nd);
-			o->parent = parent;
-			o->first = -1;
-			o->next = -1;
-			if (prev >= 0) {
-				out[prev].next = cur;
-			} else if (parent >= 0 && parent < cap) {
-				out[parent].first = cur;
-			}
-		}
-		if (ts_tree_cursor_goto_first_child(&c)) {
-			parent = cur;
-			prev = -1;
-			continue;
-		}
-		prev = cur;
-		for (;;) {
-			if (ts_tree_cursor_goto_next_sibling(&c)) {
-				break;
-			}
-			if (!ts_tree_cursor_goto_parent(&c)) {
-				ts_tree_cursor_delete(&c);
-				return n;
-			}
-			prev = parent;
-			parent = (parent >= 0 && parent < cap) ? out[parent].parent : -1;
-		}
-		if (prev >= cap) {
-			prev = -1;
-		}
-	}
-}
-*/
-import "C"
-
 import (
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
@@ -343,81 +258,6 @@ func grammars() (ts, tsxg *grammar) {
 		tsxGrammar = loadGrammar(tsx.GetLanguage())
 	})
 	return tsGrammar, tsxGrammar
-}
-
-// snode is one node of the flat syntax tree. Children of a node follow it
-// in the slice (pre-order); first and next link them, -1 where none.
-type snode struct {
-	kind   kind
-	named  bool
-	sym    uint16
-	start  int32
-	end    int32
-	parent int32
-	first  int32
-	next   int32
-}
-
-// snode and C's flat_node must have the same size (flat_walk writes
-// snodes); a difference either way fails the build here.
-var (
-	_ [unsafe.Sizeof(snode{}) - C.sizeof_flat_node]byte
-	_ [C.sizeof_flat_node - unsafe.Sizeof(snode{})]byte
-)
-
-// stree is a file's syntax tree, flattened: nodes[0] is the root.
-type stree struct {
-	nodes []snode
-	src   []byte
-	// words is the worker's scratch for readWords, or nil.
-	words *wordScratch
-}
-
-// flatten copies the tree under root into a flat slice. The walk is one
-// call into C (flat_walk, above): walking with the Go binding costs some
-// six cgo calls and a cached allocation per node, which made the walk most
-// of the time the code analysis takes on a large project.
-//
-// root's first field is the C TSNode (go-tree-sitter's Node is
-// `struct{ c C.TSNode; t *Tree }`); TestFlattenMatchesBinding checks the
-// walk against the binding's own.
-func flatten(root *sitter.Node, src []byte, lang Lang) *stree {
-	return flattenInto(nil, root, src, lang)
-}
-
-// flattenInto is flatten into buf's storage where it is large enough (a
-// larger slice is made where not): the nodes of the answer share it.
-func flattenInto(buf []snode, root *sitter.Node, src []byte, lang Lang) *stree {
-	ts, tsxg := grammars()
-	g := tsxg
-	if lang == LangTS {
-		g = ts
-	}
-	node := *(*C.TSNode)(unsafe.Pointer(root))
-	// A file has about 0.4 nodes per byte of text; half a node per byte
-	// spares most files a second walk.
-	nodes := buf[:cap(buf)]
-	if want := len(src)/2 + 64; len(nodes) < want {
-		nodes = make([]snode, want)
-	}
-	for {
-		n := int(C.flat_walk(node, (*C.flat_node)(unsafe.Pointer(&nodes[0])), C.int(len(nodes))))
-		if n <= len(nodes) {
-			nodes = nodes[:n]
-			break
-		}
-		nodes = make([]snode, n)
-	}
-	runtime.KeepAlive(root)
-	for i := range nodes {
-		nd := &nodes[i]
-		if int(nd.sym) < len(g.kinds) {
-			nd.kind, nd.named = g.kinds[nd.sym], g.named[nd.sym]
-		} else {
-			nd.kind, nd.named = kindError, true
-		}
-	}
-	return &stree{src: src, nodes: nodes}
 }
 
 // text is the source text of node i.

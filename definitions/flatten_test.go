@@ -1,0 +1,47 @@
+package definitions
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/projectgen"
+	"github.com/tent-tools/tent-tools/parser"
+)
+
+// TestDirectWalk checks the direct walk of flatten against the cursor's
+// on every file of a generated project and on random text in both
+// grammars, and that flatten uses it: a tree-sitter whose layouts differ
+// from those flatten.go declares fails here (and flatten then falls back
+// to the cursor).
+func TestDirectWalk(t *testing.T) {
+	if !directWalkWorks() {
+		t.Fatal("the direct walk disagrees with the cursor on the sample")
+	}
+	srcs := map[string][]byte{}
+	for p, src := range projectgen.Generate(projectgen.Options{Tables: 30, Seed: 2}) {
+		if lang, ok := langOf(p); ok && lang != LangJSON {
+			srcs[p] = src
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("{}()[]<>;:,.=+-*/'\"`\\ \n\tabcxyz0123456789$_@#!?&|^~é")
+	for i := range 100 {
+		src := make([]byte, r.IntN(600))
+		for j := range src {
+			src[j] = alphabet[r.IntN(len(alphabet))]
+		}
+		srcs[fmt.Sprintf("random%d.%s", i, []string{"ts", "tsx"}[i%2])] = src
+	}
+	for p, src := range srcs {
+		tree, _ := parser.Parse(context.Background(), p, src)
+		if tree == nil {
+			t.Fatalf("%s: no tree", p)
+		}
+		if !sameWalks(tree.RootNode()) {
+			t.Errorf("%s: the walks differ", p)
+		}
+		tree.Close()
+	}
+}
