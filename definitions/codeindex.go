@@ -132,7 +132,8 @@ func (ni *nameIndex) names() []string {
 }
 
 // codeJoin is the lookup maps over a set of files. It is immutable once
-// made.
+// made, but for wordFiles, made on first use: the check asks for calls
+// and sends, never for code sites, and the words are most of a join.
 type codeJoin struct {
 	files []*File // sorted by path
 	// modules holds where each relative module of an import or export
@@ -146,7 +147,8 @@ type codeJoin struct {
 	// declared maps a definition name to the declarative places of other
 	// definitions that name it: ref, steps, users, was, removed.
 	declared map[string][]Place
-	// wordFiles maps a word to the files whose code holds it.
+	// wordFiles maps a word to the files whose code holds it (words).
+	wordsOnce sync.Once
 	wordFiles map[string][]*File
 	// testdata maps a table name to its test data files.
 	testdata map[string][]*File
@@ -214,7 +216,6 @@ func join(files []*File, resolve func(from, module string) string) *codeJoin {
 		importers:   map[string][]moduleLink{},
 		reexporters: map[string][]moduleLink{},
 		declared:    map[string][]Place{},
-		wordFiles:   map[string][]*File{},
 		testdata:    map[string][]*File{},
 	}
 	// Module links are resolved once per distinct (folder, module) pair:
@@ -248,14 +249,24 @@ func join(files []*File, resolve func(from, module string) string) *codeJoin {
 				j.reexporters[p] = append(j.reexporters[p], moduleLink{f, i})
 			}
 		}
-		for w := range f.Words {
-			j.wordFiles[w] = append(j.wordFiles[w], f)
-		}
 		if f.TestData != nil {
 			j.testdata[f.TestData.Table] = append(j.testdata[f.TestData.Table], f)
 		}
 	}
 	return j
+}
+
+// words returns the files of each word, made on first use.
+func (j *codeJoin) words() map[string][]*File {
+	j.wordsOnce.Do(func() {
+		j.wordFiles = map[string][]*File{}
+		for _, f := range j.files {
+			for w := range f.Words {
+				j.wordFiles[w] = append(j.wordFiles[w], f)
+			}
+		}
+	})
+	return j.wordFiles
 }
 
 func dirOf(p string) string {
@@ -330,9 +341,9 @@ func (ci *codeIndex) declared(name string) []Place {
 // wordFiles returns the files whose code holds word, by path.
 func (ci *codeIndex) wordFiles(word string) []*File {
 	if ci.overlay == nil {
-		return ci.base.wordFiles[word]
+		return ci.base.words()[word]
 	}
-	return mergeByPath(ci.base.wordFiles[word], ci.overlay.wordFiles[word], ci.changed, (*File).path)
+	return mergeByPath(ci.base.words()[word], ci.overlay.words()[word], ci.changed, (*File).path)
 }
 
 // testdata returns the first test data file of table name, by path, or

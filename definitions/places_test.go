@@ -180,6 +180,6 @@ func BenchmarkCodeLookups(b *testing.B) {
 	ix := bigProject()
 	b.ReportAllocs()
 	for b.Loop() {
-		join(ix.sorted, ix.ResolveImport)
+		join(ix.sorted, ix.ResolveImport).words()
 	}
 }
