@@ -97,6 +97,7 @@ func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
 	}
 	s.pos++
 	var rows []Row
+	keyHint := 0 // the rows of a file mostly have the same keys
 	for n := 1; ; n++ {
 		s.space()
 		if n == 1 && s.pos < len(s.src) && s.src[s.pos] == ']' {
@@ -104,17 +105,22 @@ func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
 			break
 		}
 		start := s.pos
-		var keys []RowKey
+		keys := make([]RowKey, 0, keyHint)
 		v, span, err := s.value(0, &keys)
 		if err != nil {
 			return nil, err
 		}
-		if obj, ok := v.(map[string]any); ok {
+		if _, ok := v.(rowObject); ok {
 			row := Row{Span: span, Keys: keys}
-			if id, ok := obj["id"].(string); ok {
-				row.ID = id
+			// The last "id" counts, as where the row is decoded.
+			for i := len(keys) - 1; i >= 0; i-- {
+				if keys[i].Name.Name == "id" {
+					row.ID, _ = keys[i].Value.(string)
+					break
+				}
 			}
 			rows = append(rows, row)
+			keyHint = len(keys)
 		} else {
 			f.Findings = append(f.Findings, f.Finding(diag.T1002, diag.Error,
 				fmt.Sprintf("row %d is %s, not an object `{...}`", n, jsonKindOf(v)), Span{start, span.End}))
@@ -137,9 +143,14 @@ func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
 	return rows, nil
 }
 
+// rowObject is the value of an object read as a row: its keys are all the
+// row needs, so no map is made for it.
+type rowObject struct{}
+
 // value reads one JSON value and returns it as encoding/json decodes it,
 // with its span. Where keys is not nil and the value is an object, its
-// keys are recorded there (for the rows of the file).
+// keys are recorded there (for the rows of the file), and the value is
+// rowObject{}.
 func (s *jsonScanner) value(depth int, keys *[]RowKey) (any, Span, *jsonError) {
 	if depth > maxJSONDepth {
 		return nil, Span{}, s.fail("values nested more than %d deep", maxJSONDepth)
@@ -177,11 +188,16 @@ func (s *jsonScanner) value(depth int, keys *[]RowKey) (any, Span, *jsonError) {
 
 func (s *jsonScanner) object(depth int, keys *[]RowKey) (any, *jsonError) {
 	s.pos++ // {
-	obj := map[string]any{}
+	var obj map[string]any
+	var out any = rowObject{}
+	if keys == nil {
+		obj = map[string]any{}
+		out = obj
+	}
 	s.space()
 	if s.pos < len(s.src) && s.src[s.pos] == '}' {
 		s.pos++
-		return obj, nil
+		return out, nil
 	}
 	for {
 		s.space()
@@ -203,8 +219,9 @@ func (s *jsonScanner) object(depth int, keys *[]RowKey) (any, *jsonError) {
 		if err != nil {
 			return nil, err
 		}
-		obj[k.(string)] = v
-		if keys != nil {
+		if obj != nil {
+			obj[k.(string)] = v
+		} else {
 			*keys = append(*keys, RowKey{
 				Name:      NameRef{Name: k.(string), Span: Span{keyStart + 1, keyEnd - 1}, Lit: Span{keyStart, keyEnd}},
 				Pair:      Span{keyStart, span.End},
@@ -219,7 +236,7 @@ func (s *jsonScanner) object(depth int, keys *[]RowKey) (any, *jsonError) {
 		}
 		if s.pos < len(s.src) && s.src[s.pos] == '}' {
 			s.pos++
-			return obj, nil
+			return out, nil
 		}
 		return nil, s.fail("expected `,` or `}` after the value of %q, found %s", k, s.found())
 	}

@@ -154,3 +154,24 @@ func TestTestDataDeepNesting(t *testing.T) {
 		t.Fatalf("findings %v, want one about nesting", f.Findings)
 	}
 }
+
+// TestTestDataRowIDs checks the id of a row: the last "id" key counts,
+// as where the row is decoded, and only where it is a string.
+func TestTestDataRowIDs(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`[{"id": "a"}]`, "a"},
+		{`[{"id": "a", "id": "b"}]`, "b"},
+		{`[{"id": "a", "id": 3}]`, ""},
+		{`[{"x": {"id": "inner"}}]`, ""},
+		{`[{}]`, ""},
+	}
+	for _, tt := range tests {
+		f := readJSON(tt.src)
+		if len(f.Findings) != 0 || len(f.TestData.Rows) != 1 {
+			t.Fatalf("%s: findings %v, rows %v", tt.src, f.Findings, f.TestData.Rows)
+		}
+		if got := f.TestData.Rows[0].ID; got != tt.want {
+			t.Errorf("%s: id %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
