@@ -100,10 +100,14 @@ func (s *Store) Record(ctx context.Context, p *Point, blobs map[string][]byte, s
 	return p.N, nil
 }
 
-// MarkDone marks a point's files written. The commit is not synced: a
-// crash that loses it only makes the next start finish the point again,
-// which writes the same contents.
-func (s *Store) MarkDone(ctx context.Context, n int) error {
+// MarkDone marks a point's files written, and records the stamps they
+// have on the disk now (a point is recorded before its files are written,
+// so before their stamps are known). The commit is not synced: a crash
+// that loses it only makes the next start finish the point again, which
+// finds the files written, and the next look stamps them again. The stamps
+// do not raise the state's version: a stale stamp elsewhere only makes a
+// look read the file once more.
+func (s *Store) MarkDone(ctx context.Context, n int, stamps []FileState) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
@@ -113,7 +117,21 @@ func (s *Store) MarkDone(ctx context.Context, n int) error {
 		return fmt.Errorf("history: %w", err)
 	}
 	defer conn.ExecContext(context.Background(), `PRAGMA synchronous = FULL`)
-	if _, err := conn.ExecContext(ctx, `UPDATE points SET done = 1 WHERE n = ?`, n); err != nil {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("history: mark point %d done: %w", n, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE points SET done = 1 WHERE n = ?`, n); err != nil {
+		return fmt.Errorf("history: mark point %d done: %w", n, err)
+	}
+	for _, f := range stamps {
+		if _, err := tx.ExecContext(ctx, `UPDATE files SET size = ?, mtime = ?, inode = ? WHERE path = ? AND hash = ?`,
+			f.Size, f.MTime, int64(f.Inode), f.Path, f.Hash); err != nil {
+			return fmt.Errorf("history: mark point %d done: %w", n, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("history: mark point %d done: %w", n, err)
 	}
 	return nil

@@ -55,7 +55,7 @@ func TestStartAndPoints(t *testing.T) {
 	if ps, _ := other.Newest(ctx, 0); len(ps) != 0 {
 		t.Fatalf("a point not done is listed: %+v", ps)
 	}
-	if err := s.MarkDone(ctx, n); err != nil {
+	if err := s.MarkDone(ctx, n, []FileState{{Path: "a.ts", Hash: Hash(b), Size: 4, MTime: 3, Inode: 9}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := other.At(ctx, 1)
@@ -69,7 +69,7 @@ func TestStartAndPoints(t *testing.T) {
 		t.Errorf("point 9: %v", err)
 	}
 	state, v, err := other.State(ctx)
-	if err != nil || v < 2 || state["a.ts"].Hash != Hash(b) || state["a.ts"].Inode != 8 {
+	if err != nil || v < 2 || state["a.ts"].Hash != Hash(b) || state["a.ts"].Inode != 9 || state["a.ts"].MTime != 3 {
 		t.Errorf("state %+v version %d: %v", state, v, err)
 	}
 	for _, h := range []string{Hash(a), Hash(b)} {

@@ -214,12 +214,11 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 		return 0, nil
 	}
 	if ix == nil {
-		var err error
-		if ix, err = w.Index(ctx); err != nil {
-			return 0, err
-		}
+		// The snapshot the workspace holds, if any: an edit needs no
+		// index of the whole project, only its own files read again.
+		ix = w.index.current()
 	}
-	next, before, after := reread(ctx, ix, st)
+	next, before, after := reread(ctx, ix, st, w.walkRules())
 	if st.readable {
 		if err := checkReadable(st, before, after); err != nil {
 			return 0, err
@@ -296,17 +295,32 @@ func (st *stage) fileChanges() []defchange.DefChange {
 // by one (incrementally, from the old trees); more are read in parallel.
 const rereadInPlace = 8
 
-// reread reads the stage's new texts as the index reads them. It returns
-// the files as they were and as they will be (those the index reads), and
-// the snapshot after the change where it was made one file at a time (nil
-// where the files were read in parallel, apart from the snapshot).
-func reread(ctx context.Context, ix *definitions.Index, st *stage) (next *definitions.Index, before, after []*definitions.File) {
+// reread reads the stage's files as the index reads them: as they were
+// (from the snapshot ix where it holds the very text, else read again) and
+// as they will be. Where ix is given and the stage is small, the new texts
+// update ix file by file (incrementally, from the old trees), and the
+// snapshot after the change is returned too; otherwise the texts are read
+// by themselves, in parallel, and next is nil. Files that the project's
+// .gitignore names are no definitions and are left out.
+func reread(ctx context.Context, ix *definitions.Index, st *stage, ig *ignores) (next *definitions.Index, before, after []*definitions.File) {
+	read := func(f *stagedFile) bool { return indexCandidate(f.rel) && !ig.ignored(f.rel, false) }
+	oldTexts := map[string][]byte{}
 	for _, f := range st.files {
-		if old := ix.File(f.rel); old != nil && f.existed {
-			before = append(before, old)
+		if !f.existed || !read(f) {
+			continue
 		}
+		if ix != nil {
+			if of := ix.File(f.rel); of != nil && bytes.Equal(of.Src, f.old) {
+				before = append(before, of)
+				continue
+			}
+		}
+		oldTexts[f.rel] = f.old
 	}
-	if len(st.files) <= rereadInPlace {
+	if len(oldTexts) > 0 {
+		before = append(before, definitions.FromFiles(ctx, oldTexts).Files()...)
+	}
+	if ix != nil && len(st.files) <= rereadInPlace {
 		next = ix
 		for _, f := range st.files {
 			if f.gone {
@@ -324,17 +338,11 @@ func reread(ctx context.Context, ix *definitions.Index, st *stage) (next *defini
 	}
 	texts := map[string][]byte{}
 	for _, f := range st.files {
-		if !f.gone {
+		if !f.gone && read(f) {
 			texts[f.rel] = f.data
 		}
 	}
-	fresh := definitions.FromFiles(ctx, texts)
-	for _, f := range st.files {
-		if nf := fresh.File(f.rel); nf != nil && !f.gone {
-			after = append(after, nf)
-		}
-	}
-	return nil, before, after
+	return nil, before, definitions.FromFiles(ctx, texts).Files()
 }
 
 // checkReadable refuses a change that leaves a file with a T1xxx finding

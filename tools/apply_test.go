@@ -177,3 +177,34 @@ func TestApplyKeepsMode(t *testing.T) {
 		t.Error("the index does not see the rename")
 	}
 }
+
+// cutOps loses a new text instead of renaming it into place, and stops
+// the change there, as a power cut would between the point's commit and
+// the rename's reaching the disk.
+type cutOps struct{ fsys fileOps }
+
+func (c cutOps) Rename(a, b string) error { c.fsys.Remove(a); panic("power cut") }
+func (c cutOps) Remove(name string) error { panic("power cut") }
+
+// TestFinishFromHistory checks that a change whose point was recorded but
+// whose new text was lost is finished from the contents the history keeps.
+func TestFinishFromHistory(t *testing.T) {
+	w, dir := openCopy(t, Options{})
+	w.ops = cutOps{fsys: w.fsys}
+	_, err := call(w, "edit", `{"path": "project.ts", "find": "name: 'shop'", "with": "name: 'store'"}`)
+	if err == nil || !strings.Contains(err.Error(), "power cut") {
+		t.Fatalf("got %v; want the cut", err)
+	}
+	if strings.Contains(readFile(t, dir, "project.ts"), "store") {
+		t.Fatal("the text reached the disk")
+	}
+	w.ops = nil
+	h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer)
+	if !strings.Contains(readFile(t, dir, "project.ts"), "name: 'store'") {
+		t.Error("the change was not finished")
+	}
+	if len(h.Points) != 1 || h.Points[0].Tool != "edit" {
+		t.Errorf("points: %+v", h.Points)
+	}
+	noTemps(t, dir)
+}

@@ -112,6 +112,14 @@ func (w *Workspace) wrote(rel string, src []byte) {
 	c.seen[rel] = stampOf(info)
 }
 
+// current returns the cached snapshot as it is, without looking at the
+// disk (nil where none was built yet).
+func (c *indexCache) current() *definitions.Index {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ix
+}
+
 // forget drops the cached index: the next Index builds it again. A crash's
 // change finished at the start of a call may have touched any file.
 func (c *indexCache) forget() {

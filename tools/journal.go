@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sync/errgroup"
@@ -47,11 +48,16 @@ func newJournalID() (string, error) {
 }
 
 // commitFiles writes a judged stage through the journal and records its
-// point: the new texts into .tent/tmp/ (synced, in parallel); then, under
+// point: the new texts into .tent/tmp/ (synced, in parallel) and, under
 // the commit lock, the point as not done (with the contents undo needs and
-// the file state it leaves); the renames into place and the deletions; the
-// point done. Where a rename fails, what was done is put back and the point
-// taken back.
+// the file state it leaves); then the renames into place and the
+// deletions; then the point done, with the files' stamps. Where a rename
+// fails, what was done is put back and the point taken back.
+//
+// Where the history keeps every new text (none is over maxKept), the texts
+// are synced while the point's commit is synced, at once: a crash that
+// loses a text after the point is recorded is finished from the history.
+// A larger text is synced, with its name, before the point is recorded.
 func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defchange.DefChange) (int, error) {
 	hs, err := w.history(ctx)
 	if err != nil {
@@ -68,23 +74,34 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 		for _, f := range st.files {
 			if f.tmp != "" {
 				w.fsys.Remove(f.tmp)
+				f.tmp = ""
 			}
 		}
 	}
-	var g errgroup.Group
-	g.SetLimit(8)
+	kept := true
 	for _, f := range st.files {
-		if f.gone {
-			continue
+		if !f.gone {
+			f.tmp = journalName(journal, f.rel)
+			kept = kept && len(f.data) <= maxKept
 		}
-		f.tmp = journalName(journal, f.rel)
-		g.Go(func() error { return w.writeJournal(f) })
 	}
-	if err := g.Wait(); err != nil {
-		cleanup()
-		return 0, err
+	writeTexts := func() error {
+		var g errgroup.Group
+		g.SetLimit(8)
+		for _, f := range st.files {
+			if !f.gone {
+				g.Go(func() error { return w.writeJournal(f) })
+			}
+		}
+		return g.Wait()
 	}
-	syncFolder(w.fsys, tmpFolder) // the texts must outlast a crash once the point says so
+	if !kept {
+		if err := writeTexts(); err != nil {
+			cleanup()
+			return 0, err
+		}
+		syncFolder(w.fsys, tmpFolder) // the only copy of a large text: its name must last
+	}
 
 	p := &history.Point{
 		Time: w.now(), Who: w.opts.Caller, Agent: w.opts.Agent, Kind: st.kind, Turn: w.opts.Turn,
@@ -118,8 +135,8 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 			if len(f.data) <= maxKept {
 				blobs[fc.After] = f.data
 			}
-			f.stamp.Path, f.stamp.Hash = f.rel, fc.After
-			next.Put = append(next.Put, f.stamp)
+			// Stamped when written (MarkDone); a large text is written already.
+			next.Put = append(next.Put, history.FileState{Path: f.rel, Hash: fc.After, Size: f.stamp.Size, MTime: f.stamp.MTime, Inode: f.stamp.Inode})
 		}
 		p.Files = append(p.Files, fc)
 	}
@@ -130,10 +147,24 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 		return 0, err
 	}
 	defer unlock()
+	var textErr error
+	var texts sync.WaitGroup
+	if kept {
+		texts.Go(func() { textErr = writeTexts() })
+	}
 	n, err := hs.Record(ctx, p, blobs, next)
+	texts.Wait()
 	if err != nil {
 		cleanup()
 		return 0, err
+	}
+	if textErr != nil {
+		cleanup()
+		if derr := hs.Drop(context.WithoutCancel(ctx), n, prev); derr != nil {
+			return 0, fmt.Errorf("%w; and the point could not be taken back: %v", textErr, derr)
+		}
+		w.state.forget()
+		return 0, textErr
 	}
 	if err := w.renameIntoPlace(st); err != nil {
 		if derr := hs.Drop(context.WithoutCancel(ctx), n, prev); derr != nil {
@@ -142,10 +173,18 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 		w.state.forget()
 		return 0, err
 	}
-	if err := hs.MarkDone(context.WithoutCancel(ctx), n); err != nil {
+	var stamps []history.FileState
+	for i, f := range st.files {
+		if !f.gone {
+			s := f.stamp
+			s.Path, s.Hash = f.rel, p.Files[i].After
+			stamps = append(stamps, s)
+		}
+	}
+	if err := hs.MarkDone(context.WithoutCancel(ctx), n, stamps); err != nil {
 		return 0, err
 	}
-	w.state.recorded(ctx, hs, next)
+	w.state.recorded(ctx, hs, history.StateChange{Put: stamps, Delete: next.Delete})
 	return n, nil
 }
 
@@ -275,10 +314,10 @@ func (w *Workspace) finishPending(ctx context.Context, hs *history.Store) error 
 		}
 		defer unlock()
 		for _, p := range pending {
-			if err := w.finish(p); err != nil {
+			if err := w.finish(ctx, hs, p); err != nil {
 				return fmt.Errorf("finish point %d, cut short: %w", p.N, err)
 			}
-			if err := hs.MarkDone(ctx, p.N); err != nil {
+			if err := hs.MarkDone(ctx, p.N, nil); err != nil {
 				return err
 			}
 		}
@@ -288,8 +327,12 @@ func (w *Workspace) finishPending(ctx context.Context, hs *history.Store) error 
 	return w.clearTmp()
 }
 
-// finish does what is left of one point's renames and deletions.
-func (w *Workspace) finish(p *history.Point) error {
+// finish does what is left of one point's renames and deletions: a new
+// text still waiting whole in .tent/tmp/ is renamed into place; where none
+// waits (it was renamed before the crash, or it was cut short, or a power
+// cut lost it), the file must hold the point's text, else it is written
+// from the history.
+func (w *Workspace) finish(ctx context.Context, hs *history.Store, p *history.Point) error {
 	dirs := map[string]bool{}
 	for _, f := range p.Files {
 		dirs[dirOf(f.Path)] = true
@@ -299,14 +342,29 @@ func (w *Workspace) finish(p *history.Point) error {
 			}
 			continue
 		}
-		tmp := journalName(p.Journal, f.Path)
-		if _, err := w.fsys.Lstat(tmp); err != nil {
-			continue // renamed into place before the crash
-		}
 		if err := w.fsys.MkdirAll(path.Dir(f.Path), 0o755); err != nil {
 			return err
 		}
-		if err := w.fsys.Rename(tmp, f.Path); err != nil {
+		// The text waiting in .tent/tmp/ may be cut short: it is written
+		// while the point is recorded. Only a whole one is renamed.
+		tmp := journalName(p.Journal, f.Path)
+		if text, err := w.fsys.ReadFile(tmp); err == nil && history.Hash(text) == f.After {
+			if err := w.fsys.Rename(tmp, f.Path); err != nil {
+				return err
+			}
+			continue
+		}
+		if cur, err := w.fsys.ReadFile(f.Path); err == nil && history.Hash(cur) == f.After {
+			continue
+		}
+		data, ok, err := hs.Blob(ctx, f.After)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("the new text of %s is lost (too large for the history to keep)", f.Path)
+		}
+		if _, err := w.writeFile(f.Path, data); err != nil {
 			return err
 		}
 	}
