@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,49 +41,61 @@ func Build(ctx context.Context, root string) (*Index, error) {
 		return nil, diag.Errorf(diag.T9103, "open project folder %s: %v", root, err)
 	}
 	defer r.Close()
-	ign := &ignoreSet{}
-	paths, links, err := walkProject(ctx, r.FS(), ign)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, diag.Errorf(diag.T9103, "list project folder %s: %v", root, err)
+	// The walk hands each file to the workers as it meets it, so that
+	// parsing starts with the first file rather than after the last
+	// folder is listed.
+	type found struct {
+		path string
+		link bool
 	}
-	files := make([]*File, len(paths))
-	fr := newFolderReader(r, paths)
+	todo := make(chan found, 256)
+	ign := &ignoreSet{}
+	var walkErr error
+	go func() {
+		defer close(todo)
+		walkErr = walkProject(ctx, r.FS(), ign, func(p string, link bool) { todo <- found{p, link} })
+	}()
+	fr := newFolderReader(r)
 	defer fr.close()
-	eachFile(ctx, len(paths), func(w *worker, i int) {
-		if ctx.Err() != nil {
-			return
-		}
-		p := paths[i]
-		if links[p] {
-			// A link is read only where it leads to a regular file in
-			// the project: a pipe or a device would block the read.
-			info, err := r.Stat(p)
-			if err == nil && !info.Mode().IsRegular() {
-				err = errors.New("the link leads to no regular file")
+	files := runWorkers(ctx, func(w *worker) (out []*File) {
+		for t := range todo {
+			if ctx.Err() != nil {
+				continue // let the walk end
 			}
-			if err != nil {
-				files[i] = unreadableFile(p, err)
-				return
-			}
+			out = append(out, w.readFile(ctx, r, fr, t.path, t.link))
 		}
-		read := fr.read
-		if links[p] {
-			read = r.ReadFile
-		}
-		src, err := read(p)
-		if err != nil {
-			files[i] = unreadableFile(p, err)
-			return
-		}
-		files[i] = w.indexFile(ctx, p, src, nil)
+		return out
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if walkErr != nil {
+		return nil, diag.Errorf(diag.T9103, "list project folder %s: %v", root, walkErr)
+	}
 	return newIndex(files, ign), nil
+}
+
+// readFile reads and indexes the project file p, a link where link is
+// set. A file that cannot be read is a File with a T1003 finding.
+func (w *worker) readFile(ctx context.Context, r *os.Root, fr *folderReader, p string, link bool) *File {
+	read := fr.read
+	if link {
+		// A link is read only where it leads to a regular file in the
+		// project: a pipe or a device would block the read.
+		info, err := r.Stat(p)
+		if err == nil && !info.Mode().IsRegular() {
+			err = errors.New("the link leads to no regular file")
+		}
+		if err != nil {
+			return unreadableFile(p, err)
+		}
+		read = r.ReadFile
+	}
+	src, err := read(p)
+	if err != nil {
+		return unreadableFile(p, err)
+	}
+	return w.indexFile(ctx, p, src, nil)
 }
 
 // FromFiles builds an index from in-memory files (slash-separated path
@@ -111,9 +124,12 @@ func FromFiles(ctx context.Context, files map[string][]byte) *Index {
 			todo = append(todo, entry{p, src})
 		}
 	}
-	out := make([]*File, len(todo))
-	eachFile(ctx, len(todo), func(w *worker, i int) {
-		out[i] = w.indexFile(ctx, todo[i].path, todo[i].src, nil)
+	var next atomic.Int64
+	out := runWorkers(ctx, func(w *worker) (out []*File) {
+		for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
+			out = append(out, w.indexFile(ctx, todo[i].path, todo[i].src, nil))
+		}
+		return out
 	})
 	return newIndex(out, ign)
 }
@@ -155,29 +171,21 @@ type worker struct {
 	dropTrees bool
 }
 
-// eachFile runs do(w, i) for every i in [0, n) on GOMAXPROCS goroutines,
-// each with its own worker (which keeps no trees under WithoutTrees(ctx)), and returns when all are done. Files are
-// handed out one at a time, so a large file does not hold up the rest.
-// A few long-lived goroutines, rather than one per file, keep the stacks
-// that the recursive readers grow, and no file waits for a goroutine to
-// start.
-func eachFile(ctx context.Context, n int, do func(w *worker, i int)) {
+// runWorkers runs work on GOMAXPROCS goroutines, each with its own worker
+// (which keeps no trees under WithoutTrees(ctx)), and returns the files
+// they all return. A few long-lived goroutines, rather than one per file,
+// keep the stacks that the recursive readers grow, and no file waits for
+// a goroutine to start.
+func runWorkers(ctx context.Context, work func(w *worker) []*File) []*File {
 	drop := withoutTrees(ctx)
-	var next atomic.Int64
+	n := runtime.GOMAXPROCS(0)
+	out := make([][]*File, n)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			w := &worker{dropTrees: drop}
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				do(w, i)
-			}
-		})
+	for i := range n {
+		wg.Go(func() { out[i] = work(&worker{dropTrees: drop}) })
 	}
 	wg.Wait()
+	return slices.Concat(out...)
 }
 
 // indexFile reads one file with a worker of its own; see worker.indexFile.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path"
+	"sync"
 	"syscall"
 )
 
@@ -17,7 +18,8 @@ import (
 // followed out of the project either way.
 type folderReader struct {
 	root    *os.Root
-	folders map[string]folder // by slash-separated folder ("." for the root)
+	mu      sync.Mutex
+	folders map[string]folder // by slash-separated folder ("." for the root), opened on first use
 }
 
 // folder is one open folder and its descriptor; a nil file where the
@@ -27,29 +29,32 @@ type folder struct {
 	fd   int
 }
 
-// newFolderReader opens the folders of paths (sorted) through r.
-func newFolderReader(r *os.Root, paths []string) *folderReader {
-	fr := &folderReader{root: r, folders: map[string]folder{}}
-	for _, p := range paths {
-		dir := path.Dir(p)
-		if _, ok := fr.folders[dir]; ok {
-			continue
-		}
-		var f folder
+// newFolderReader reads the files under r. It is safe for concurrent use.
+func newFolderReader(r *os.Root) *folderReader {
+	return &folderReader{root: r, folders: map[string]folder{}}
+}
+
+// folder returns the open folder dir, opening it through the root on
+// first use.
+func (fr *folderReader) folder(dir string) folder {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	f, ok := fr.folders[dir]
+	if !ok {
 		// A folder that does not open has its files read through the
 		// root, which says why they cannot be.
-		if d, err := r.Open(dir); err == nil {
+		if d, err := fr.root.Open(dir); err == nil {
 			f = folder{file: d, fd: int(d.Fd())}
 		}
 		fr.folders[dir] = f
 	}
-	return fr
+	return f
 }
 
 // read returns the bytes of the regular file at p, a project path that the
 // walk found.
 func (fr *folderReader) read(p string) ([]byte, error) {
-	d := fr.folders[path.Dir(p)]
+	d := fr.folder(path.Dir(p))
 	if d.file == nil {
 		return fr.root.ReadFile(p)
 	}
@@ -62,7 +67,7 @@ func (fr *folderReader) read(p string) ([]byte, error) {
 	return src, err
 }
 
-// close closes the folders.
+// close closes the folders; no read may be running.
 func (fr *folderReader) close() {
 	for _, d := range fr.folders {
 		if d.file != nil {

@@ -58,11 +58,7 @@ func TestFolderReader(t *testing.T) {
 		{"a/gone.ts", "", true},
 		{"c/gone.ts", "", true},
 	}
-	var paths []string
-	for _, tt := range tests {
-		paths = append(paths, tt.path)
-	}
-	fr := newFolderReader(r, paths)
+	fr := newFolderReader(r)
 	defer fr.close()
 	for _, tt := range tests {
 		got, err := fr.read(tt.path)

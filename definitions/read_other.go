@@ -8,7 +8,7 @@ import "os"
 // (read_linux.go has the faster reader of Linux).
 type folderReader struct{ root *os.Root }
 
-func newFolderReader(r *os.Root, _ []string) *folderReader { return &folderReader{root: r} }
+func newFolderReader(r *os.Root) *folderReader { return &folderReader{root: r} }
 
 func (fr *folderReader) read(p string) ([]byte, error) { return fr.root.ReadFile(p) }
 

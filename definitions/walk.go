@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 
 	ignore "github.com/sabhiram/go-gitignore"
@@ -51,15 +50,15 @@ func (s *ignoreSet) ignored(p string, isDir bool) bool {
 	return false
 }
 
-// walkProject lists the files of the project to index: slash-separated
-// paths relative to the root, sorted, and which of them are symbolic
-// links. It skips the folders that are never project code, what
-// .gitignore files name, files that are neither regular nor links (pipes,
-// devices), and every file that langOf does not index. It reads the
-// .gitignore files it meets into ign. Links to folders are not followed.
-func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet) (paths []string, links map[string]bool, err error) {
-	links = map[string]bool{}
-	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+// walkProject calls found with each file of the project to index, as it
+// meets them (in lexical order): a slash-separated path relative to the
+// root, and whether it is a symbolic link. It skips the folders that are
+// never project code, what .gitignore files name, files that are neither
+// regular nor links (pipes, devices), and every file that langOf does not
+// index. It reads the .gitignore files it meets into ign (a folder's
+// before any file under it). Links to folders are not followed.
+func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet, found func(p string, link bool)) error {
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
@@ -94,13 +93,8 @@ func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet) (paths []strin
 			return nil
 		}
 		if _, ok := langOf(p); ok && !ign.ignored(p, false) {
-			paths = append(paths, p)
-			if link {
-				links[p] = true
-			}
+			found(p, link)
 		}
 		return nil
 	})
-	sort.Strings(paths)
-	return paths, links, err
 }
