@@ -19,17 +19,70 @@ const (
 	bindType
 )
 
-// scope is one lexical scope. names is allocated on the first declaration.
+// scope is one lexical scope. Most scopes bind a few names (a function's
+// parameters, a block's consts): those are kept as spans of the source
+// and compared byte by byte, which costs no string and no map. A scope
+// that binds more than maxListed names (a file's top level, mostly)
+// keeps them in a map, whose strings its IdentRefs share.
 type scope struct {
 	parent *scope
-	names  map[string]uint8
+	listed []binding
+	names  map[string]bound
 }
 
-func (s *scope) declare(name string, flags uint8) {
-	if s.names == nil {
-		s.names = make(map[string]uint8, 4)
+// bound is a name bound in a scope's map, and its flags.
+type bound struct {
+	name  string
+	flags uint8
+}
+
+// binding is a name bound in a scope: its span in the source, and flags.
+type binding struct {
+	start, end int32
+	flags      uint8
+}
+
+// maxListed is how many names a scope keeps as spans before a map.
+const maxListed = 8
+
+// declare binds the name src[start:end] in s.
+func (s *scope) declare(src []byte, start, end int32, flags uint8) {
+	if s.names == nil && len(s.listed) < maxListed {
+		s.listed = append(s.listed, binding{start, end, flags})
+		return
 	}
-	s.names[name] |= flags
+	if s.names == nil {
+		s.names = make(map[string]bound, 2*maxListed)
+		for _, b := range s.listed {
+			s.add(string(src[b.start:b.end]), b.flags)
+		}
+		s.listed = nil
+	}
+	s.add(string(src[start:end]), flags)
+}
+
+func (s *scope) add(name string, flags uint8) {
+	b, ok := s.names[name]
+	if !ok {
+		b.name = name
+	}
+	b.flags |= flags
+	s.names[name] = b
+}
+
+// binds reports whether s binds name in one of flags' namespaces, with
+// the scope's string of it where it has one ("" where not).
+func (s *scope) binds(src, name []byte, flags uint8) (string, bool) {
+	if s.names != nil {
+		b := s.names[string(name)]
+		return b.name, b.flags&flags != 0
+	}
+	for _, b := range s.listed {
+		if b.flags&flags != 0 && string(src[b.start:b.end]) == string(name) {
+			return "", true
+		}
+	}
+	return "", false
 }
 
 // resolver walks a file's flat tree once, resolving each identifier.
@@ -93,7 +146,7 @@ func (r *resolver) bind(i int32, s *scope, flags uint8) {
 		return // a node the parser made up to recover from an error
 	}
 	r.decl[i] = true
-	s.declare(r.st.text(i), flags)
+	s.declare(r.st.src, n.start, n.end, flags)
 }
 
 // scanBlock declares the block-scoped declarations that are direct
@@ -409,9 +462,12 @@ func (r *resolver) resolve(i int32, s *scope, flags uint8, shorthand bool) {
 	}
 	name := r.st.src[nd.start:nd.end]
 	for ; s != nil; s = s.parent {
-		if s.names[string(name)]&flags != 0 {
+		if bound, ok := s.binds(r.st.src, name, flags); ok {
 			if s == r.top {
-				r.refs = append(r.refs, IdentRef{Name: string(name), Span: Span{int(nd.start), int(nd.end)}, Shorthand: shorthand})
+				if bound == "" {
+					bound = string(name)
+				}
+				r.refs = append(r.refs, IdentRef{Name: bound, Span: Span{int(nd.start), int(nd.end)}, Shorthand: shorthand})
 			}
 			return
 		}

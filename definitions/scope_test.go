@@ -45,6 +45,11 @@ const h = orders => orders
 function k() { const orders = 1; return orders }
 function m() { return «orders» }
 `},
+		{"a scope with many names", "lib/a.ts", `
+import { orders, users, total } from './t'
+function f(orders, a, b, c, d, e, g, h, k, m, n) { return orders + «users» + a + n }
+function p(a, b, c, d, e, g, h, k) { const users = 1; return «orders» + users + «total» }
+`},
 		{"block scope", "lib/a.ts", `
 import { orders } from './t'
 { let orders = 1; orders++ }
