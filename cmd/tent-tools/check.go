@@ -39,6 +39,10 @@ func init() {
 				// and freeing each after its file is read saves most of the
 				// process's memory and a quarter of its CPU time.
 				e.ctx = definitions.WithoutTrees(e.ctx)
+				// Nor need it collect garbage as often as a server: the
+				// heap stays small (about 100 MB on a 1,000-table project)
+				// and fewer collections save about 4% of the time.
+				defer debug.SetGCPercent(debug.SetGCPercent(400))
 				ans, err := e.call("check", tools.CheckInput{})
 				if err != nil {
 					return tools.Answer{}, err
