@@ -144,6 +144,17 @@ func (r *declReader) firstNamed(i int32) int32 {
 	return -1
 }
 
+// nextNamed returns the first named sibling after c that is no comment,
+// or -1: with firstNamed, a walk of the named children without a slice.
+func (r *declReader) nextNamed(c int32) int32 {
+	for c = r.st.nodes[c].next; c >= 0; c = r.st.nodes[c].next {
+		if r.st.nodes[c].named && r.typ(c) != "comment" {
+			return c
+		}
+	}
+	return -1
+}
+
 // lastNamed returns the last named child of i that is no comment, or -1.
 func (r *declReader) lastNamed(i int32) int32 {
 	last := int32(-1)
@@ -431,7 +442,7 @@ func (r *declReader) readDefinition(def *Definition, call int32) {
 		// An unknown builder is T2002 for the check; its argument is kept
 		// as far as it reads, without findings of its own.
 		if first >= 0 && r.typ(r.unwrap(first)) == "object" {
-			def.Arg = r.quietly(true, func() *Value { return r.object(r.unwrap(first), "", 0, nil) })
+			def.Arg = r.quietly(true, func() *Value { return r.object(r.unwrap(first), nil, 0, nil) })
 		}
 	case first < 0:
 		at := r.span(call)
@@ -440,12 +451,12 @@ func (r *declReader) readDefinition(def *Definition, call int32) {
 		}
 		r.finding(at, fmt.Sprintf("`%s`: %s() has no argument; write %s({ ... })", def.Name, def.Builder, def.Builder))
 	case r.typ(r.unwrap(first)) != "object":
-		v := r.value(first, def.Builder+"()", 0)
+		v := r.value(first, &position{key: def.Builder + "()"}, 0)
 		if v.Kind != ValUnreadable {
 			r.finding(v.Span, fmt.Sprintf("`%s`: the argument of %s() must be an object literal `{ ... }`", def.Name, def.Builder))
 		}
 	default:
-		def.Arg = r.object(r.unwrap(first), "", 0, codeFields[def.Kind])
+		def.Arg = r.object(r.unwrap(first), nil, 0, codeFields[def.Kind])
 	}
 	switch def.Kind {
 	case KindTable:
@@ -485,7 +496,7 @@ func (r *declReader) unwrap(n int32) int32 {
 // value reads one declarative expression. where names its position
 // ("columns.note") for messages. An expression that holds a syntax error
 // is read without T2010 findings: its T1001 says what is wrong.
-func (r *declReader) value(n int32, where string, depth int) *Value {
+func (r *declReader) value(n int32, where *position, depth int) *Value {
 	if !r.code && r.hasError(n) {
 		return r.quietly(true, func() *Value { return r.value(n, where, depth) })
 	}
@@ -532,13 +543,15 @@ func (r *declReader) value(n int32, where string, depth int) *Value {
 		return &Value{Kind: ValNull, Span: span}
 	case "array":
 		v := &Value{Kind: ValArray, Span: span}
-		for i, c := range r.named(n) {
-			at := fmt.Sprintf("%s[%d]", where, i)
+		i := 0
+		for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
+			at := &position{parent: where, index: i}
 			if r.typ(c) == "spread_element" {
 				v.Items = append(v.Items, r.unreadable(r.span(c), at, "a spread ("+r.excerpt(c)+")", "write the items themselves"))
 			} else {
 				v.Items = append(v.Items, r.value(c, at, depth+1))
 			}
+			i++
 		}
 		return v
 	case "object":
@@ -563,9 +576,14 @@ var propertyNames = map[string]bool{
 
 // object reads an object literal. code names the keys whose values are
 // code (read without T2010); nil outside the top level of an argument.
-func (r *declReader) object(n int32, where string, depth int, code map[string]bool) *Value {
+func (r *declReader) object(n int32, where *position, depth int, code map[string]bool) *Value {
 	v := &Value{Kind: ValObject, Span: r.span(n)}
-	for _, c := range r.named(n) {
+	count := 0
+	for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
+		count++
+	}
+	v.Props = make([]*Prop, 0, count)
+	for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
 		span := r.span(c)
 		switch r.typ(c) {
 		case "pair":
@@ -584,13 +602,13 @@ func (r *declReader) object(n int32, where string, depth int, code map[string]bo
 			// is wrong).
 			p := &Prop{Key: name, KeySpan: r.span(key), Span: span}
 			p.Value = r.quietly(code[name] || r.hasError(c), func() *Value {
-				return r.value(val, joinPath(where, name), depth+1)
+				return r.value(val, &position{parent: where, key: name}, depth+1)
 			})
 			v.Props = append(v.Props, p)
 		case "shorthand_property_identifier":
 			name := r.text(c)
 			v.Props = append(v.Props, &Prop{Key: name, KeySpan: span, Span: span, Shorthand: true,
-				Value: r.unreadableUnless(code[name], span, joinPath(where, name), "a variable (`"+name+"`)", "write `"+name+": value`")})
+				Value: r.unreadableUnless(code[name], span, &position{parent: where, key: name}, "a variable (`"+name+"`)", "write `"+name+": value`")})
 		case "method_definition":
 			key := int32(-1)
 			for _, k := range r.named(c) {
@@ -648,7 +666,7 @@ func (r *declReader) key(n int32) (string, bool) {
 // a builder when it is imported from 'tent' or 'tent/ui', or when it is
 // bound nowhere in the file (an unknown builder, which the check reports
 // as T2002); a call of anything else is unreadable.
-func (r *declReader) call(n int32, where string, depth int) *Value {
+func (r *declReader) call(n int32, where *position, depth int) *Value {
 	span := r.span(n)
 	fn := r.firstNamed(n)
 	var name string
@@ -668,7 +686,7 @@ func (r *declReader) call(n int32, where string, depth int) *Value {
 		return r.unreadable(span, where, "a tagged template ("+r.excerpt(n)+")", "call the builder with parentheses")
 	}
 	v := &Value{Kind: ValCall, Span: span, Str: name}
-	for _, a := range r.named(args) {
+	for a := r.firstNamed(args); a >= 0; a = r.nextNamed(a) {
 		if r.typ(a) == "spread_element" {
 			v.Items = append(v.Items, r.unreadable(r.span(a), where, "a spread ("+r.excerpt(a)+")", "write the arguments themselves"))
 			continue
@@ -680,16 +698,16 @@ func (r *declReader) call(n int32, where string, depth int) *Value {
 
 // unreadable makes a ValUnreadable and, outside code, its T2010 finding:
 // what the position holds, and how to make it readable.
-func (r *declReader) unreadable(span Span, where, what, hint string) *Value {
+func (r *declReader) unreadable(span Span, where *position, what, hint string) *Value {
 	return r.unreadableUnless(false, span, where, what, hint)
 }
 
 // unreadableUnless is unreadable that gives no finding when inCode is set.
-func (r *declReader) unreadableUnless(inCode bool, span Span, where, what, hint string) *Value {
+func (r *declReader) unreadableUnless(inCode bool, span Span, where *position, what, hint string) *Value {
 	if !r.code && !inCode {
 		at := ""
-		if where != "" {
-			at = " " + where
+		if w := where.String(); w != "" {
+			at = " " + w
 		}
 		r.finding(span, fmt.Sprintf("`%s`%s: %s cannot be read without running code; %s", r.def.Name, at, what, hint))
 	}
@@ -703,12 +721,29 @@ func (r *declReader) finding(span Span, msg string) {
 	r.f.Findings = append(r.f.Findings, fd)
 }
 
-// joinPath appends a key to a position path.
-func joinPath(where, key string) string {
-	if where == "" {
-		return key
+// position is where a value stands in a definition's argument, for
+// messages: "columns.note", "steps[2]". It is made into a string only for
+// a finding; reading a value well costs no string for its position. The
+// zero position (and nil) is the argument itself.
+type position struct {
+	parent *position
+	key    string // the key of an object's property, "" for an array's item
+	index  int    // the index of an array's item
+}
+
+// String renders the position: keys joined by dots, items as [i].
+func (p *position) String() string {
+	if p == nil {
+		return ""
 	}
-	return where + "." + key
+	parent := p.parent.String()
+	switch {
+	case p.key == "":
+		return parent + "[" + strconv.Itoa(p.index) + "]"
+	case parent == "":
+		return p.key
+	}
+	return parent + "." + p.key
 }
 
 // excerpt is the text of node n for a message: its first line, cut

@@ -379,3 +379,25 @@ func TestUnescapeJS(t *testing.T) {
 		}
 	}
 }
+
+func TestPositionString(t *testing.T) {
+	cols := &position{key: "columns"}
+	idx := &position{parent: &position{key: "indexes"}, index: 1}
+	tests := []struct {
+		p    *position
+		want string
+	}{
+		{nil, ""},
+		{cols, "columns"},
+		{&position{parent: cols, key: "note"}, "columns.note"},
+		{&position{parent: idx, index: 0}, "indexes[1][0]"},
+		{&position{parent: &position{parent: cols, key: "a"}, key: "was"}, "columns.a.was"},
+		{&position{index: 2}, "[2]"},
+		{&position{key: "table()"}, "table()"},
+	}
+	for _, tt := range tests {
+		if got := tt.p.String(); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
+	}
+}
