@@ -83,6 +83,28 @@ func BenchmarkBuild(b *testing.B) {
 	b.ReportMetric(float64(n), "files")
 }
 
+// BenchmarkBuildWithoutTrees is Build as `tent-tools check` runs it: each
+// syntax tree freed once its file is read.
+func BenchmarkBuildWithoutTrees(b *testing.B) {
+	files := benchProject(b)
+	dir := b.TempDir()
+	if err := projectgen.Write(dir, files); err != nil {
+		b.Fatal(err)
+	}
+	ctx := WithoutTrees(context.Background())
+	cpu := startCPU(b)
+	for b.Loop() {
+		ix, err := Build(ctx, dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ix.Definitions()) < benchTables {
+			b.Fatalf("%d definitions", len(ix.Definitions()))
+		}
+	}
+	reportCPU(b, cpu)
+}
+
 // BenchmarkFromFiles is a cold index of the same project from memory:
 // Build without the disk.
 func BenchmarkFromFiles(b *testing.B) {
@@ -133,8 +155,9 @@ func BenchmarkUpdate(b *testing.B) {
 
 // BenchmarkUpdateThenQuery is Update followed by the first queries of the
 // new snapshot, which make its views over all files: definitions by name
-// and the sorted findings. (The code lookups behind Places are made on
-// first use too; places_test.go measures those.)
+// and the sorted findings, which it takes from the lineage's join. (The
+// code lookups behind Places are made on first use too; places_test.go
+// measures those.)
 func BenchmarkUpdateThenQuery(b *testing.B) {
 	files := benchProject(b)
 	ix := FromFiles(context.Background(), files)

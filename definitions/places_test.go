@@ -147,8 +147,9 @@ func BenchmarkColumnPlaces(b *testing.B) {
 	b.ReportMetric(float64(m), "sites")
 }
 
-// BenchmarkPlacesAfterUpdate measures the first query on a new snapshot,
-// which makes its lookup maps again.
+// BenchmarkPlacesAfterUpdate measures Update and the first query on the
+// new snapshot, which joins the changed file over the lineage's base (the
+// first iteration makes the base).
 func BenchmarkPlacesAfterUpdate(b *testing.B) {
 	ix := bigProject()
 	f := ix.Files()[len(ix.Files())/2]
