@@ -167,3 +167,40 @@ func TestChangedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeIndexConcurrent queries two snapshots of one lineage from
+// several goroutines at once (run it with -race): the joins are made once
+// and shared, and each answers what a fresh index of its texts answers.
+func TestCodeIndexConcurrent(t *testing.T) {
+	ctx := context.Background()
+	files := projectgen.Generate(projectgen.Options{Tables: 4, Seed: 5})
+	ix := FromFiles(ctx, files)
+	var fn string
+	for p := range files {
+		if strings.HasPrefix(p, "functions/") && (fn == "" || p < fn) {
+			fn = p
+		}
+	}
+	snaps := [2]*Index{}
+	want := [2]string{}
+	for i, head := range []string{"// a\n", "// b\n"} {
+		src := append([]byte(head), files[fn]...)
+		snaps[i] = ix.Update(fn, src)
+		fresh := maps.Clone(files)
+		fresh[fn] = src
+		want[i] = dumpLookups(FromFiles(ctx, fresh))
+	}
+	type answer struct {
+		snap int
+		dump string
+	}
+	got := make(chan answer, 8)
+	for i := range 8 {
+		go func() { got <- answer{i % 2, dumpLookups(snaps[i%2])} }()
+	}
+	for range 8 {
+		if a := <-got; a.dump != want[a.snap] {
+			t.Errorf("snapshot %d: the lookups differ from a fresh index's", a.snap)
+		}
+	}
+}
