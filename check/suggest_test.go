@@ -29,20 +29,6 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
-func TestDistance(t *testing.T) {
-	cases := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"users", "users", 0}, {"ab", "ba", 1}, {"nmae", "name", 1}, {"ca", "abc", 3},
-	}
-	for _, c := range cases {
-		if got := distance(c.a, c.b); got != c.want {
-			t.Errorf("distance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-	}
-}
-
 func TestRouteShape(t *testing.T) {
 	if routeShape("/orders/:id") != routeShape("/orders/:status/") {
 		t.Error("routes that differ only in parameter names must clash")

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/spelling"
 	"github.com/tent-tools/tent-tools/schema"
 )
 
@@ -309,30 +310,9 @@ func nearest(name string, candidates []string) string {
 	sort.Strings(candidates)
 	best, bestDist := "", max(2, len(name)/3)+1
 	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
+		if d := spelling.Distance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -323,16 +323,7 @@ func hasCode(fs []diag.Finding, code string) bool {
 	return false
 }
 
-func TestEditDistanceAndNearest(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"a", "", 1}, {"orders", "orderz", 1}, {"kitten", "sitting", 3}}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
+func TestNearest(t *testing.T) {
 	if got := nearest("Orderz", []string{"users", "orders"}); got != "orders" {
 		t.Errorf("nearest = %q", got)
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tent-tools/tent-tools/schema"
+
 	"github.com/tent-tools/tent-tools/diag"
 )
 
@@ -93,7 +95,7 @@ func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
 		if err != nil {
 			return nil, err
 		}
-		return nil, &jsonError{at: start, msg: fmt.Sprintf("test data is a JSON array of rows, `[{...}, ...]`; this file holds %s", jsonKindOf(v))}
+		return nil, &jsonError{at: start, msg: fmt.Sprintf("test data is a JSON array of rows, `[{...}, ...]`; this file holds %s", schema.JSONKind(v))}
 	}
 	s.pos++
 	var rows []Row
@@ -123,7 +125,7 @@ func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
 			keyHint = len(keys)
 		} else {
 			f.Findings = append(f.Findings, f.Finding(diag.T1002, diag.Error,
-				fmt.Sprintf("row %d is %s, not an object `{...}`", n, jsonKindOf(v)), Span{start, span.End}))
+				fmt.Sprintf("row %d is %s, not an object `{...}`", n, schema.JSONKind(v)), Span{start, span.End}))
 		}
 		s.space()
 		if s.pos < len(s.src) && s.src[s.pos] == ',' {
@@ -353,23 +355,4 @@ func (s *jsonScanner) word(w string, v any) (any, *jsonError) {
 	}
 	s.pos += len(w)
 	return v, nil
-}
-
-// jsonKindOf names the kind of a decoded JSON value for messages.
-func jsonKindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "a value"
 }

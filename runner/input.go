@@ -21,7 +21,7 @@ func checkInput(fields []*schema.Column, raw any, lenient bool) (map[string]any,
 	}
 	in, ok := raw.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("input is an object, got %s", jsonKind(raw))
+		return nil, fmt.Errorf("input is an object, got %s", schema.JSONKind(raw))
 	}
 	out := make(map[string]any, len(in)+len(fields))
 	var problems []string
@@ -73,23 +73,6 @@ func fieldNames(fields []*schema.Column) string {
 		names[i] = c.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// jsonKind names the JSON kind of a decoded value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "an array"
-	}
-	return "an object"
 }
 
 // decodeJSON decodes a JSON text into JSON values; an empty text is null.

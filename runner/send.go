@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/schema"
 )
 
 // maxBody bounds the response body a fetch reads.
@@ -27,7 +28,7 @@ func (s *session) sendPrimitives(set func(string, func(goja.FunctionCall) goja.V
 		for i, k := range []string{"to", "subject", "text"} {
 			v, ok := m[k].(string)
 			if !ok {
-				s.throw("", "ctx.mail.send wants { to, subject, text } as strings; %s is %s", k, jsonKind(m[k]))
+				s.throw("", "ctx.mail.send wants { to, subject, text } as strings; %s is %s", k, schema.JSONKind(m[k]))
 			}
 			fields[i] = v
 		}
@@ -96,7 +97,7 @@ func (s *session) fetch(u *url.URL, init map[string]any) (*fetchAnswer, Sent, er
 	case string:
 		body = strings.NewReader(b)
 	default:
-		return nil, sent, fmt.Errorf("ctx.http.fetch: body is a string (use JSON.stringify), got %s", jsonKind(b))
+		return nil, sent, fmt.Errorf("ctx.http.fetch: body is a string (use JSON.stringify), got %s", schema.JSONKind(b))
 	}
 	req, err := http.NewRequestWithContext(s.ctx, method, u.String(), body)
 	if err != nil {

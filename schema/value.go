@@ -20,30 +20,30 @@ func CheckValue(c *Column, v any) error {
 	switch c.Type {
 	case Text, Ref:
 		if _, ok := v.(string); !ok {
-			return fmt.Errorf("%s wants %s (a string), got %s", c.Name, c.Type, jsonKind(v))
+			return fmt.Errorf("%s wants %s (a string), got %s", c.Name, c.Type, describe(v))
 		}
 	case Int, Money:
 		f, ok := v.(float64)
 		if !ok || f != math.Trunc(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("%s wants %s (a whole number), got %s", c.Name, c.Type, jsonKind(v))
+			return fmt.Errorf("%s wants %s (a whole number), got %s", c.Name, c.Type, describe(v))
 		}
 	case Num:
 		if _, ok := v.(float64); !ok {
-			return fmt.Errorf("%s wants num (a number), got %s", c.Name, jsonKind(v))
+			return fmt.Errorf("%s wants num (a number), got %s", c.Name, describe(v))
 		}
 	case Bool:
 		if _, ok := v.(bool); !ok {
-			return fmt.Errorf("%s wants bool, got %s", c.Name, jsonKind(v))
+			return fmt.Errorf("%s wants bool, got %s", c.Name, describe(v))
 		}
 	case Time:
 		s, ok := v.(string)
 		if !ok || !IsTime(s) {
-			return fmt.Errorf("%s wants time (an ISO 8601 string), got %s", c.Name, jsonKind(v))
+			return fmt.Errorf("%s wants time (an ISO 8601 string), got %s", c.Name, describe(v))
 		}
 	case Choice:
 		s, ok := v.(string)
 		if !ok {
-			return fmt.Errorf("%s wants one of %q, got %s", c.Name, c.Choices, jsonKind(v))
+			return fmt.Errorf("%s wants one of %q, got %s", c.Name, c.Choices, describe(v))
 		}
 		for _, ch := range c.Choices {
 			if ch == s {
@@ -67,24 +67,38 @@ func IsTime(s string) bool {
 	return false
 }
 
-// jsonKind names the JSON kind of v for messages, with the value where it is short.
-func jsonKind(v any) string {
+// describe names the JSON kind of v for messages, with the value where it
+// is short.
+func describe(v any) string {
 	switch x := v.(type) {
-	case nil:
-		return "null"
 	case string:
 		if len(x) > 40 {
 			return "a string"
 		}
 		return fmt.Sprintf("%q", x)
-	case float64:
+	case float64, bool:
 		return fmt.Sprintf("%v", x)
+	}
+	return JSONKind(v)
+}
+
+// JSONKind names the kind of a decoded JSON value for messages: "null",
+// "a string", "a number", "a boolean", "an array", "an object". Numbers
+// exported from the JavaScript runtime as Go integers count as numbers.
+func JSONKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case float64, float32, int, int64, int32, uint64:
+		return "a number"
 	case bool:
-		return fmt.Sprintf("%v", x)
+		return "a boolean"
 	case []any:
 		return "an array"
 	case map[string]any:
 		return "an object"
 	}
-	return fmt.Sprintf("%T", v)
+	return "a value"
 }
