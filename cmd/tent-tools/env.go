@@ -142,11 +142,8 @@ func (a *terminalApprover) Approve(ctx context.Context, question string) (bool, 
 		return true, nil
 	}
 	f, ok := a.e.stdin.(*os.File)
-	if !ok {
-		return false, nil
-	}
-	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		return false, nil
+	if !ok || !isTerminal(f) {
+		return false, nil // no terminal: a no, and no prompt that nobody reads
 	}
 	fmt.Fprintf(a.e.stderr, "%s [y/N] ", question)
 	line, err := bufio.NewReader(f).ReadString('\n')
