@@ -21,11 +21,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
+	"time"
 
-	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 )
 
 // File is the name of the store's database in .tent/.
@@ -59,17 +57,9 @@ CREATE TABLE IF NOT EXISTS turns (
 // Open opens (creating where needed) the store at path. Commits are
 // durable (synchronous FULL) except where a method says otherwise.
 func Open(ctx context.Context, path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(FULL)")
-	q.Add("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 10 * time.Second, Synchronous: "FULL", Immediate: true})
 	if err != nil {
-		return nil, fmt.Errorf("history: open %s: %w", path, err)
+		return nil, fmt.Errorf("history: %w", err)
 	}
 	if _, err := db.ExecContext(ctx, schema); err != nil {
 		db.Close()

@@ -8,12 +8,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"time"
 
-	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 )
 
 // File is the name of the notes database in .tent/.
@@ -34,15 +31,9 @@ type Store struct {
 
 // Open opens (creating where needed) the notes at path.
 func Open(ctx context.Context, path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("notes: %w", err)
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 10 * time.Second})
 	if err != nil {
-		return nil, fmt.Errorf("notes: open %s: %w", path, err)
+		return nil, fmt.Errorf("notes: %w", err)
 	}
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL, time TEXT NOT NULL)`); err != nil {
 		db.Close()

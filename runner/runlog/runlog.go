@@ -9,16 +9,13 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 
-	_ "modernc.org/sqlite" // the pure Go SQLite driver, registered as "sqlite"
+	"github.com/tent-tools/tent-tools/diag"
 )
 
 // Entry is one run.
@@ -62,16 +59,9 @@ func Open(ctx context.Context, path string) (*Log, error) {
 }
 
 func open(ctx context.Context, path string, keep int) (*Log, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("run log: %w", err)
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(OFF)")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 5 * time.Second, Synchronous: "OFF"})
 	if err != nil {
-		return nil, fmt.Errorf("run log %s: %w", path, err)
+		return nil, fmt.Errorf("run log: %w", err)
 	}
 	db.SetMaxOpenConns(1)
 	_, err = db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS runs (

@@ -10,14 +10,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 
 	"github.com/tent-tools/tent-tools/schema"
-
-	_ "modernc.org/sqlite" // the pure Go SQLite driver, registered as "sqlite"
 )
 
 // internalPrefix starts the names of the tables the database keeps for
@@ -54,17 +52,9 @@ type DB struct {
 // Open opens (creating where needed) the SQLite database at path. It does
 // not build nor migrate anything.
 func Open(ctx context.Context, path string) (*DB, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("test database: %w", err)
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(OFF)")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 5 * time.Second, Synchronous: "OFF", Immediate: true})
 	if err != nil {
-		return nil, fmt.Errorf("test database %s: %w", path, err)
+		return nil, fmt.Errorf("test database: %w", err)
 	}
 	// One connection: runs on one database happen one after another, and a
 	// run's reads see its own writes.
