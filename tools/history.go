@@ -88,12 +88,23 @@ func (w *Workspace) History(ctx context.Context, in HistoryInput) (Answer, error
 		a.Points = append(a.Points, pa)
 		writePointLine(&b, pa)
 		if len(pa.Files) > 0 {
-			fmt.Fprintf(&b, "  files: %s\n", strings.Join(pa.Files, ", "))
+			shown := pa.Files[:min(len(pa.Files), textFilesShown)]
+			fmt.Fprintf(&b, "  files: %s", strings.Join(shown, ", "))
+			if cut := len(pa.Files) - len(shown); cut > 0 {
+				fmt.Fprintf(&b, " and %d more", cut)
+			}
+			b.WriteString("\n")
 		}
+		written, cut := 0, 0
 		for _, c := range pa.Changes {
 			if c.Kind == defchange.KindFile {
 				continue
 			}
+			if written == textChangesShown {
+				cut++
+				continue
+			}
+			written++
 			fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
 			if c.To != "" {
 				fmt.Fprintf(&b, " -> %s", c.To)
@@ -103,9 +114,20 @@ func (w *Workspace) History(ctx context.Context, in HistoryInput) (Answer, error
 			}
 			b.WriteString("\n")
 		}
+		if cut > 0 {
+			fmt.Fprintf(&b, "  and %d more changes (the data answer has them all)\n", cut)
+		}
 	}
 	return Answer{Text: b.String(), Data: a}, nil
 }
+
+// A point's text lists this many files and definition changes at most, so
+// that a rename across hundreds of files stays readable for a model; the
+// data answer lists them all.
+const (
+	textFilesShown   = 10
+	textChangesShown = 20
+)
 
 // answerPoint makes a point's answer.
 func answerPoint(p *history.Point) PointAnswer {
