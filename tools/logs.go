@@ -33,7 +33,6 @@ func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	defer r.Close()
 	logs, err := r.Logs(ctx, runner.LogsQuery{Errors: in.Errors, Since: in.Since})
 	if err != nil {
 		return Answer{}, err

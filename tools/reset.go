@@ -34,7 +34,6 @@ func (w *Workspace) Reset(ctx context.Context) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	defer r.Close()
 	if err := r.Reset(ctx, ix); err != nil {
 		return Answer{}, err
 	}

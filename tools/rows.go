@@ -35,7 +35,6 @@ func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	defer r.Close()
 	rows, err := r.Rows(ctx, ix, in.Table, in.Limit)
 	if err != nil {
 		return Answer{}, err

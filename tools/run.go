@@ -30,12 +30,26 @@ func init() {
 	})
 }
 
-// runnerFor makes the runner of one tool call. It keeps nothing between
-// calls but what it keeps on disk (.tent/: the test database, the run log,
-// the bundled code), so a call costs a few milliseconds more than a warm
-// run in a Runner that a host keeps.
+// runnerFor answers the workspace's runner, made on the first call that
+// needs one and kept until Close, so that a host that keeps the workspace
+// runs warm: the test database and the run log stay open, the model stays
+// migrated, the bundles stay compiled. Nothing it keeps goes stale as the
+// index moves on: the runner reads the model again from each new snapshot
+// it is given (a snapshot is immutable, a new one is a new pointer), and a
+// bundle is used only while every file it was built from has the same
+// content hash.
 func (w *Workspace) runnerFor() (*runner.Runner, error) {
-	return runner.New(w.Root(), runner.Config{})
+	w.runMu.Lock()
+	defer w.runMu.Unlock()
+	if w.run != nil {
+		return w.run, nil
+	}
+	r, err := runner.New(w.Root(), runner.Config{})
+	if err != nil {
+		return nil, err
+	}
+	w.run = r
+	return r, nil
 }
 
 // Run runs a function or a flow (tools.md §5, run) under the workspace's
@@ -51,7 +65,6 @@ func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	defer r.Close()
 	p := w.Options().Policy
 	res, err := r.Run(ctx, ix, runner.Request{
 		Name:        in.Name,

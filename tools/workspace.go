@@ -23,6 +23,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/notes"
+	"github.com/tent-tools/tent-tools/runner"
 )
 
 // Workspace is one project folder that tools act on, as one caller and
@@ -60,6 +61,9 @@ type folder struct {
 	storeMu sync.Mutex
 	points  *history.Store // .tent/history.db, opened on first use
 	notes   *notes.Store   // .tent/notes.db, opened on first use
+
+	runMu sync.Mutex
+	run   *runner.Runner // runs, rows, logs and resets; made on first use
 }
 
 // Open opens the project folder dir as a workspace. The folder must exist.
@@ -97,12 +101,18 @@ func (w *Workspace) With(opts Options) *Workspace {
 	return &Workspace{folder: w.folder, opts: opts}
 }
 
-// Close releases the workspace's folder handle, its lock files and its
-// databases.
+// Close releases the workspace's folder handle, its lock files, its
+// databases and its runner's.
 func (w *Workspace) Close() error {
+	var errs []error
+	w.runMu.Lock()
+	if w.run != nil {
+		errs = append(errs, w.run.Close())
+		w.run = nil
+	}
+	w.runMu.Unlock()
 	w.storeMu.Lock()
 	defer w.storeMu.Unlock()
-	var errs []error
 	if w.points != nil {
 		errs = append(errs, w.points.Close())
 		w.points = nil
