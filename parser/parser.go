@@ -98,7 +98,7 @@ func (ns Names) Type(n *sitter.Node) string {
 }
 
 // Parse parses src as TypeScript, or TSX where path ends in .tsx. The tree
-// is nil only when ctx is done before the parse ends.
+// is nil only when ctx is done before the parse starts.
 func Parse(ctx context.Context, filePath string, src []byte) (*sitter.Tree, []SyntaxError) {
 	return parse(ctx, GrammarOf(filePath), nil, src)
 }
@@ -106,14 +106,21 @@ func Parse(ctx context.Context, filePath string, src []byte) (*sitter.Tree, []Sy
 func parse(ctx context.Context, g Grammar, old *sitter.Tree, src []byte) (*sitter.Tree, []SyntaxError) {
 	g.init()
 	gr := &grammars[g]
+	if ctx.Err() != nil {
+		return nil, nil
+	}
 	p := gr.pool.Get().(*sitter.Parser)
-	tree, err := p.ParseCtx(ctx, old, src)
+	// The parse is given no context that can be cancelled: for one that
+	// can, the binding starts a goroutine that may set the parser's
+	// cancellation flag after the parse has ended (its select may pick the
+	// cancel over the parse's end when both are ready), and a pooled parser
+	// so flagged failed every later parse: its files silently lost their
+	// definitions. A parse of even a large file takes well under a second;
+	// a done ctx is seen before the next file.
+	tree, err := p.ParseCtx(context.Background(), old, src)
 	if err != nil {
-		// Only a cancelled context stops a parse (no operation limit is
-		// set). The parser resets its own cancellation flag; start the next
-		// parse from scratch.
-		p.Reset()
-		gr.pool.Put(p)
+		// No cancellation flag and no operation limit are set, so this
+		// cannot happen; the parser is dropped rather than trusted again.
 		return nil, nil
 	}
 	gr.pool.Put(p)
