@@ -186,6 +186,15 @@ const (
 	T4004 = "T4004"
 	// T4005: the run passed its memory limit.
 	T4005 = "T4005"
+	// T4010: shot found no browser to take the picture (none installed, or
+	// it would not start).
+	T4010 = "T4010"
+	// T4011: a screen's view returned nothing a page can show.
+	T4011 = "T4011"
+	// T4012: a screen shows what shot refuses: an image that is not a
+	// project file nor a data URL of an image, or an element that would load
+	// something from outside the page (iframe, script, ...).
+	T4012 = "T4012"
 
 	// T9101: unknown tool.
 	T9101 = "T9101"

@@ -29,6 +29,9 @@ func (s *session) dbPrimitives(set func(string, func(goja.FunctionCall) goja.Val
 		if err != nil {
 			s.throwErr(err)
 		}
+		if s.onRows != nil {
+			s.onRows(str(call, 0), rows)
+		}
 		return s.jsonText(rows)
 	})
 	set("get", func(call goja.FunctionCall) goja.Value {
@@ -38,6 +41,9 @@ func (s *session) dbPrimitives(set func(string, func(goja.FunctionCall) goja.Val
 		}
 		if row == nil {
 			return goja.Null()
+		}
+		if s.onRows != nil {
+			s.onRows(str(call, 0), []testdb.Row{row})
 		}
 		return s.jsonText(row)
 	})

@@ -43,6 +43,12 @@ type session struct {
 	logged []string
 	cut    int // log lines left out past maxLogLines
 	sent   []Sent
+
+	// onRows, where set, is told the rows the test database hands app code
+	// (a screen keeps their private values out of its picture; screen.go).
+	onRows func(table string, rows []testdb.Row)
+	// showScreen is the prelude's entry that loads and views a screen.
+	showScreen goja.Callable
 }
 
 // The bounds of what a run's answer carries of its logging.
@@ -95,6 +101,7 @@ func (s *session) start(prelude *goja.Program, now string) (goja.Callable, error
 		return nil, fmt.Errorf("prelude: no fail")
 	}
 	s.vm.Set("console", obj.Get("console"))
+	s.showScreen, _ = goja.AssertFunction(obj.Get("screen"))
 	run, ok := goja.AssertFunction(obj.Get("run"))
 	if !ok {
 		return nil, fmt.Errorf("prelude: no run")
@@ -239,6 +246,7 @@ func (s *session) hostObject() *goja.Object {
 	})
 	s.dbPrimitives(set)
 	s.sendPrimitives(set)
+	s.screenPrimitives(set)
 	return h
 }
 

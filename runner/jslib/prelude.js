@@ -215,9 +215,22 @@
     error: logger('error: '),
   }
 
+  // A screen (format.md §2.4): its load(ctx, params), then its view(data),
+  // answered as the element tree in JSON (functions in props drop out).
+  async function screen(file, name, paramsJSON) {
+    const def = host.screen(file, name)
+    const params = JSON.parse(paramsJSON)
+    if (typeof def.view !== 'function') throw fail('T4011', `${name} has no view function`)
+    const data = typeof def.load === 'function' ? await def.load(ctx, params) : {}
+    const tree = await def.view(data === undefined || data === null ? {} : data)
+    const text = JSON.stringify(tree === undefined ? null : tree)
+    return text === undefined ? 'null' : text
+  }
+
   return {
     fail,
     console,
+    screen,
     run: async (name, inputJSON) => {
       const result = await call(name, JSON.parse(inputJSON), false, true)
       const text = JSON.stringify(result)
