@@ -233,7 +233,8 @@ func jsonFields(t reflect.Type) []jsonField {
 		if name == "" {
 			name = f.Name
 		}
-		fs = append(fs, jsonField{name: name, required: !strings.Contains(opts, "omitempty"), typ: f.Type})
+		required := !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero")
+		fs = append(fs, jsonField{name: name, required: required, typ: f.Type})
 	}
 	return fs
 }

@@ -80,3 +80,75 @@ func fieldIndex(t reflect.Type, i int) int {
 	}
 	return 0
 }
+
+var (
+	jsonMarshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
+	textMarshaler = reflect.TypeOf((*interface{ MarshalText() ([]byte, error) })(nil)).Elem()
+)
+
+// AnswerSchema returns the JSON Schema of a data answer (tools.md §7) of
+// the Go type of v, by the rules encoding/json writes it with: a field
+// with omitempty may be missing, a pointer, slice or map may be null, a
+// type that marshals itself may be anything. Unlike an input, an answer
+// may gain fields (§7: more fields may come), so other properties are
+// allowed. The MCP face publishes it as a tool's output schema.
+func AnswerSchema(v any) map[string]any {
+	return answerSchemaOf(reflect.TypeOf(v))
+}
+
+// answerSchemaOf is the schema of the JSON that encoding/json writes for t.
+func answerSchemaOf(t reflect.Type) map[string]any {
+	if t.Implements(jsonMarshaler) || t.Implements(textMarshaler) ||
+		reflect.PointerTo(t).Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
+		return map[string]any{} // it writes itself: any JSON value
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return nullable(map[string]any{"type": "string"}) // []byte: base64
+		}
+		var s map[string]any
+		switch t.Kind() {
+		case reflect.Pointer:
+			s = answerSchemaOf(t.Elem())
+		case reflect.Map:
+			s = map[string]any{"type": "object", "additionalProperties": answerSchemaOf(t.Elem())}
+		default:
+			s = map[string]any{"type": "array", "items": answerSchemaOf(t.Elem())}
+		}
+		return nullable(s)
+	case reflect.Array:
+		return map[string]any{"type": "array", "items": answerSchemaOf(t.Elem())}
+	case reflect.Struct:
+		props := map[string]any{}
+		required := []string{}
+		for _, f := range jsonFields(t) {
+			props[f.name] = answerSchemaOf(f.typ)
+			if f.required {
+				required = append(required, f.name)
+			}
+		}
+		s := map[string]any{"type": "object", "properties": props}
+		if len(required) > 0 {
+			s["required"] = required
+		}
+		return s
+	case reflect.Interface:
+		return map[string]any{}
+	}
+	return schemaOf(t)
+}
+
+// nullable lets a schema's value also be null (a nil pointer, slice or map).
+func nullable(s map[string]any) map[string]any {
+	switch typ := s["type"].(type) {
+	case string:
+		s["type"] = []any{typ, "null"}
+		return s
+	case nil:
+		if len(s) == 0 {
+			return s // any value already
+		}
+	}
+	return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
+}

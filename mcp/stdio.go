@@ -1,0 +1,40 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tent-tools/tent-tools/tools"
+)
+
+// project is the backend of one project folder: every call runs on the
+// workspace as its options (caller, agent, policy) say, with the call's
+// approver. Where the options name no agent, the points name the MCP
+// client as it calls itself: a label only, which chooses no policy.
+type project struct{ ws *tools.Workspace }
+
+func (p project) call(ctx context.Context, from caller, name string, input json.RawMessage, ap tools.Approver) (tools.Answer, error) {
+	o := p.ws.Options()
+	o.Approver = ap
+	if o.Agent == "" {
+		o.Agent = from.client
+	}
+	return tools.Call(ctx, p.ws.With(o), name, input)
+}
+
+// NewProjectServer returns the MCP server of one project: its tools run
+// on ws (as ws's caller and agent, under its policy), and the person is
+// asked as opts says.
+func NewProjectServer(ws *tools.Workspace, opts Options) *sdk.Server {
+	return newServer(project{ws: ws}, opts)
+}
+
+// ServeStdio serves the project ws to one client over in and out (the
+// MCP stdio transport: newline-delimited JSON-RPC), until the client
+// closes in or ctx ends.
+func ServeStdio(ctx context.Context, ws *tools.Workspace, opts Options, in io.ReadCloser, out io.WriteCloser) error {
+	return NewProjectServer(ws, opts).Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+}

@@ -1,0 +1,417 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tent-tools/tent-tools/tools"
+)
+
+// TestListTools lists the tools over stdio: every tool of the registry,
+// with the registry's own input schema (which compiles, so it fits the
+// JSON Schema meta-schema), an output schema that compiles where there is
+// one, a description, and annotations that are true.
+func TestListTools(t *testing.T) {
+	cs := connect(t, copyProject(t, "shop"), nil, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]*sdk.Tool{}
+	for _, tool := range res.Tools {
+		listed[tool.Name] = tool
+	}
+	for _, rt := range tools.All() {
+		tool, ok := listed[rt.Name]
+		if !ok {
+			t.Errorf("tool %s is not listed", rt.Name)
+			continue
+		}
+		compile(t, "input:"+rt.Name, tool.InputSchema)
+		want := rt.InputSchema()
+		delete(want, "description")
+		wantJSON, _ := json.Marshal(want)
+		gotJSON, _ := json.Marshal(tool.InputSchema)
+		if !sameJSON(wantJSON, gotJSON) {
+			t.Errorf("%s: input schema\n%s\nis not the registry's\n%s", rt.Name, gotJSON, wantJSON)
+		}
+		if tool.OutputSchema != nil {
+			compile(t, "output:"+rt.Name, tool.OutputSchema)
+		}
+		if !strings.HasPrefix(tool.Description, rt.Summary) || rt.Summary == "" {
+			t.Errorf("%s: description %q does not hold its summary", rt.Name, tool.Description)
+		}
+		a := tool.Annotations
+		if a == nil || a.OpenWorldHint == nil {
+			t.Fatalf("%s: annotations %+v", rt.Name, a)
+		}
+		if rt.Writes && a.ReadOnlyHint {
+			t.Errorf("%s writes files but says it is read-only", rt.Name)
+		}
+		if *a.OpenWorldHint != (rt.Name == "run") {
+			t.Errorf("%s: openWorldHint %v", rt.Name, *a.OpenWorldHint)
+		}
+	}
+	if len(res.Tools) != len(tools.All()) {
+		t.Errorf("%d tools listed, the registry has %d", len(res.Tools), len(tools.All()))
+	}
+	// The hints of each kind of tool, as docs/pages/mcp.md lists them.
+	tests := []struct {
+		tool                              string
+		readOnly, destructive, idempotent bool
+	}{
+		{"read", true, false, true},
+		{"map", true, false, true},
+		{"history", true, false, true},
+		{"edit", false, false, false},
+		{"rename", false, false, true},
+		{"write", false, true, true},
+		{"remove", false, true, true},
+		{"move", false, true, true},
+		{"undo", false, true, false},
+		{"run", false, false, false},
+		{"remember", false, false, true},
+		{"reset", false, true, true},
+	}
+	for _, tt := range tests {
+		a := listed[tt.tool].Annotations
+		destructive := a.DestructiveHint == nil || *a.DestructiveHint // the protocol's default is true
+		if a.ReadOnlyHint != tt.readOnly || (!tt.readOnly && destructive != tt.destructive) || a.IdempotentHint != tt.idempotent {
+			t.Errorf("%s: readOnly %v destructive %v idempotent %v, want %v %v %v", tt.tool,
+				a.ReadOnlyHint, destructive, a.IdempotentHint, tt.readOnly, tt.destructive, tt.idempotent)
+		}
+	}
+}
+
+// TestEveryTool calls every tool of the registry over stdio on a copy of
+// shop: each answers text and a structuredContent that fits its output
+// schema, and the writes are recorded as points by the caller and the
+// client as agent.
+func TestEveryTool(t *testing.T) {
+	dir := copyProject(t, "shop")
+	cs := connect(t, dir, nil, nil, "--caller", "ann")
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]any{}
+	for _, tool := range list.Tools {
+		if tool.OutputSchema != nil {
+			schemas[tool.Name] = tool.OutputSchema
+		}
+	}
+	calls := []struct{ tool, input string }{
+		{"map", `{}`},
+		{"read", `{"path": "tables/orders.ts", "from": 2, "to": 4}`},
+		{"search", `{"text": "buyer", "limit": 3}`},
+		{"list", `{"path": "tables"}`},
+		{"docs", `{"topic": "edit"}`},
+		{"check", `{}`},
+		{"rows", `{"table": "products", "limit": 2}`},
+		{"run", `{"name": "listProducts", "input": {}}`},
+		{"logs", `{}`},
+		{"remember", `{"key": "plan", "value": "rename the note"}`},
+		{"recall", `{"key": "plan"}`},
+		{"keys", `{}`},
+		{"edit", `{"path": "tables/orders.ts", "find": "shipTo: text({ private: true }),", "with": "shipTo: text({ private: true }), // the address"}`},
+		{"write", `{"path": "lib/extra.ts", "text": "export const extra = 1\n"}`},
+		{"move", `{"path": "lib/extra.ts", "to": "lib/more.ts"}`},
+		{"rename", `{"name": "orders.note", "to": "remark"}`},
+		{"remove", `{"path": "lib/more.ts"}`},
+		{"history", `{}`},
+		{"compare", `{"from": 1}`},
+		{"changedBy", `{"name": "orders"}`},
+		{"undo", `{}`},
+		{"reset", `{}`},
+	}
+	called := map[string]bool{}
+	for _, c := range calls {
+		res := call(t, cs, c.tool, c.input)
+		called[c.tool] = true
+		if res.IsError {
+			t.Errorf("%s %s: %s", c.tool, c.input, text(res))
+			continue
+		}
+		if text(res) == "" || res.StructuredContent == nil {
+			t.Errorf("%s: no text or no structuredContent", c.tool)
+		}
+		if s, ok := schemas[c.tool]; ok {
+			validate(t, c.tool+"'s answer", compile(t, "output:"+c.tool, s), res.StructuredContent)
+		}
+	}
+	for _, rt := range tools.All() {
+		if !called[rt.Name] && rt.Name != "shot" {
+			t.Errorf("tool %s has no call in this test", rt.Name)
+		}
+	}
+	// The points of the writes, by ann through the client "test-agent".
+	h := structured(t, call(t, cs, "history", `{"newest": 10}`))
+	points, _ := h["points"].([]any)
+	var tools []string
+	for _, p := range points {
+		p := p.(map[string]any)
+		if p["kind"] != "command" {
+			continue
+		}
+		tools = append(tools, p["tool"].(string))
+		if p["who"] != "ann" || p["agent"] != "test-agent" {
+			t.Errorf("point %v: who %v agent %v, want ann test-agent", p["point"], p["who"], p["agent"])
+		}
+	}
+	if want := []string{"rename", "move", "write", "edit"}; !slices.Equal(tools[len(tools)-4:], want) {
+		t.Errorf("points by tool, newest first: %v, want ... %v", tools, want)
+	}
+}
+
+// TestErrors: a tool's error is a result with isError, its text starting
+// with the code, and {"error": {...}} as structuredContent; never a
+// protocol error.
+func TestErrors(t *testing.T) {
+	cs := connect(t, copyProject(t, "shop"), nil, nil)
+	tests := []struct{ tool, input, code string }{
+		{"read", `{"path": "nope.ts"}`, "T9103"},
+		{"read", `{}`, "T9102"},
+		{"read", `{"path": "tables/orders.ts", "line": 2}`, "T9102"},
+		{"read", `{"path": "../../etc/passwd"}`, "T9105"},
+		{"write", `{"path": ".tent/history.db", "text": "x"}`, "T9105"},
+		{"edit", `{"path": "tables/orders.ts", "find": "nothing like this", "with": "x"}`, "T9106"},
+		{"rename", `{"name": "orders", "to": "users"}`, "T9107"},
+		{"docs", `{"topic": "nope"}`, "T9108"},
+		{"undo", `{"point": 99}`, "T9109"},
+		{"run", `{"name": "placeOrder", "input": {}, "as": "system"}`, "T3102"},
+	}
+	for _, tt := range tests {
+		res := call(t, cs, tt.tool, tt.input)
+		if got := errorCode(t, res); got != tt.code {
+			t.Errorf("%s %s: code %q (%s), want %s", tt.tool, tt.input, got, text(res), tt.code)
+		}
+	}
+}
+
+// TestSameAsGoAPI runs the Go API's golden calls (tools/testdata/calls.json)
+// through MCP: the text and the data answer (structuredContent, or the
+// error's JSON) are the very ones of the tools package's golden files, as
+// they are for the CLI (cmd/tent-tools's TestSameAsGoAPI).
+func TestSameAsGoAPI(t *testing.T) {
+	b, err := os.ReadFile("../tools/testdata/calls.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name  string          `json:"name"`
+		Tool  string          `json:"tool"`
+		Input json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			g, err := os.ReadFile("../tools/testdata/calls/" + c.Name + ".golden")
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantText, wantData := sections(string(g))
+			cs := connect(t, copyProject(t, "shop"), nil, nil)
+			res := call(t, cs, c.Tool, string(c.Input))
+			gotData, err := json.Marshal(res.StructuredContent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameJSON(gotData, []byte(wantData)) {
+				t.Errorf("structuredContent\n%s\nwant\n%s", gotData, wantData)
+			}
+			if res.IsError != strings.HasPrefix(wantData, "{\n  \"error\"") {
+				t.Errorf("isError %v", res.IsError)
+			}
+			if strings.TrimSuffix(text(res), "\n") != strings.TrimSuffix(wantText, "\n") {
+				t.Errorf("text\n%s\nwant\n%s", text(res), wantText)
+			}
+		})
+	}
+}
+
+// sections splits a golden file of the tools package into its text and
+// json sections.
+func sections(g string) (text, data string) {
+	_, rest, _ := strings.Cut(g, "-- text --\n")
+	text, rest, _ = strings.Cut(rest, "-- json --\n")
+	data, _, _ = strings.Cut(rest, "\n-- ")
+	return text, data
+}
+
+// TestElicitation: a write that the policy's ask names is asked of the
+// person through MCP elicitation, in both ways the protocol has (multi
+// round-trip on the newest version, elicitation/create on older ones);
+// yes writes it, no is T3103 and writes nothing; a client that cannot ask
+// gets a no; --yes says yes.
+func TestElicitation(t *testing.T) {
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(policy, []byte(`{"allow": ["**"], "ask": ["tables/**"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const edit = `{"path": "tables/orders.ts", "find": "total: money(),", "with": "total: money(), // in cents"}`
+	answer := func(action string, yes bool, asked *[]string) *sdk.ClientOptions {
+		return &sdk.ClientOptions{ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			*asked = append(*asked, req.Params.Message)
+			return &sdk.ElicitResult{Action: action, Content: map[string]any{"approve": yes}}, nil
+		}}
+	}
+	tests := []struct {
+		name     string
+		action   string
+		yes      bool
+		noAsk    bool   // the client has no elicitation capability
+		flag     string // --yes
+		protocol string
+		wantCode string
+	}{
+		{name: "yes", action: "accept", yes: true},
+		{name: "no", action: "accept", yes: false, wantCode: "T3103"},
+		{name: "decline", action: "decline", wantCode: "T3103"},
+		{name: "yes-2025", action: "accept", yes: true, protocol: "2025-11-25"},
+		{name: "no-2025", action: "accept", yes: false, protocol: "2025-11-25", wantCode: "T3103"},
+		{name: "cannot-ask", noAsk: true, wantCode: "T3103"},
+		{name: "cannot-ask-yes-flag", noAsk: true, flag: "--yes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := copyProject(t, "shop")
+			before, _ := os.ReadFile(filepath.Join(dir, "tables/orders.ts"))
+			var asked []string
+			opts := answer(tt.action, tt.yes, &asked)
+			if tt.noAsk {
+				opts = nil
+			}
+			var session *sdk.ClientSessionOptions
+			if tt.protocol != "" {
+				session = &sdk.ClientSessionOptions{ProtocolVersion: tt.protocol}
+			}
+			args := []string{"--policy", policy, "--caller", "ann"}
+			if tt.flag != "" {
+				args = append(args, tt.flag)
+			}
+			cs := connect(t, dir, opts, session, args...)
+			res := call(t, cs, "edit", edit)
+			if got := errorCode(t, res); got != tt.wantCode {
+				t.Fatalf("code %q (%s), want %q", got, text(res), tt.wantCode)
+			}
+			after, _ := os.ReadFile(filepath.Join(dir, "tables/orders.ts"))
+			if changed := string(after) != string(before); changed != (tt.wantCode == "") {
+				t.Errorf("file changed: %v", changed)
+			}
+			if !tt.noAsk {
+				if len(asked) != 1 || !strings.Contains(asked[0], "tables/orders.ts") || !strings.Contains(asked[0], "ann") {
+					t.Errorf("asked %q, want one question naming ann and tables/orders.ts", asked)
+				}
+			}
+			h := structured(t, call(t, cs, "history", `{}`))
+			points, _ := h["points"].([]any)
+			recorded := len(points) > 0 && points[0].(map[string]any)["tool"] == "edit"
+			if recorded != (tt.wantCode == "") {
+				t.Errorf("a point of the edit recorded: %v (%v)", recorded, points)
+			}
+		})
+	}
+}
+
+// TestCancel: a call cancelled by the client (notifications/cancelled)
+// stops: a run that would spin until its time limit (5 s) is stopped at
+// once, and its row is not kept.
+func TestCancel(t *testing.T) {
+	cs := connect(t, copyProject(t, "run-limits"), nil, nil)
+	// A first run opens the run log. (A run cancelled before any other
+	// run of the process is not logged: the runner opens its log with the
+	// run's context.)
+	if res := call(t, cs, "run", `{"name": "positive", "input": {"n": 1}}`); res.IsError {
+		t.Fatal(text(res))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run", Arguments: json.RawMessage(`{"name": "spin"}`)})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("the cancelled call answered %v", err)
+	}
+	// The server stopped the run: its log says so, well before the limit.
+	var entry map[string]any
+	for time.Since(start) < 4*time.Second {
+		logs := structured(t, call(t, cs, "logs", `{}`))
+		if entries, _ := logs["entries"].([]any); len(entries) > 1 {
+			entry = entries[0].(map[string]any)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if entry == nil {
+		t.Fatal("no log entry of the cancelled run within 4 s (the time limit is 5 s)")
+	}
+	if e, _ := json.Marshal(entry["error"]); !strings.Contains(string(e), "stopped") || entry["ms"].(float64) > 3000 {
+		t.Errorf("the cancelled run's log entry: %v", entry)
+	}
+	rows := structured(t, call(t, cs, "rows", `{"table": "notes"}`))
+	if total, _ := rows["total"].(float64); total != 0 {
+		t.Errorf("the cancelled run left %v rows: %v", total, rows)
+	}
+}
+
+// TestProgress: a client that sends a progress token hears of a call
+// that works for longer than a moment.
+func TestProgress(t *testing.T) {
+	var heard []string
+	opts := &sdk.ClientOptions{ProgressNotificationHandler: func(ctx context.Context, req *sdk.ProgressNotificationClientRequest) {
+		heard = append(heard, req.Params.Message)
+	}}
+	cs := connect(t, copyProject(t, "run-limits"), opts, nil)
+	params := &sdk.CallToolParams{Name: "run", Arguments: json.RawMessage(`{"name": "spin"}`)}
+	params.SetProgressToken("p1")
+	ctx, cancel := context.WithTimeout(context.Background(), 1300*time.Millisecond)
+	defer cancel()
+	cs.CallTool(ctx, params)
+	if len(heard) < 1 || !strings.HasPrefix(heard[0], "run: working for") {
+		t.Errorf("progress heard: %q", heard)
+	}
+}
+
+// TestResources reads the docs pages and the map as resources.
+func TestResources(t *testing.T) {
+	cs := connect(t, copyProject(t, "shop"), nil, nil)
+	list, err := cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uris := map[string]bool{}
+	for _, r := range list.Resources {
+		uris[r.URI] = true
+	}
+	for _, want := range []string{"tent://map", "tent://docs/edit", "tent://docs/format", "tent://docs/mcp"} {
+		if !uris[want] {
+			t.Errorf("resource %s is not listed", want)
+		}
+	}
+	read := func(uri string) string {
+		res, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("read %s: %v", uri, err)
+		}
+		return res.Contents[0].Text
+	}
+	if m := read("tent://map"); m != text(call(t, cs, "map", `{}`)) {
+		t.Errorf("tent://map is not the map tool's answer:\n%s", m)
+	}
+	if d := read("tent://docs/edit"); d != text(call(t, cs, "docs", `{"topic": "edit"}`)) {
+		t.Errorf("tent://docs/edit is not the docs tool's answer")
+	}
+	if _, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: "tent://docs/nope"}); err == nil {
+		t.Error("an unknown page was read")
+	}
+}
