@@ -214,4 +214,11 @@ const (
 	T9108 = "T9108"
 	// T9109: unknown point.
 	T9109 = "T9109"
+
+	// T9120: a write refused because an editor holds unsaved changes of a file it touches.
+	T9120 = "T9120"
+	// T9121: the language server's workspace folder refused (none, a second one, not a folder).
+	T9121 = "T9121"
+	// T9122: nothing the language server can act on at that position (not a definition or column name, a framework file).
+	T9122 = "T9122"
 )

@@ -51,6 +51,9 @@ func (w *Workspace) Apply(ctx context.Context, ix *definitions.Index, s *change.
 	if err := s.Validate(); err != nil {
 		return 0, fmt.Errorf("apply: %w", err)
 	}
+	if err := w.refuseDirty(setPaths(s)); err != nil {
+		return 0, err
+	}
 	st, err := w.stageSet(s)
 	if err != nil {
 		return 0, err
@@ -159,6 +162,18 @@ func (w *Workspace) stageSet(s *change.Set) (*stage, error) {
 	return st, nil
 }
 
+// setPaths lists every path a change set writes, moves or deletes.
+func setPaths(s *change.Set) []string {
+	var out []string
+	for _, f := range s.Files {
+		out = append(out, f.Path)
+		if f.To != "" && f.To != f.Path {
+			out = append(out, f.To)
+		}
+	}
+	return append(out, s.Deletes...)
+}
+
 // movesAway reports whether the set moves the file at p away.
 func movesAway(s *change.Set, p string) bool {
 	for _, f := range s.Files {
@@ -207,6 +222,9 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 		}
 	}
 	st.dropUnchanged()
+	if err := w.refuseDirty(st.paths()); err != nil {
+		return 0, err
+	}
 	if len(st.files) == 0 {
 		if st.recordEmpty {
 			return w.commitFiles(ctx, st, nil)

@@ -45,8 +45,18 @@ func stampOf(info fs.FileInfo) stamp {
 // it; later calls look at the disk again (a walk that reads folders and
 // stats files, but reads no file that did not change) and update it file by
 // file. A changed .gitignore means a new Build. The answer is an immutable
-// snapshot: a caller may keep it while the workspace moves on.
+// snapshot: a caller may keep it while the workspace moves on. Files
+// with an overlay (an editor's unsaved text, overlay.go) are read as it.
 func (w *Workspace) Index(ctx context.Context) (*definitions.Index, error) {
+	ix, err := w.diskIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return w.layer(ctx, ix), nil
+}
+
+// diskIndex is Index without the overlays: the files as on the disk.
+func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 	c := &w.index
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -185,6 +185,7 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 		return 0, err
 	}
 	w.state.recorded(ctx, hs, history.StateChange{Put: stamps, Delete: next.Delete})
+	w.emitPoint(n, p.Files, changes)
 	return n, nil
 }
 

@@ -161,6 +161,10 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 			gone = append(gone, p)
 		}
 	}
+	// An editor's saves of a change planned for it are its point (expect.go).
+	if changed, gone, err = w.claimExpected(ctx, hs, known, changed, gone); err != nil {
+		return err
+	}
 	if len(changed) == 0 && len(gone) == 0 {
 		if len(restamp) > 0 {
 			if err := hs.Restamp(ctx, restamp); err != nil {
@@ -281,9 +285,11 @@ func (w *Workspace) recordOutside(ctx context.Context, hs *history.Store, known 
 	p.Changes = append(defchange.Diff(before, after, nil), fileChanges...)
 	sort.Strings(paths)
 	p.Summary = "changed outside the tools: " + history.Summary(paths, 3)
-	if _, err := hs.Record(ctx, p, blobs, state); err != nil {
+	n, err := hs.Record(ctx, p, blobs, state)
+	if err != nil {
 		return err
 	}
 	w.state.recorded(ctx, hs, state)
+	w.emitPoint(n, p.Files, p.Changes)
 	return nil
 }

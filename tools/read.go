@@ -64,6 +64,9 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	if text, ok := w.Overlay(rel); ok {
+		src = text // an editor's unsaved text is what the project holds now
+	}
 	if err := checkText(rel, src); err != nil {
 		return Answer{}, err
 	}

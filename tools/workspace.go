@@ -50,7 +50,10 @@ type folder struct {
 	root string   // the folder's absolute path, links resolved
 	fsys *os.Root // every open goes through it: it cannot leave the folder
 
-	index indexCache
+	index   indexCache
+	overlay overlays // an editor's unsaved texts (overlay.go)
+	events  events   // who hears of every change (events.go)
+	expect  expects  // changes planned for an editor to save (expect.go)
 	locks locks
 	state stateCache
 	ops   fileOps // renames and removals into place; nil: fsys (tests fail them on purpose)

@@ -1,0 +1,107 @@
+package tools
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/history"
+)
+
+// Event is one change of the project's files, from any source: a tool's
+// point, an undo, a change made outside the tools (an editor, git, the
+// CLI of another process) once it is recorded, or an editor's saves that
+// bring the disk to a change it was planned (expect.go). Point is the
+// point recorded (0 where none was: a part of a planned change that waits
+// for the rest). Files are the paths it changed, added or deleted;
+// Definitions the definitions and columns it changed ("orders",
+// "orders.buyer"), both sorted.
+type Event struct {
+	Point       int      `json:"point"`
+	Files       []string `json:"files"`
+	Definitions []string `json:"definitions"`
+}
+
+// events are the subscribers of one folder, shared by its views.
+type events struct {
+	mu   sync.Mutex
+	next int
+	subs map[int]func(Event)
+}
+
+// Subscribe calls fn with every change of the project that this process
+// makes or records, from any view of the folder, until cancel is called.
+// fn runs on the goroutine that recorded the change, after the change is
+// whole on the disk, and must not call back into the workspace's writes;
+// hand the event to a goroutine of your own for long work.
+func (w *Workspace) Subscribe(fn func(Event)) (cancel func()) {
+	e := &w.events
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.subs == nil {
+		e.subs = map[int]func(Event){}
+	}
+	id := e.next
+	e.next++
+	e.subs[id] = fn
+	return func() {
+		e.mu.Lock()
+		delete(e.subs, id)
+		e.mu.Unlock()
+	}
+}
+
+// emit tells every subscriber of a change.
+func (w *Workspace) emit(ev Event) {
+	e := &w.events
+	e.mu.Lock()
+	subs := make([]func(Event), 0, len(e.subs))
+	for _, id := range sortedInts(e.subs) {
+		subs = append(subs, e.subs[id])
+	}
+	e.mu.Unlock()
+	for _, fn := range subs {
+		fn(ev)
+	}
+}
+
+// emitPoint tells the subscribers of a point just recorded.
+func (w *Workspace) emitPoint(n int, files []history.FileChange, changes []defchange.DefChange) {
+	paths := make([]string, 0, len(files))
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	w.emit(newEvent(n, paths, changes))
+}
+
+// newEvent makes an event with its lists sorted and without repeats.
+func newEvent(n int, paths []string, changes []defchange.DefChange) Event {
+	files := map[string]bool{}
+	for _, p := range paths {
+		files[p] = true
+	}
+	defs := map[string]bool{}
+	for _, c := range changes {
+		if c.Kind == defchange.KindFile {
+			files[c.Definition] = true
+			if c.To != "" {
+				files[c.To] = true
+			}
+			continue
+		}
+		defs[c.Definition] = true
+		if c.To != "" {
+			defs[c.To] = true
+		}
+	}
+	return Event{Point: n, Files: sortedKeys(files), Definitions: sortedKeys(defs)}
+}
+
+func sortedInts[V any](m map[int]V) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}

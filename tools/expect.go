@@ -1,0 +1,339 @@
+package tools
+
+import (
+	"context"
+	"io/fs"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/history"
+)
+
+// This file is the change pipeline for an editor that writes its files
+// itself (the language server's "client" mode): a change set is planned on
+// the overlays, read again, diffed and judged by the policy (the person
+// asked where ask names it) exactly as Apply does, but nothing is written.
+// The editor applies the planned texts and saves; when the saves bring the
+// disk to the planned texts, the next look at the disk (a call, the
+// watcher, Refresh) records them as ONE point of the kind command by the
+// planner's caller and agent, whatever order they arrive in, instead of
+// as a change made outside. A file saved with another text is recorded as
+// what it is (outside); a part that never arrives is not recorded.
+
+// ExpectFor is how long a planned change waits for the editor's saves.
+// Where some of its files arrived by then, they are recorded as its point
+// without the rest.
+const ExpectFor = 10 * time.Minute
+
+// PlannedFile is one file of a planned change.
+type PlannedFile struct {
+	Path string // the file's path after the change
+	From string // the path it moves from, "" where it stays
+	Old  []byte // the text the plan was made on (an overlay, else the disk's); nil for a new file
+	Text []byte // its new text; nil where Gone
+	Gone bool   // the change deletes the file (a move deletes its From)
+}
+
+// Plan is a change judged and not written: what the editor must apply.
+type Plan struct {
+	Summary string
+	Files   []PlannedFile // sorted by path; a move is one file with From set
+	Changes []defchange.DefChange
+}
+
+// expects are the planned changes of one folder that wait for the editor.
+type expects struct {
+	mu      sync.Mutex
+	waiting []*expectation
+}
+
+// expectation is one planned change waiting for its files.
+type expectation struct {
+	plan     *Plan
+	opts     Options
+	tool     string
+	want     map[string]string // path -> planned content hash, "" where the file goes
+	deadline time.Time
+}
+
+// PlanChange runs a change set through the pipeline up to the judgement
+// (stage, read again, refuse an unreadable result, diff, judge by the
+// policy, ask the person where ask names it) on the texts the set was
+// planned on, ix's (which holds the overlays), and writes nothing. Its
+// refusals are Apply's. The plan waits for the editor's saves (see the
+// top of this file) until ExpectFor has passed.
+func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *change.Set) (*Plan, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	st := &stage{summary: setSummary(s), readable: true, renames: defchange.Renames{}}
+	if s.Action == "rename" && s.Target != "" && s.To != "" {
+		to := s.To
+		if table, _, ok := cutTable(s.Target); ok {
+			to = table + "." + s.To
+		}
+		st.renames[s.Target] = to
+	}
+	for _, f := range s.Files {
+		src, err := w.Resolve(f.Path, true)
+		if err != nil {
+			return nil, err
+		}
+		mode := w.modeOf(src)
+		text, err := f.Result()
+		if err != nil {
+			return nil, err
+		}
+		if f.To == "" || f.To == f.Path {
+			st.put(src, f.Base, true, mode, text)
+			continue
+		}
+		dst, err := w.Resolve(f.To, true)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.fsys.Lstat(dst); err == nil && !movesAway(s, dst) {
+			return nil, diag.Errorf(diag.T9107, "%s already exists; moving %s there would overwrite it", f.To, f.Path).With("path", f.To)
+		}
+		st.put(dst, nil, false, mode, text).from = src
+		st.delete(src, f.Base, mode)
+		st.moves = append(st.moves, fileMove{from: src, to: dst})
+	}
+	for _, d := range s.Deletes {
+		rel, err := w.Resolve(d, true)
+		if err != nil {
+			return nil, err
+		}
+		old, ok := w.Overlay(rel)
+		if !ok {
+			if old, _, err = w.current(rel); err != nil {
+				return nil, err
+			}
+		}
+		st.delete(rel, old, w.modeOf(rel))
+	}
+	st.dropUnchanged()
+	_, before, after := reread(ctx, ix, st, w.walkRules())
+	if err := checkReadable(st, before, after); err != nil {
+		return nil, err
+	}
+	changes := defchange.Diff(before, after, st.renames)
+	changes = append(changes, st.fileChanges()...)
+	ask, err := w.opts.Policy.Judge(st.paths(), changes)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.approve(ctx, st.summary, ask); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	plan := &Plan{Summary: st.summary, Changes: changes}
+	moved := map[string]string{} // from -> to
+	for _, f := range st.files {
+		if f.from != "" {
+			moved[f.from] = f.rel
+		}
+	}
+	for _, f := range st.files {
+		switch {
+		case f.gone && moved[f.rel] != "":
+			continue // part of its move
+		case f.gone:
+			plan.Files = append(plan.Files, PlannedFile{Path: f.rel, Old: f.old, Gone: true})
+		case f.from != "":
+			plan.Files = append(plan.Files, PlannedFile{Path: f.rel, From: f.from, Old: oldOf(st, f.from), Text: f.data})
+		default:
+			plan.Files = append(plan.Files, PlannedFile{Path: f.rel, Old: f.old, Text: f.data})
+		}
+	}
+	w.expectPlan(plan)
+	return plan, nil
+}
+
+// cutTable splits "orders.buyer" into its table and column.
+func cutTable(target string) (table, column string, ok bool) {
+	for i := 0; i < len(target); i++ {
+		if target[i] == '.' {
+			return target[:i], target[i+1:], true
+		}
+	}
+	return target, "", false
+}
+
+// oldOf is the old text of a staged file that goes.
+func oldOf(st *stage, rel string) []byte {
+	for _, f := range st.files {
+		if f.rel == rel && f.gone {
+			return f.old
+		}
+	}
+	return nil
+}
+
+// modeOf is the permission bits of a file on the disk (0644 where it is not).
+func (w *Workspace) modeOf(rel string) fs.FileMode {
+	if info, err := w.fsys.Stat(rel); err == nil {
+		return info.Mode().Perm()
+	}
+	return 0o644
+}
+
+// expectPlan makes a plan wait for the editor's saves.
+func (w *Workspace) expectPlan(plan *Plan) {
+	e := &expectation{plan: plan, opts: w.opts, tool: w.tool, want: map[string]string{}, deadline: time.Now().Add(ExpectFor)}
+	if e.tool == "" {
+		e.tool = plan.toolName()
+	}
+	for _, f := range plan.Files {
+		if f.From != "" {
+			e.want[f.From] = ""
+		}
+		if f.Gone {
+			e.want[f.Path] = ""
+		} else {
+			e.want[f.Path] = history.Hash(f.Text)
+		}
+	}
+	w.expect.mu.Lock()
+	w.expect.waiting = append(w.expect.waiting, e)
+	w.expect.mu.Unlock()
+}
+
+// toolName is the tool a plan's summary starts with (rename, remove, ...).
+func (p *Plan) toolName() string {
+	for i := 0; i < len(p.Summary); i++ {
+		if p.Summary[i] == ' ' {
+			return p.Summary[:i]
+		}
+	}
+	return p.Summary
+}
+
+// Waiting reports how many planned changes wait for the editor's saves.
+func (w *Workspace) Waiting() int {
+	w.expect.mu.Lock()
+	defer w.expect.mu.Unlock()
+	return len(w.expect.waiting)
+}
+
+// claimExpected takes, out of what a look at the disk found changed and
+// gone, the files that reached the texts a waiting plan planned for them.
+// A plan whose files have all arrived is recorded as one point of the kind
+// command (as is one past its deadline, with the files that arrived); the
+// files of a plan still waiting for others are held back (neither recorded
+// nor stamped: the next look sees them again). A planned file that holds
+// another text leaves its plan and is recorded as what it is.
+func (w *Workspace) claimExpected(ctx context.Context, hs *history.Store, known map[string]history.FileState,
+	changed []fileSeen, gone []string) ([]fileSeen, []string, error) {
+	w.expect.mu.Lock()
+	defer w.expect.mu.Unlock()
+	if len(w.expect.waiting) == 0 {
+		return changed, gone, nil
+	}
+	seen := map[string]fileSeen{}
+	for _, c := range changed {
+		seen[c.state.Path] = c
+	}
+	isGone := map[string]bool{}
+	for _, p := range gone {
+		isGone[p] = true
+	}
+	claimed := map[string]bool{}
+	var keep []*expectation
+	now := time.Now()
+	for _, e := range w.expect.waiting {
+		var arrived []string
+		waiting := 0
+		for _, p := range sortedKeys(e.want) {
+			want := e.want[p]
+			c, isChanged := seen[p]
+			switch {
+			case claimed[p]:
+				waiting++ // claimed by an older plan
+			case want == "" && isGone[p]:
+				arrived = append(arrived, p)
+			case want != "" && isChanged && c.state.Hash == want:
+				arrived = append(arrived, p)
+			case isChanged || isGone[p]:
+				delete(e.want, p) // saved as something else: recorded as what it is
+			case want != "" && known[p].Hash == want:
+				delete(e.want, p) // the disk held the planned text already
+			default:
+				waiting++
+			}
+		}
+		for _, p := range arrived {
+			claimed[p] = true
+		}
+		if len(e.want) == 0 {
+			continue
+		}
+		if waiting > 0 && now.Before(e.deadline) {
+			keep = append(keep, e)
+			continue
+		}
+		if len(arrived) == 0 {
+			continue
+		}
+		if err := w.recordPlanned(ctx, hs, known, e, arrived, seen); err != nil {
+			return nil, nil, err
+		}
+	}
+	w.expect.waiting = keep
+	var restChanged []fileSeen
+	for _, c := range changed {
+		if !claimed[c.state.Path] {
+			restChanged = append(restChanged, c)
+		}
+	}
+	var restGone []string
+	for _, p := range gone {
+		if !claimed[p] {
+			restGone = append(restGone, p)
+		}
+	}
+	return restChanged, restGone, nil
+}
+
+// recordPlanned records the files of a plan that arrived as one point of
+// the kind command, by the plan's caller and agent.
+func (w *Workspace) recordPlanned(ctx context.Context, hs *history.Store, known map[string]history.FileState,
+	e *expectation, arrived []string, seen map[string]fileSeen) error {
+	sort.Strings(arrived)
+	p := &history.Point{
+		Time: w.now(), Who: e.opts.Caller, Agent: e.opts.Agent, Kind: history.KindCommand, Turn: e.opts.Turn,
+		Tool: e.tool, Summary: e.plan.Summary, Changes: e.plan.Changes, Done: true,
+	}
+	blobs := map[string][]byte{}
+	var state history.StateChange
+	for _, path := range arrived {
+		fc := history.FileChange{Path: path}
+		if was, ok := known[path]; ok {
+			fc.Before = was.Hash
+		}
+		if c, ok := seen[path]; ok {
+			fc.After = c.state.Hash
+			if c.data != nil {
+				blobs[c.state.Hash] = c.data
+			}
+			state.Put = append(state.Put, c.state)
+		} else {
+			state.Delete = append(state.Delete, path)
+		}
+		p.Files = append(p.Files, fc)
+	}
+	n, err := hs.Record(ctx, p, blobs, state)
+	if err != nil {
+		return err
+	}
+	w.state.recorded(ctx, hs, state)
+	w.emitPoint(n, p.Files, p.Changes)
+	return nil
+}
