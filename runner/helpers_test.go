@@ -3,41 +3,19 @@ package runner
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
-// project copies testdata/projects/NAME into a temporary folder, so tests
-// never write into the sample projects.
+// project copies testdata/projects/NAME, as git tracks it, into a
+// temporary folder, so tests never write into the sample projects.
 func project(t testing.TB, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "testdata", "projects", name)
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".tent" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return sample.Copy(t, filepath.Join("..", "testdata", "projects", name))
 }
 
 // index builds the index of the project folder root.

@@ -11,20 +11,17 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // shopDir is the sample project; tests act on copies of it, never on it.
 const shopDir = "../testdata/projects/shop"
 
-// copyProject copies the project folder src into a new temporary folder
-// and returns the copy's path.
+// copyProject copies the sample project folder src, as git tracks it,
+// into a new temporary folder and returns the copy's path.
 func copyProject(t testing.TB, src string) string {
 	t.Helper()
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatalf("copy %s: %v", src, err)
-	}
-	return dst
+	return sample.Copy(t, src)
 }
 
 // openCopy opens a workspace over a copy of the sample project.

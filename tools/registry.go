@@ -112,10 +112,15 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 	} else {
 		// A reader records what changed outside where no write is under
 		// way (a write does it itself), and then reads under the shared
-		// commit lock: never half of a change.
-		if unlock, ok := w.tryLockWrite(); ok {
-			view.settle(ctx) // a reader of a folder it cannot write still reads
-			unlock()
+		// commit lock: never half of a change. Where the history has not
+		// started, a read leaves it so: reading a project (map, search,
+		// check) makes no .tent/history.db, and the first write records
+		// the files as it finds them.
+		if view.historyStarted() {
+			if unlock, ok := w.tryLockWrite(); ok {
+				view.settle(ctx) // a reader of a folder it cannot write still reads
+				unlock()
+			}
 		}
 		unlock, err := w.lockRead()
 		if err != nil {

@@ -158,6 +158,19 @@ func (w *Workspace) stateDir() (string, error) {
 	return filepath.Join(w.root, stateFolder), nil
 }
 
+// historyStarted reports whether the workspace's history is open or
+// stands on the disk (.tent/history.db).
+func (w *Workspace) historyStarted() bool {
+	w.storeMu.Lock()
+	open := w.points != nil
+	w.storeMu.Unlock()
+	if open {
+		return true
+	}
+	_, err := w.fsys.Lstat(stateFolder + "/" + history.File)
+	return err == nil
+}
+
 // history returns the workspace's points, opening .tent/history.db on
 // first use.
 func (w *Workspace) history(ctx context.Context) (*history.Store, error) {

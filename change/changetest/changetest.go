@@ -20,6 +20,7 @@ import (
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/golden"
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // Load reads every file of the project folder dir into a map from its
@@ -60,9 +61,9 @@ func CRLF(files map[string][]byte) map[string][]byte {
 func Project(t testing.TB, dir, name string) map[string][]byte {
 	t.Helper()
 	if base, ok := strings.CutSuffix(name, "+crlf"); ok {
-		return CRLF(Load(t, filepath.Join(dir, base)))
+		return CRLF(sample.Load(t, filepath.Join(dir, base)))
 	}
-	return Load(t, filepath.Join(dir, name))
+	return sample.Load(t, filepath.Join(dir, name))
 }
 
 // ApplyInMemory returns files as the change set leaves them.

@@ -12,39 +12,37 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/golden"
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
-// bin is the tent-tools binary that TestMain builds, so that the tests run
-// the command exactly as a person or a script does.
+// bin is the tent-tools binary the tests run, so that they run the command
+// exactly as a person or a script does: the test binary itself, which acts
+// as tent-tools where the environment says so (asCLI), so no second build
+// is needed.
 var bin string
 
+// asCLI is the environment variable that makes the test binary act as
+// tent-tools; TestMain sets it for the processes the tests start.
+const asCLI = "TENT_TOOLS_TEST_AS_CLI"
+
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "tent-tools-cli")
+	if os.Getenv(asCLI) == "1" {
+		main() // exits
+	}
+	exe, err := os.Executable()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "find the test binary:", err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "tent-tools")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build tent-tools:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	bin = exe
+	os.Setenv(asCLI, "1")
+	os.Exit(m.Run())
 }
 
 // shop copies the sample project into a new folder.
 func shop(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../testdata/projects/shop")); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return sample.Copy(t, "../../testdata/projects/shop")
 }
 
 // result is what one run of the binary printed.

@@ -5,16 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // refactorProject copies the refactor sample project into a new folder.
 func refactorProject(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../testdata/projects/refactor-basic")); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return sample.Copy(t, "../../testdata/projects/refactor-basic")
 }
 
 // TestRefactorCommands runs rename and remove through the binary with

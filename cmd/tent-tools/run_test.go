@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 func TestRunCommands(t *testing.T) {
@@ -56,11 +58,7 @@ func TestRunCommands(t *testing.T) {
 
 // shopFor copies the sample project for a benchmark.
 func shopFor(b *testing.B) string {
-	dir := b.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../testdata/projects/shop")); err != nil {
-		b.Fatal(err)
-	}
-	return dir
+	return sample.Copy(b, "../../testdata/projects/shop")
 }
 
 // timeProcess runs cmd b.N times and reports the wall time and the CPU

@@ -1,0 +1,150 @@
+// Package sample gives tests the sample projects of testdata/projects/ as
+// git tracks them: a copy never carries what running the tools on the
+// sample left behind (.tent/, logs, anything .gitignore leaves out), so a
+// person who tried the README's commands on the sample itself still gets
+// the same test results.
+package sample
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	ignore "github.com/sabhiram/go-gitignore"
+)
+
+// Files lists the files of the project folder dir that belong to it, as
+// slash-separated paths relative to dir, sorted: what git tracks or would
+// track there (tracked, and new files .gitignore does not leave out) and
+// that stands on the disk. Where git or the repository is absent, it walks
+// dir instead, leaving out .git/, .tent/ and what dir's own .gitignore
+// names.
+func Files(dir string) ([]string, error) {
+	files, err := gitFiles(dir)
+	if err != nil {
+		files, err = walkFiles(dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sample %s: %w", dir, err)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// gitFiles asks git for the files of dir it tracks or would track.
+func gitFiles(dir string) ([]string, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git ls-files: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var files []string
+	seen := map[string]bool{}
+	for _, name := range strings.Split(string(out), "\x00") {
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		// A tracked file deleted from the work tree is listed too.
+		info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		files = append(files, name)
+	}
+	if len(files) == 0 {
+		return nil, errors.New("git lists no files (not in a repository?)")
+	}
+	return files, nil
+}
+
+// walkFiles lists the regular files under dir but .git/, .tent/ and those
+// dir's .gitignore names.
+func walkFiles(dir string) ([]string, error) {
+	var ig *ignore.GitIgnore
+	if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+		ig = ignore.CompileIgnoreLines(strings.Split(string(data), "\n")...)
+	}
+	var files []string
+	err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == "." {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" || d.Name() == ".tent" || (ig != nil && ig.MatchesPath(p+"/")) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && (ig == nil || !ig.MatchesPath(p)) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err
+}
+
+// Copy copies the files of the project folder src (Files) into a new
+// temporary folder of t and returns its path.
+func Copy(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	if err := CopyTo(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// CopyTo copies the files of the project folder src (Files) into dst.
+func CopyTo(src, dst string) error {
+	files, err := Files(src)
+	if err != nil {
+		return err
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(name)))
+		if err != nil {
+			return fmt.Errorf("sample: %w", err)
+		}
+		to := filepath.Join(dst, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return fmt.Errorf("sample: %w", err)
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			return fmt.Errorf("sample: %w", err)
+		}
+	}
+	return nil
+}
+
+// Load reads the files of the project folder dir (Files) into a map from
+// path to text.
+func Load(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	files, err := Files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string][]byte, len(files))
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatalf("sample: %v", err)
+		}
+		out[name] = data
+	}
+	return out
+}
