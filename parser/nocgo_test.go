@@ -25,7 +25,7 @@ func TestBuildWithoutCgo(t *testing.T) {
 		t.Fatal("the build without cgo succeeded")
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 1 || !strings.Contains(lines[0], "needs cgo: build with CGO_ENABLED=1 and a C compiler") {
+	if len(lines) != 1 || !strings.Contains(lines[0], "needs-cgo-and-a-C-compiler/build-with-CGO_ENABLED-1") {
 		t.Errorf("the build without cgo printed:\n%s", out)
 	}
 }
