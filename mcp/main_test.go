@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -40,14 +42,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// copyProject copies a sample project into a new folder.
+// copyProject copies a sample project, as git tracks it, into a new folder.
 func copyProject(t testing.TB, name string) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "projects", name))); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return sample.Copy(t, filepath.Join("..", "testdata", "projects", name))
 }
 
 // connect starts `tent-tools mcp` on the project dir with args and
