@@ -15,8 +15,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // bin is the tent-tools binary that TestMain builds: the tests talk to
