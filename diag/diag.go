@@ -214,6 +214,18 @@ const (
 	T9108 = "T9108"
 	// T9109: unknown point.
 	T9109 = "T9109"
+	// T9110: the project folder or its .tent/ may not be written (read-only,
+	// no permission).
+	T9110 = "T9110"
+	// T9111: a change cut short cannot be finished safely; nothing was written.
+	T9111 = "T9111"
+	// T9112: the framework's state in .tent/ is damaged (a corrupt database,
+	// kept aside; something in .tent/tmp/ that the journal did not write).
+	T9112 = "T9112"
+	// T9113: a database in .tent/ was made by a newer release.
+	T9113 = "T9113"
+	// T9114: an internal error of the tools (a bug, to report).
+	T9114 = "T9114"
 
 	// T9120: a write refused because an editor holds unsaved changes of a file it touches.
 	T9120 = "T9120"

@@ -11,6 +11,8 @@ import (
 	"path"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tent-tools/tent-tools/diag"
 )
 
@@ -19,11 +21,19 @@ import (
 
 // readFile reads the file at the resolved path rel, refusing a folder
 // (T9102), a missing file (T9103) and a file larger than limit (T9104). The
-// answer's too-large message is the caller's, through tooLarge.
+// answer's too-large message is the caller's, through tooLarge. The file
+// is reached without following a link (openDir): what is read is what the
+// path names.
 func (w *Workspace) readFile(rel string, limit int64, tooLarge func(n int64) error) ([]byte, fs.FileInfo, error) {
-	f, err := w.fsys.Open(rel)
+	dir, name := splitRel(rel)
+	d, err := w.openDir(dir, false)
 	if err != nil {
-		return nil, nil, openError(rel, err)
+		return nil, nil, err
+	}
+	defer d.Close()
+	f, err := d.openFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, nil, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
@@ -69,39 +79,42 @@ func openError(rel string, err error) error {
 // writeFile writes data to the resolved path rel atomically: into a new
 // file in the same folder, synced, then renamed over rel, so that a reader
 // (or a crash) sees the old file or the new one, never a part. It makes the
-// folders on the way and keeps the mode of a file it replaces. It reports
-// whether the file is new.
+// folders on the way (following no link, openDir) and keeps the mode of a
+// file it replaces. It reports whether the file is new.
 func (w *Workspace) writeFile(rel string, data []byte) (created bool, err error) {
-	dir := path.Dir(rel)
-	if err := w.fsys.MkdirAll(dir, 0o755); err != nil {
-		return false, fmt.Errorf("write %s: make folder %s: %w", rel, dir, err)
-	}
-	mode := fs.FileMode(0o644)
-	switch info, err := w.fsys.Stat(rel); {
-	case err == nil && info.IsDir():
-		return false, diag.Errorf(diag.T9102, "%s is a folder, not a file", rel).With("path", rel)
-	case err == nil && !info.Mode().IsRegular():
-		return false, diag.Errorf(diag.T9102, "%s is not a regular file", rel).With("path", rel)
-	case err == nil:
-		mode = info.Mode().Perm()
-	case errors.Is(err, fs.ErrNotExist):
-		created = true
-	default:
-		return false, openError(rel, err)
-	}
-	tmp, err := tempName(rel)
+	dirRel, name := splitRel(rel)
+	dir, err := w.openDir(dirRel, true)
 	if err != nil {
 		return false, err
 	}
-	f, err := w.fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	defer dir.Close()
+	mode := fs.FileMode(0o644)
+	var st unix.Stat_t
+	switch err := unix.Fstatat(dir.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW); {
+	case err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR:
+		return false, diag.Errorf(diag.T9102, "%s is a folder, not a file", rel).With("path", rel)
+	case err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return false, diag.Errorf(diag.T9102, "%s is not a regular file", rel).With("path", rel)
+	case err == nil:
+		mode = fs.FileMode(st.Mode).Perm()
+	case errors.Is(err, unix.ENOENT):
+		created = true
+	default:
+		return false, pathError(rel, "write", err)
+	}
+	tmp, err := tempName(name)
 	if err != nil {
-		return false, fmt.Errorf("write %s: %w", rel, err)
+		return false, err
+	}
+	f, err := dir.openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return false, err
 	}
 	committed := false
 	defer func() {
 		if !committed {
 			f.Close()
-			w.fsys.Remove(tmp)
+			dir.remove(tmp)
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
@@ -116,11 +129,11 @@ func (w *Workspace) writeFile(rel string, data []byte) (created bool, err error)
 	if err := f.Close(); err != nil {
 		return false, fmt.Errorf("write %s: %w", rel, err)
 	}
-	if err := w.fsys.Rename(tmp, rel); err != nil {
-		return false, fmt.Errorf("write %s: %w", rel, err)
+	if err := dir.rename(tmp, dir, name); err != nil {
+		return false, err
 	}
 	committed = true
-	syncFolder(w.fsys, dir)
+	dir.sync()
 	return created, nil
 }
 

@@ -48,6 +48,9 @@ func stampOf(info fs.FileInfo) stamp {
 // snapshot: a caller may keep it while the workspace moves on. Files
 // with an overlay (an editor's unsaved text, overlay.go) are read as it.
 func (w *Workspace) Index(ctx context.Context) (*definitions.Index, error) {
+	if err := w.checkFrameworkLinks(); err != nil {
+		return nil, err
+	}
 	ix, err := w.diskIndex(ctx)
 	if err != nil {
 		return nil, err

@@ -7,16 +7,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
 	"sync"
-	"syscall"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
 )
 
@@ -67,13 +68,15 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 	if err != nil {
 		return 0, err
 	}
-	if err := w.fsys.MkdirAll(tmpFolder, 0o755); err != nil {
+	tmpDir, err := w.openState("tmp")
+	if err != nil {
 		return 0, fmt.Errorf("journal: %w", err)
 	}
+	defer tmpDir.Close()
 	cleanup := func() {
 		for _, f := range st.files {
 			if f.tmp != "" {
-				w.fsys.Remove(f.tmp)
+				tmpDir.remove(path.Base(f.tmp))
 				f.tmp = ""
 			}
 		}
@@ -90,7 +93,7 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 		g.SetLimit(8)
 		for _, f := range st.files {
 			if !f.gone {
-				g.Go(func() error { return w.writeJournal(f) })
+				g.Go(func() error { return writeJournal(tmpDir, f) })
 			}
 		}
 		return g.Wait()
@@ -100,7 +103,7 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 			cleanup()
 			return 0, err
 		}
-		syncFolder(w.fsys, tmpFolder) // the only copy of a large text: its name must last
+		tmpDir.sync() // the only copy of a large text: its name must last
 	}
 
 	p := &history.Point{
@@ -112,7 +115,11 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 	}
 	blobs := map[string][]byte{}
 	var next, prev history.StateChange
-	known, _ := w.knownState(ctx, hs)
+	known, err := w.knownState(ctx, hs)
+	if err != nil {
+		cleanup()
+		return 0, err
+	}
 	for _, f := range st.files {
 		fc := history.FileChange{Path: f.rel}
 		if f.existed {
@@ -189,14 +196,15 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 	return n, nil
 }
 
-// writeJournal writes a file's new text into .tent/tmp/, synced, with the
-// file's mode, and stamps it (a rename keeps the stamp).
-func (w *Workspace) writeJournal(f *stagedFile) error {
+// writeJournal writes a file's new text into .tent/tmp/ (the folder
+// tmpDir), synced, with the file's mode, and stamps it (a rename keeps the
+// stamp).
+func writeJournal(tmpDir *dirHandle, f *stagedFile) error {
 	mode := f.mode
 	if mode == 0 {
 		mode = 0o644
 	}
-	out, err := w.fsys.OpenFile(f.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	out, err := tmpDir.openFile(path.Base(f.tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", f.rel, err)
 	}
@@ -218,11 +226,58 @@ func (w *Workspace) writeJournal(f *stagedFile) error {
 	return nil
 }
 
-// fileOps is what renameIntoPlace does to the disk: the workspace's
-// os.Root, or in tests one that fails on purpose.
+// fileOps is what renameIntoPlace does to the disk: noFollow, or in tests
+// one that fails on purpose.
 type fileOps interface {
 	Rename(oldname, newname string) error
 	Remove(name string) error
+}
+
+// noFollow renames and removes the workspace's files by resolved paths,
+// reaching each one's folder without following a link (openDir), so that
+// a folder swapped for a link since Resolve makes the write fail instead of
+// landing elsewhere.
+type noFollow struct{ w *Workspace }
+
+// Rename renames the file at the resolved path from to the resolved path
+// to, whose folders are made where missing.
+func (o noFollow) Rename(from, to string) error {
+	fromDir, fromName := splitRel(from)
+	src, err := o.w.openDir(fromDir, false)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	toDir, toName := splitRel(to)
+	dst, err := o.w.openDir(toDir, true)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	return src.rename(fromName, dst, toName)
+}
+
+// Remove removes the file at the resolved path rel; a file (or folder on
+// the way) already missing is no error.
+func (o noFollow) Remove(rel string) error {
+	dir, name := splitRel(rel)
+	d, err := o.w.openDir(dir, false)
+	if isCode(err, diag.T9103) || isCode(err, diag.T9102) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.remove(name)
+}
+
+// syncDir makes the renames in the resolved folder rel durable; best effort.
+func (w *Workspace) syncDir(rel string) {
+	if d, err := w.openDir(rel, false); err == nil {
+		d.sync()
+		d.Close()
+	}
 }
 
 // renameIntoPlace renames the stage's new texts over their paths and
@@ -232,7 +287,7 @@ func (w *Workspace) renameIntoPlace(st *stage) error {
 	if w.ops != nil {
 		return w.renameWith(st, w.ops)
 	}
-	return w.renameWith(st, w.fsys)
+	return w.renameWith(st, noFollow{w})
 }
 
 func (w *Workspace) renameWith(st *stage, ops fileOps) error {
@@ -248,7 +303,7 @@ func (w *Workspace) renameWith(st *stage, ops fileOps) error {
 					w.fsys.Chmod(f.rel, f.mode)
 				}
 			} else {
-				err = w.fsys.Remove(f.rel)
+				err = noFollow{w}.Remove(f.rel)
 			}
 			if err != nil {
 				failed = append(failed, f.rel)
@@ -256,7 +311,7 @@ func (w *Workspace) renameWith(st *stage, ops fileOps) error {
 		}
 		for _, f := range st.files {
 			if f.tmp != "" {
-				w.fsys.Remove(f.tmp)
+				noFollow{w}.Remove(f.tmp)
 			}
 		}
 		if len(failed) > 0 {
@@ -271,8 +326,10 @@ func (w *Workspace) renameWith(st *stage, ops fileOps) error {
 		if f.gone {
 			continue
 		}
-		if err := w.fsys.MkdirAll(dirOf(f.rel), 0o755); err != nil {
+		if d, err := w.openDir(dirOf(f.rel), true); err != nil {
 			return putBack(fmt.Errorf("write %s: %w", f.rel, err))
+		} else {
+			d.Close()
 		}
 		if err := ops.Rename(f.tmp, f.rel); err != nil {
 			return putBack(fmt.Errorf("write %s: %w", f.rel, err))
@@ -292,7 +349,7 @@ func (w *Workspace) renameWith(st *stage, ops fileOps) error {
 		dirs[dirOf(f.rel)] = true
 	}
 	for d := range dirs {
-		syncFolder(w.fsys, d)
+		w.syncDir(d)
 	}
 	return nil
 }
@@ -303,19 +360,35 @@ func (w *Workspace) renameWith(st *stage, ops fileOps) error {
 // then done. (A change cut short before its point was recorded touched no
 // file: its texts in .tent/tmp/ are only removed.) It runs under the write
 // lock, before anything else.
+//
+// The history is a file on the disk, and a planted point must not become a
+// way to write what no tool may: every pending point is verified whole
+// before anything is written (verifyPending), and one that cannot be is
+// refused with T9111, nothing written.
 func (w *Workspace) finishPending(ctx context.Context, hs *history.Store) error {
 	pending, err := hs.Pending(ctx)
 	if err != nil {
 		return err
 	}
+	tmpDir, err := w.openState("tmp")
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	defer tmpDir.Close()
 	if len(pending) > 0 {
 		unlock, err := w.lockCommit()
 		if err != nil {
 			return err
 		}
 		defer unlock()
-		for _, p := range pending {
-			if err := w.finish(ctx, hs, p); err != nil {
+		plans := make([][]finishStep, len(pending))
+		for i, p := range pending {
+			if plans[i], err = w.verifyPending(ctx, hs, tmpDir, p); err != nil {
+				return err
+			}
+		}
+		for i, p := range pending {
+			if err := w.finish(tmpDir, plans[i]); err != nil {
 				return fmt.Errorf("finish point %d, cut short: %w", p.N, err)
 			}
 			if err := hs.MarkDone(ctx, p.N, nil); err != nil {
@@ -325,68 +398,140 @@ func (w *Workspace) finishPending(ctx context.Context, hs *history.Store) error 
 		w.state.forget()
 		w.index.forget()
 	}
-	return w.clearTmp()
+	return clearTmp(tmpDir)
 }
 
-// finish does what is left of one point's renames and deletions: a new
-// text still waiting whole in .tent/tmp/ is renamed into place; where none
-// waits (it was renamed before the crash, or it was cut short, or a power
-// cut lost it), the file must hold the point's text, else it is written
-// from the history.
-func (w *Workspace) finish(ctx context.Context, hs *history.Store, p *history.Point) error {
-	dirs := map[string]bool{}
+// finishStep is what is left to do for one file of a point cut short.
+type finishStep struct {
+	rel    string
+	remove bool   // the point deletes the file
+	tmp    string // the name of its whole new text waiting in .tent/tmp/
+	data   []byte // else its new text from the history, where the file does not hold it
+}
+
+// verifyPending checks a point found not done before anything of it is
+// written, and says what is left to do. Every path must be one that a tool
+// may write (Resolve for a write: no link on the way, not .tent/ or .git/,
+// no framework file, engine.ts only where the policy's also names engine),
+// and every file must hold the text the point found or the one it wrote;
+// a new text must be at hand whole (waiting in .tent/tmp/ or kept by the
+// history, its hash checked). Otherwise T9111.
+func (w *Workspace) verifyPending(ctx context.Context, hs *history.Store, tmpDir *dirHandle, p *history.Point) ([]finishStep, error) {
+	refused := func(format string, args ...any) error {
+		return diag.Errorf(diag.T9111, "the change cut short at point %d (%s) cannot be finished: %s; nothing was written. "+
+			"If no tool of yours made it, .tent/history.db was changed by hand: move it aside (the history starts over)",
+			p.N, p.Summary, fmt.Sprintf(format, args...)).With("point", p.N)
+	}
+	var steps []finishStep
 	for _, f := range p.Files {
-		dirs[dirOf(f.Path)] = true
-		if f.After == "" {
-			if err := w.fsys.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-				return err
-			}
-			continue
-		}
-		if err := w.fsys.MkdirAll(path.Dir(f.Path), 0o755); err != nil {
-			return err
-		}
-		// The text waiting in .tent/tmp/ may be cut short: it is written
-		// while the point is recorded. Only a whole one is renamed.
-		tmp := journalName(p.Journal, f.Path)
-		if text, err := w.fsys.ReadFile(tmp); err == nil && history.Hash(text) == f.After {
-			if err := w.fsys.Rename(tmp, f.Path); err != nil {
-				return err
-			}
-			continue
-		}
-		if cur, err := w.fsys.ReadFile(f.Path); err == nil && history.Hash(cur) == f.After {
-			continue
-		}
-		data, ok, err := hs.Blob(ctx, f.After)
+		rel, err := w.Resolve(f.Path, true)
 		if err != nil {
-			return err
+			return nil, refused("%v", err)
 		}
-		if !ok {
-			return fmt.Errorf("the new text of %s is lost (too large for the history to keep)", f.Path)
+		if rel != f.Path {
+			return nil, refused("%s leads to %s through a link", f.Path, rel)
 		}
-		if _, err := w.writeFile(f.Path, data); err != nil {
-			return err
+		cur, _, err := w.readFile(rel, MaxFile, func(int64) error { return errTooLarge })
+		exists := err == nil
+		if err != nil && !isCode(err, diag.T9103) {
+			return nil, refused("%s cannot be read: %v", rel, err)
+		}
+		curHash := ""
+		if exists {
+			curHash = history.Hash(cur)
+		}
+		if curHash != f.Before && curHash != f.After {
+			return nil, refused("%s holds neither the text the point found nor the one it wrote", rel)
+		}
+		step := finishStep{rel: rel}
+		switch {
+		case f.After == "":
+			step.remove = exists
+		case curHash == f.After:
+			// Renamed into place before the crash.
+		default:
+			tmp := journalName(p.Journal, f.Path)
+			if text, err := readIn(tmpDir, path.Base(tmp)); err == nil && history.Hash(text) == f.After {
+				step.tmp = path.Base(tmp)
+				break
+			}
+			data, ok, err := hs.Blob(ctx, f.After)
+			if err != nil {
+				return nil, err
+			}
+			if !ok || history.Hash(data) != f.After {
+				return nil, refused("the new text of %s is lost (too large for the history to keep, or not the text recorded)", rel)
+			}
+			step.data = data
+		}
+		steps = append(steps, step)
+	}
+	return steps, nil
+}
+
+// readIn reads the whole file name in the folder d, following no link.
+func readIn(d *dirHandle, name string) ([]byte, error) {
+	f, err := d.openFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFile+1))
+}
+
+// finish does what verifyPending found left of one point: a new text
+// waiting whole in .tent/tmp/ is renamed into place, a text kept by the
+// history is written, a deleted file is deleted.
+func (w *Workspace) finish(tmpDir *dirHandle, steps []finishStep) error {
+	dirs := map[string]bool{}
+	for _, s := range steps {
+		dirs[dirOf(s.rel)] = true
+		switch {
+		case s.remove:
+			if err := (noFollow{w}).Remove(s.rel); err != nil {
+				return err
+			}
+		case s.tmp != "":
+			dirRel, name := splitRel(s.rel)
+			dst, err := w.openDir(dirRel, true)
+			if err != nil {
+				return err
+			}
+			err = tmpDir.rename(s.tmp, dst, name)
+			dst.Close()
+			if err != nil {
+				return err
+			}
+		case s.data != nil:
+			if _, err := w.writeFile(s.rel, s.data); err != nil {
+				return err
+			}
 		}
 	}
 	for d := range dirs {
-		syncFolder(w.fsys, d)
+		w.syncDir(d)
 	}
 	return nil
 }
 
-// clearTmp removes what is left in .tent/tmp/: texts of changes that never
-// recorded their point.
-func (w *Workspace) clearTmp() error {
-	entries, err := fs.ReadDir(w.fsys.FS(), tmpFolder)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+// clearTmp removes what is left in .tent/tmp/ (the folder tmpDir): texts
+// of changes that never recorded their point. It removes files only, and
+// a link as a link; anything else there is T9112, for a person to look at.
+func clearTmp(tmpDir *dirHandle) error {
+	if _, err := tmpDir.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("journal: %w", err)
 	}
+	entries, err := tmpDir.f.ReadDir(-1)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	for _, e := range entries {
-		if err := w.fsys.Remove(tmpFolder + "/" + e.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if e.IsDir() {
+			rel := tmpFolder + "/" + e.Name()
+			return diag.Errorf(diag.T9112, "%s is a folder; the journal keeps only files in %s/ and wrote none there: remove it (rm -r %s) and run the tool again",
+				rel, tmpFolder, rel).With("path", rel)
+		}
+		if err := tmpDir.remove(e.Name()); err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"syscall"
+
+	"github.com/tent-tools/tent-tools/diag"
 )
 
 // locks keep the changes of a workspace one after another and whole, in
@@ -145,6 +147,9 @@ func (w *Workspace) tryLockWrite() (unlock func(), ok bool) {
 // to a goroutine.
 func (w *Workspace) lockRead() (unlock func(), err error) {
 	_, cf, ferr := w.lockFiles()
+	if isCode(ferr, diag.T9105) {
+		return nil, ferr // .tent/ is a link: refused for every tool, also a reader
+	}
 	l := &w.locks
 	l.commitMu.RLock()
 	l.mu.Lock()

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -95,7 +98,7 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			ans, err = Answer{}, fmt.Errorf("tool %s failed: %v", name, r)
+			ans, err = Answer{}, internalError(name, r, debug.Stack())
 		}
 	}()
 	view := &Workspace{folder: w.folder, opts: w.opts, tool: name}
@@ -129,6 +132,19 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 		defer unlock()
 	}
 	return t.Run(ctx, view, in)
+}
+
+// panicLog is where a tool's recovered panic is logged with its stack:
+// stderr (a test alone puts another writer there).
+var panicLog io.Writer = os.Stderr
+
+// internalError logs a tool's recovered panic with its stack to stderr
+// (the host lives on; the stack is what a report of the bug needs) and
+// makes the coded error the caller gets (T9114).
+func internalError(tool string, r any, stack []byte) error {
+	fmt.Fprintf(panicLog, "tent-tools: internal error in tool %s: %v\n%s", tool, r, stack)
+	return diag.Errorf(diag.T9114, "internal error in tool %s: %v; this is a bug in tent-tools: please report it with the call that caused it and the stack written to stderr", tool, r).
+		With("tool", tool)
 }
 
 // DecodeInput decodes a tool's JSON input into in (a pointer to a struct),

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -51,9 +52,17 @@ func TestCallRecoversPanics(t *testing.T) {
 	Register(Tool{Name: "test-panics", NewInput: func() any { return new(struct{}) },
 		Run: func(context.Context, *Workspace, any) (Answer, error) { panic("boom") }})
 	defer delete(registry, "test-panics")
+	var logged strings.Builder
+	panicLog = &logged
+	defer func() { panicLog = os.Stderr }()
 	w, _ := openFiles(t, nil)
-	if _, err := call(w, "test-panics", `{}`); err == nil || !strings.Contains(err.Error(), "boom") {
+	_, err := call(w, "test-panics", `{}`)
+	if te := wantCode(t, err, diag.T9114); te != nil && !containsAll(te.Message, "boom", "report") {
 		t.Errorf("got %v", err)
+	}
+	// The stack names the function that panicked, for the report.
+	if !containsAll(logged.String(), "internal error in tool test-panics: boom", "goroutine", "registry_test.go") {
+		t.Errorf("stderr got %q; want the panic with its stack", logged.String())
 	}
 }
 

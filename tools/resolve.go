@@ -81,6 +81,9 @@ func (w *Workspace) Resolve(p string, forWrite bool) (string, error) {
 		if info.Mode()&fs.ModeSymlink == 0 {
 			continue
 		}
+		if len(done) == 1 && isFrameworkName(name) {
+			return "", frameworkLink(p, name)
+		}
 		links++
 		if links > maxLinks {
 			return "", refuse(p, "%s passes through more than %d links", p, maxLinks)
@@ -110,6 +113,31 @@ func (w *Workspace) Resolve(p string, forWrite bool) (string, error) {
 		}
 	}
 	return rel, nil
+}
+
+// isFrameworkName reports whether a name at the root is engine.ts or a
+// file the framework writes, in any capitals.
+func isFrameworkName(name string) bool {
+	return strings.EqualFold(name, engineFile) || isFrameworkFile(name)
+}
+
+// frameworkLink is the T9105 error of engine.ts or a framework file that is
+// a link: whatever it points at would be read as (and written for) the
+// project's engine or the framework's own file, past the rules that guard
+// them.
+func frameworkLink(p, name string) error {
+	return refuse(p, "%s is a link; engine.ts and the framework's files must be real files at the project's root: replace the link by the file it points at", name)
+}
+
+// checkFrameworkLinks refuses (T9105) a project whose engine.ts or
+// framework file is a link, before its definitions are read.
+func (w *Workspace) checkFrameworkLinks() error {
+	for _, name := range append([]string{engineFile}, frameworkFiles...) {
+		if info, err := w.fsys.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return frameworkLink(name, name)
+		}
+	}
+	return nil
 }
 
 // checkSpelling refuses what no project path may hold, before anything is

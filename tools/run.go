@@ -41,6 +41,16 @@ func init() {
 func (w *Workspace) runnerFor() (*runner.Runner, error) {
 	w.runMu.Lock()
 	defer w.runMu.Unlock()
+	// The runner keeps its files in .tent/: it must be the project's own
+	// folder, judged on every call (a link put there later is refused too).
+	if _, err := w.stateDir(); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{runner.TestDBFile, runner.LogFile, runner.CacheDir} {
+		if err := noLink(w.fsys, stateFolder+"/"+name); err != nil {
+			return nil, err
+		}
+	}
 	if w.run != nil {
 		return w.run, nil
 	}

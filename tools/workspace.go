@@ -143,18 +143,15 @@ func (w *Workspace) now() time.Time {
 }
 
 // stateDir makes sure .tent/ is a real folder of the project (not a link
-// that could lead the databases elsewhere) and returns its path on the disk.
+// that could lead the databases elsewhere: T9105, openState) and returns
+// its path on the disk. Every use of .tent/ (the history, the notes, the
+// locks, the runner's test database, run log and cache) passes here first.
 func (w *Workspace) stateDir() (string, error) {
-	if err := w.fsys.MkdirAll(stateFolder, 0o755); err != nil {
-		return "", fmt.Errorf("make %s/: %w", stateFolder, err)
-	}
-	info, err := w.fsys.Lstat(stateFolder)
+	d, err := w.openState()
 	if err != nil {
-		return "", fmt.Errorf("%s/: %w", stateFolder, err)
+		return "", err
 	}
-	if !info.IsDir() {
-		return "", fmt.Errorf("%s/ is not a folder (a link?); the framework keeps its state there", stateFolder)
-	}
+	d.Close()
 	return filepath.Join(w.root, stateFolder), nil
 }
 
@@ -221,7 +218,7 @@ func (w *Workspace) noteStore(ctx context.Context) (*notes.Store, error) {
 func noLink(fsys *os.Root, rel string) error {
 	info, err := fsys.Lstat(rel)
 	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a link; the framework keeps its state in its own files", rel)
+		return refuse(rel, "%s is a link; the framework keeps its state in its own files: remove the link (rm %s) and run the tool again", rel, rel)
 	}
 	return nil
 }
