@@ -1,7 +1,10 @@
 // Package check finds what is wrong with a tent project (format.md §7): each
 // finding code is one small rule over the shared index, the rules run in
 // parallel, and nothing is parsed again. It also writes the findings in the
-// forms CI reads: text, JSON, SARIF 2.1.0 and GitHub workflow annotations.
+// forms CI reads (text, JSON, SARIF 2.1.0, GitHub workflow annotations,
+// GitLab Code Quality, reviewdog's rdjson, JUnit XML), and narrows them to
+// what a change brings: a baseline of known findings matched by
+// fingerprints that survive moving code, and the lines a diff changed.
 //
 // The check only reads the index; it never opens a file nor writes one.
 package check
@@ -68,6 +71,32 @@ func Run(ctx context.Context, ix *definitions.Index, opts Options) []diag.Findin
 func HasErrors(fs []diag.Finding) bool {
 	for _, f := range fs {
 		if f.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// FailLevel is the worst severity that still lets a CI run pass: the check
+// fails (the CLI exits 1) where a reported finding is at FailOn or worse.
+type FailLevel string
+
+// The fail levels of `check --fail-on`.
+const (
+	FailOnError   FailLevel = "error"   // errors fail; warnings and infos do not (the default)
+	FailOnWarning FailLevel = "warning" // errors and warnings fail
+	FailOnNever   FailLevel = "never"   // nothing fails: the findings are only reported
+)
+
+// FailLevels lists the fail levels, for usage messages.
+var FailLevels = []FailLevel{FailOnError, FailOnWarning, FailOnNever}
+
+// Fails reports whether findings fail a run at this level.
+func (l FailLevel) Fails(fs []diag.Finding) bool {
+	for _, f := range fs {
+		switch {
+		case l == FailOnError && f.Severity == diag.Error,
+			l == FailOnWarning && (f.Severity == diag.Error || f.Severity == diag.Warning):
 			return true
 		}
 	}

@@ -11,32 +11,44 @@ import (
 )
 
 // Formats names the forms Write can print findings in.
-var Formats = []string{"text", "json", "sarif", "github"}
+var Formats = []string{"text", "json", "sarif", "github", "gitlab", "rdjson", "junit"}
 
 // Write prints findings in a form of Formats: text for people, json as
 // tools.md §7 gives it, sarif for code-scanning uploads, github for
-// workflow annotations. version is the tool's version, for SARIF.
+// workflow annotations. version is the tool's version, for SARIF. It is
+// WriteReport without the files' text.
 func Write(w io.Writer, format string, fs []diag.Finding, version string) error {
+	return WriteReport(w, format, Report{Findings: fs, Version: version})
+}
+
+// WriteReport prints a report's findings in a form of Formats: text for
+// people, json as tools.md §7 gives it, sarif for code-scanning uploads,
+// github for workflow annotations, gitlab for GitLab's Code Quality report,
+// rdjson for reviewdog, junit for CI systems that show test reports.
+func WriteReport(w io.Writer, format string, r Report) error {
+	fs := r.Findings
 	var out []byte
+	var err error
 	switch format {
 	case "text":
 		out = []byte(Text(fs))
 	case "json":
-		b, err := JSON(fs)
-		if err != nil {
-			return err
-		}
-		out = b
+		out, err = JSON(fs)
 	case "sarif":
-		b, err := SARIF(fs, version)
-		if err != nil {
-			return err
-		}
-		out = b
+		out, err = SARIF(fs, r.Version)
 	case "github":
 		out = []byte(GitHub(fs))
+	case "gitlab":
+		out, err = GitLab(r)
+	case "rdjson":
+		out, err = RDJSON(r)
+	case "junit":
+		out, err = JUnit(fs)
 	default:
 		return diag.Errorf(diag.T9102, "unknown format %q: use %s", format, strings.Join(Formats, ", "))
+	}
+	if err != nil {
+		return err
 	}
 	if _, err := w.Write(out); err != nil {
 		return fmt.Errorf("write %s findings: %w", format, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,17 +26,45 @@ func formatFindings(t *testing.T) []diag.Finding {
 	return fs
 }
 
+// TestFormats holds each form to its golden, written with the files' text
+// at hand as the CLI writes it (fingerprints from the lines, rdjson columns
+// in bytes). JUnit lists every rule, so its golden is made with the rules
+// of the findings and one more that passes, and stays the same when rules
+// are added (TestJUnitStructure checks the whole list).
 func TestFormats(t *testing.T) {
 	fs := formatFindings(t)
+	files := readCase(t, "testdata/formats/project.txt")
+	r := Report{Findings: fs, Version: "test", Source: func(p string) []byte { return files[p] }}
 	for _, format := range Formats {
 		t.Run(format, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := Write(&b, format, fs, "test"); err != nil {
+			if format == "junit" {
+				out, err := junitXML(fs, rulesOf(t, diag.T1001, diag.T2003, diag.T2505, diag.T2603))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Write(out)
+			} else if err := WriteReport(&b, format, r); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, "testdata/formats/"+format+".golden", b.Bytes())
 		})
 	}
+}
+
+// rulesOf returns the rules of the codes given.
+func rulesOf(t *testing.T, codes ...string) []Rule {
+	t.Helper()
+	var out []Rule
+	for _, r := range Rules() {
+		if slices.Contains(codes, r.Code) {
+			out = append(out, r)
+		}
+	}
+	if len(out) != len(codes) {
+		t.Fatalf("rules of %v: found %d", codes, len(out))
+	}
+	return out
 }
 
 func TestWriteUnknownFormat(t *testing.T) {
@@ -51,6 +80,8 @@ func TestNoFindings(t *testing.T) {
 		"text":   "no findings\n",
 		"json":   "{\n  \"findings\": []\n}\n",
 		"github": "",
+		"gitlab": "[]\n",
+		"rdjson": "{\n  \"source\": {\n    \"name\": \"tent-tools\"\n  },\n  \"diagnostics\": []\n}\n",
 	}
 	for format, want := range cases {
 		var b bytes.Buffer

@@ -233,4 +233,11 @@ const (
 	T9121 = "T9121"
 	// T9122: nothing the language server can act on at that position (not a definition or column name, a framework file).
 	T9122 = "T9122"
+
+	// T9135: check --changed-since: git cannot say what changed since the
+	// ref (no git, not a git repository, an unknown ref).
+	T9135 = "T9135"
+	// T9136: check --baseline: the file cannot be read or is no baseline
+	// of the check.
+	T9136 = "T9136"
 )

@@ -2,13 +2,18 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/tent-tools/tent-tools/check"
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -21,15 +26,26 @@ func (f *findingErrors) Error() string { return "check: " + f.summary }
 func init() {
 	register(command{
 		name:    "check",
-		summary: "Print the findings of the check, errors first, --format text, json, sarif or github; exit 1 where any is an error",
+		summary: "Print the findings of the check, errors first, --format text, json, sarif, github, gitlab, rdjson or junit; exit 1 where any is an error",
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
 			format := fs.String("format", "text", "print the findings as `FORMAT`: "+strings.Join(check.Formats, ", "))
+			changedSince := fs.String("changed-since", "", "report only the findings on lines changed since the git `REF` (from where the branch left it)")
+			baseline := fs.String("baseline", "", "report only the findings that the baseline `FILE` does not know")
+			writeBaseline := fs.String("write-baseline", "", "write every finding into the baseline `FILE`, and report none")
+			failOn := fs.String("fail-on", string(check.FailOnError), "exit 1 where a reported finding is at `LEVEL` or worse: error, warning or never")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) != 0 {
 					return tools.Answer{}, usagef("check", "check takes no arguments")
 				}
 				if !slices.Contains(check.Formats, *format) {
 					return tools.Answer{}, usagef("check", "unknown --format %q: use %s", *format, strings.Join(check.Formats, ", "))
+				}
+				level := check.FailLevel(*failOn)
+				if !slices.Contains(check.FailLevels, level) {
+					return tools.Answer{}, usagef("check", "unknown --fail-on %q: use error, warning or never", *failOn)
+				}
+				if *writeBaseline != "" && (*baseline != "" || *changedSince != "") {
+					return tools.Answer{}, usagef("check", "--write-baseline records every finding: it takes neither --baseline nor --changed-since")
 				}
 				if e.json {
 					*format = "json"
@@ -47,22 +63,110 @@ func init() {
 				if err != nil {
 					return tools.Answer{}, err
 				}
-				findings := ans.Data.(check.Answer).Findings
+				all := check.Report{Findings: ans.Data.(check.Answer).Findings, Version: version(), Source: projectFiles(e.dir)}
+				if *writeBaseline != "" {
+					return writeBaselineFile(*writeBaseline, all)
+				}
+				report, left, err := narrow(e, all, *baseline, *changedSince)
+				if err != nil {
+					return tools.Answer{}, err
+				}
 				var out bytes.Buffer
-				if err := check.Write(&out, *format, findings, version()); err != nil {
+				if err := check.WriteReport(&out, *format, report); err != nil {
 					return tools.Answer{}, err
 				}
 				// The check prints its own forms, --json included, so the
 				// answer is text either way.
 				e.json = false
-				if !check.HasErrors(findings) {
+				if !level.Fails(report.Findings) {
+					if left != "" {
+						fmt.Fprintf(e.stderr, "tent-tools: check: %s (%s)\n", check.Summary(report.Findings), left)
+					}
 					return tools.Answer{Text: out.String()}, nil
 				}
 				e.stdout.Write(out.Bytes())
-				return tools.Answer{}, &findingErrors{summary: check.Summary(findings)}
+				summary := check.Summary(report.Findings)
+				if left != "" {
+					summary += " (" + left + ")"
+				}
+				return tools.Answer{}, &findingErrors{summary: summary}
 			}
 		},
 	})
+}
+
+// narrow keeps the findings of a report that are new: not in the baseline
+// file (where one is named) and on lines changed since the git ref (where
+// one is named). left says what it left out, "" where nothing was.
+func narrow(e *env, r check.Report, baselineFile, ref string) (check.Report, string, error) {
+	var left []string
+	if baselineFile != "" {
+		data, err := os.ReadFile(baselineFile)
+		if err != nil {
+			return check.Report{}, "", diag.Errorf(diag.T9136, "read the baseline: %v", err)
+		}
+		b, err := check.ReadBaseline(data)
+		if err != nil {
+			return check.Report{}, "", fmt.Errorf("%s: %w", baselineFile, err)
+		}
+		n := len(r.Findings)
+		if r = b.New(r); len(r.Findings) < n {
+			left = append(left, fmt.Sprintf("%d known in %s", n-len(r.Findings), baselineFile))
+		}
+	}
+	if ref != "" {
+		changed, err := changedSince(e.ctx, e.dir, ref)
+		if err != nil {
+			return check.Report{}, "", err
+		}
+		n := len(r.Findings)
+		if r = changed.Changed(r); len(r.Findings) < n {
+			left = append(left, fmt.Sprintf("%d on lines not changed since %s", n-len(r.Findings), ref))
+		}
+	}
+	return r, strings.Join(left, ", "), nil
+}
+
+// writeBaselineFile writes the baseline of every finding of a report into
+// a file (through a temporary file and a rename, so that a baseline is
+// never left half written), and answers what it wrote.
+func writeBaselineFile(path string, r check.Report) (tools.Answer, error) {
+	data, err := check.NewBaseline(r).Marshal()
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".baseline-*")
+	if err != nil {
+		return tools.Answer{}, fmt.Errorf("write the baseline: %w", err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return tools.Answer{}, fmt.Errorf("write the baseline %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return tools.Answer{}, fmt.Errorf("write the baseline %s: %w", path, err)
+	}
+	return tools.Answer{Text: fmt.Sprintf("wrote the baseline %s: %s", path, check.Summary(r.Findings))}, nil
+}
+
+// projectFiles reads the project's files for the report's fingerprints and
+// columns, through os.Root so that a path can only name a file inside the
+// project; a file that cannot be read is nil.
+func projectFiles(dir string) func(string) []byte {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil
+	}
+	return func(path string) []byte {
+		data, err := root.ReadFile(filepath.FromSlash(path))
+		if err != nil {
+			return nil
+		}
+		return data
+	}
 }
 
 // version is the module version tent-tools was built as, "" for a
