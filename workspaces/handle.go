@@ -35,11 +35,16 @@ type Info struct {
 }
 
 // Call says who calls and through which agent. The agent's policy (the
-// one the host registered for its name, or the default) binds the tools
-// of the call.
+// one the host registered for its name) binds the tools of the call; an
+// agent the handle has no policy for is refused (T9125), never run
+// unbound. A call that names no agent is the caller's own, under the
+// default policy.
 type Call struct {
 	Caller string
 	Agent  string
+	// Approver answers for the person in this call (the face that asks
+	// them: an MCP client's elicitation); nil: the handle's.
+	Approver tools.Approver
 }
 
 // Config is what the host gives the handle.
@@ -50,8 +55,8 @@ type Config struct {
 	// Approver answers for the person where a policy's ask names a change,
 	// or run would send data out; nil answers no.
 	Approver tools.Approver
-	// Policies maps agents' names to their policies; an agent without one
-	// has the default (allow everything, nothing more).
+	// Policies maps agents' names to their policies; a call through an
+	// agent without one is refused (T9125). SetPolicy adds more.
 	Policies map[string]*tools.Policy
 	// Now is the clock of points and of new workspaces; nil means time.Now.
 	Now func() time.Time
@@ -258,6 +263,15 @@ func (h *Handle) admit(id, caller string) (Info, error) {
 func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	policy, known := h.policies[c.Agent]
+	if c.Agent != "" && !known {
+		return nil, diag.Errorf(diag.T9125, "unknown agent %q: the host has no policy for it, and an agent never runs unbound", c.Agent).
+			With("agent", c.Agent)
+	}
+	approver := h.cfg.Approver
+	if c.Approver != nil {
+		approver = c.Approver
+	}
 	w, ok := h.open[id]
 	if !ok {
 		var err error
@@ -267,11 +281,11 @@ func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, error
 		h.open[id] = w
 	}
 	return w.With(tools.Options{
-		Policy:   h.policies[c.Agent],
+		Policy:   policy,
 		Caller:   c.Caller,
 		Agent:    c.Agent,
 		Turn:     turn,
-		Approver: h.cfg.Approver,
+		Approver: approver,
 		Now:      h.cfg.Now,
 	}), nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,7 +151,10 @@ func TestNoInputNamesAnotherWorkspace(t *testing.T) {
 // TestTurnsAndPolicies runs two agents' turns: points carry the turn, and
 // each agent is held to its own policy.
 func TestTurnsAndPolicies(t *testing.T) {
-	h := open(t, Config{Policies: map[string]*tools.Policy{"careful": {Deny: []string{"tables/**"}}}})
+	h := open(t, Config{Policies: map[string]*tools.Policy{
+		"careful": {Deny: []string{"tables/**"}},
+		"builder": {Allow: []string{"**"}},
+	}})
 	ctx := context.Background()
 	ws, _ := h.Create(ctx, "ann", shop)
 	var turn int
@@ -204,7 +208,8 @@ func TestTurnsAndPolicies(t *testing.T) {
 // TestConcurrentEdits edits 50 distinct lines of one file from 50
 // goroutines at once, through Tool: every edit lands, each as its point.
 func TestConcurrentEdits(t *testing.T) {
-	h := open(t, Config{})
+	everything := &tools.Policy{Allow: []string{"**"}}
+	h := open(t, Config{Policies: map[string]*tools.Policy{"agent0": everything, "agent1": everything, "agent2": everything}})
 	ctx := context.Background()
 	ws, _ := h.Create(ctx, "ann", "")
 	var lines []string
@@ -248,5 +253,30 @@ func TestConcurrentEdits(t *testing.T) {
 	ans, _ := h.Tool(ctx, ws.ID, "history", raw(map[string]int{"newest": 100}), Call{Caller: "ann"})
 	if n := len(ans.Data.(tools.HistoryAnswer).Points); n != 51 {
 		t.Errorf("%d points; want 51 (a write and 50 edits)", n)
+	}
+}
+
+// TestUnknownAgent: a call through an agent the handle has no policy for
+// is refused (T9125) and writes nothing; it is never run with no policy.
+// A call that names no agent is the caller's own.
+func TestUnknownAgent(t *testing.T) {
+	h := open(t, Config{Policies: map[string]*tools.Policy{"careful": {Allow: []string{"lib/**"}}}})
+	ctx := context.Background()
+	ws, _ := h.Create(ctx, "ann", "")
+	write := raw(map[string]string{"path": "tables/t.ts", "text": "export const t = 1\n"})
+	_, err := h.Tool(ctx, ws.ID, "write", write, Call{Caller: "ann", Agent: "helper"})
+	wantCode(t, err, diag.T9125)
+	_, err = h.Tool(ctx, ws.ID, "read", raw(map[string]string{"path": "tables/t.ts"}), Call{Caller: "ann", Agent: "helper"})
+	wantCode(t, err, diag.T9125)
+	if _, err := os.Stat(filepath.Join(h.dir, ws.ID, "tables", "t.ts")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the unknown agent's write landed: %v", err)
+	}
+	// Not let in comes first: an unknown agent of a stranger learns nothing.
+	_, err = h.Tool(ctx, ws.ID, "read", raw(map[string]string{"path": "x"}), Call{Caller: "eve", Agent: "helper"})
+	wantCode(t, err, diag.T3101)
+	_, err = h.Tool(ctx, ws.ID, "write", write, Call{Caller: "ann", Agent: "careful"})
+	wantCode(t, err, diag.T9105)
+	if _, err := h.Tool(ctx, ws.ID, "write", write, Call{Caller: "ann"}); err != nil {
+		t.Errorf("the owner's own call: %v", err)
 	}
 }
