@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -32,6 +33,7 @@ func init() {
 			changedSince := fs.String("changed-since", "", "report only the findings on lines changed since the git `REF` (from where the branch left it)")
 			baseline := fs.String("baseline", "", "report only the findings that the baseline `FILE` does not know")
 			writeBaseline := fs.String("write-baseline", "", "write every finding into the baseline `FILE`, and report none")
+			pathPrefix := fs.String("path-prefix", "", "print each path under the folder `DIR` (the project's folder in the repository), for CI systems that place findings from the repository's root")
 			failOn := fs.String("fail-on", string(check.FailOnError), "exit 1 where a reported finding is at `LEVEL` or worse: error, warning or never")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) != 0 {
@@ -46,6 +48,10 @@ func init() {
 				}
 				if *writeBaseline != "" && (*baseline != "" || *changedSince != "") {
 					return tools.Answer{}, usagef("check", "--write-baseline records every finding: it takes neither --baseline nor --changed-since")
+				}
+				prefix, err := cleanPrefix(*pathPrefix)
+				if err != nil {
+					return tools.Answer{}, err
 				}
 				if e.json {
 					*format = "json"
@@ -71,6 +77,7 @@ func init() {
 				if err != nil {
 					return tools.Answer{}, err
 				}
+				report = underPrefix(report, prefix)
 				var out bytes.Buffer
 				if err := check.WriteReport(&out, *format, report); err != nil {
 					return tools.Answer{}, err
@@ -125,6 +132,48 @@ func narrow(e *env, r check.Report, baselineFile, ref string) (check.Report, str
 		}
 	}
 	return r, strings.Join(left, ", "), nil
+}
+
+// cleanPrefix makes --path-prefix a folder path ending in "/" ("" for the
+// repository's root); an absolute path or one that leaves the repository
+// is bad usage.
+func cleanPrefix(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	clean := path.Clean(filepath.ToSlash(p))
+	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", usagef("check", "--path-prefix %q: a folder of the repository, relative to its root", p)
+	}
+	if clean == "." {
+		return "", nil
+	}
+	return clean + "/", nil
+}
+
+// underPrefix puts each path of a report (its findings' and their fixes')
+// under a folder; the files are still read by their project paths, and
+// the fingerprints, which hold no path, stay the same.
+func underPrefix(r check.Report, prefix string) check.Report {
+	if prefix == "" {
+		return r
+	}
+	r.Fingerprints = check.Fingerprints(r)
+	fs := make([]diag.Finding, len(r.Findings))
+	for i, f := range r.Findings {
+		f.Path = prefix + f.Path
+		if f.Fix != nil {
+			fix := *f.Fix
+			fix.Path = prefix + fix.Path
+			f.Fix = &fix
+		}
+		fs[i] = f
+	}
+	r.Findings = fs
+	if read := r.Source; read != nil {
+		r.Source = func(p string) []byte { return read(strings.TrimPrefix(p, prefix)) }
+	}
+	return r
 }
 
 // writeBaselineFile writes the baseline of every finding of a report into

@@ -342,6 +342,8 @@ func TestCheckCIUsage(t *testing.T) {
 		{"--fail-on error", errs, []string{"check", "--fail-on", "error", "--format", "junit"}, 1, "tent-tools: check: 2 errors, 1 warning\n"},
 		{"--fail-on bad", errs, []string{"check", "--fail-on", "sometimes"}, 2, "unknown --fail-on"},
 		{"--format bad", errs, []string{"check", "--format", "checkstyle"}, 2, "unknown --format"},
+		{"--path-prefix out of the repository", errs, []string{"check", "--path-prefix", "../app"}, 2, "--path-prefix"},
+		{"--path-prefix", errs, []string{"check", "--path-prefix", "./app/", "--format", "github", "--fail-on", "never"}, 0, ""},
 		{"write and read a baseline", errs, []string{"check", "--write-baseline", "b.json", "--baseline", "b.json"}, 2, "--write-baseline records every finding"},
 		{"no baseline file", errs, []string{"check", "--baseline", "nothing.json"}, 1, "T9136: read the baseline"},
 		{"not a baseline", errs, []string{"check", "--baseline", notBaseline}, 1, "T9136: not a baseline of the check"},
