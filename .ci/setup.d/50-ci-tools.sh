@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The CI face's tests (cmd/tent-tools/ci_test.go) run reviewdog on
-# `check --format rdjson` and actionlint on action.yml and on the workflow
-# of docs/pages/ci.md. Both are Go programs, pinned in .ci/tools/go.mod
+# The CI face's tests (cmd/tent-tools/ci_test.go, action_test.go) run
+# reviewdog on `check --format rdjson` and actionlint (with shellcheck, from
+# apt, for the scripts) on action.yml and on the workflows of the docs.
+# reviewdog and actionlint are Go programs, pinned in .ci/tools/go.mod
 # (a module of its own, so their dependencies stay out of tent-tools'), and
 # installed into GOBIN (or GOPATH/bin), where the tests look for them. A
 # program already there at the pinned version is left as it is.
@@ -24,4 +25,10 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "installing ${missing[*]} into $bin"
 	GOBIN=$bin go install "${missing[@]}"
+fi
+
+if ! command -v shellcheck >/dev/null; then
+	echo "installing shellcheck"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
 fi

@@ -53,10 +53,12 @@ func yamlBlocks(t *testing.T, path string) []string {
 // (using the action as ./, so that actionlint holds their inputs to
 // action.yml's), and the action's own steps as the job of a reusable
 // workflow whose inputs are the action's (actionlint reads no action
-// metadata file on its own). A workflow that names an input the action
-// lacks shows that the lint can fail.
+// metadata file on its own), their scripts through shellcheck. A workflow
+// that names an input the action lacks, with an unquoted variable in a
+// script, shows that both lints can fail.
 func TestActionlint(t *testing.T) {
 	actionlint := ciTool(t, "actionlint")
+	shellcheck := ciTool(t, "shellcheck")
 	a := readAction(t)
 	if a.Runs.Using != "composite" {
 		t.Fatalf("action.yml runs using %q, want composite", a.Runs.Using)
@@ -96,7 +98,7 @@ func TestActionlint(t *testing.T) {
 			files[filepath.Join(".github/workflows", name)] = text
 		}
 		writeFiles(t, dir, files)
-		cmd := exec.Command(actionlint, "-no-color")
+		cmd := exec.Command(actionlint, "-no-color", "-shellcheck", shellcheck)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		if exit, ok := err.(*exec.ExitError); ok {
@@ -109,9 +111,13 @@ func TestActionlint(t *testing.T) {
 	if out, code := lint(workflows); code != 0 {
 		t.Errorf("actionlint: exit %d\n%s", code, out)
 	}
-	bad := map[string]string{"bad.yml": "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./\n        with:\n          paht: app\n"}
-	if out, code := lint(bad); code != 1 || !strings.Contains(out, `input "paht" is not defined`) {
+	bad := map[string]string{"bad.yml": "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./\n        with:\n          paht: app\n      - run: cd $HOME/$X\n"}
+	out, code := lint(bad)
+	if code != 1 || !strings.Contains(out, `input "paht" is not defined`) {
 		t.Errorf("actionlint passed a workflow with an input the action lacks: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "SC2086") {
+		t.Errorf("actionlint ran no shellcheck on the scripts: an unquoted variable passed\n%s", out)
 	}
 }
 
