@@ -114,7 +114,9 @@ func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src
 			return nil, err
 		}
 		if !ok {
-			return nil, diag.Errorf(diag.T3103, "the person did not let %s send data out (%s)", c.Name, strings.Join(c.Sends, ", "))
+			return nil, diag.Errorf(diag.T3103, "the person did not let %s send data out (%s); "+
+				"where no one is asked (no terminal) that is the answer; say yes with --yes on the command line, "+
+				"or trust: [\"run\"] in the agent's policy", c.Name, strings.Join(c.Sends, ", "))
 		}
 		sending = true
 	}

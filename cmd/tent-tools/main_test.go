@@ -91,6 +91,7 @@ func TestCommands(t *testing.T) {
 		{name: "edit-engine-policy", args: []string{"--policy", "agent.json", "edit", "engine.ts", "--find", "shop@", "--with", "store@"},
 			files: map[string]string{"agent.json": `{"allow": ["**"], "also": ["engine"]}`}},
 		{name: "write-stdin", args: []string{"write", "lib/tax.ts"}, stdin: "export const rate = 0.2\n", show: "lib/tax.ts"},
+		{name: "write-empty-stdin", args: []string{"write", "lib/tax.ts"}},
 		{name: "write-text", args: []string{"write", "lib/tax.ts", "--text", "export const rate = 0.25"}, show: "lib/tax.ts"},
 		{name: "docs", args: []string{"docs", "read"}},
 		{name: "call", args: []string{"call", "read", `{"path": "project.ts", "to": 2}`}},
