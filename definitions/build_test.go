@@ -182,6 +182,7 @@ func TestBuildRoots(t *testing.T) {
 }
 
 func TestBuildBrokenFiles(t *testing.T) {
+	t.Parallel()
 	// A 5 MB file of generated data, with a definition after it.
 	var big strings.Builder
 	big.WriteString("export const data = [\n")

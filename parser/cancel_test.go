@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/soak"
 )
 
 // TestCancelledContextsLeaveParsersWhole parses with contexts that are
@@ -15,9 +17,10 @@ import (
 // flagged failed every later parse, and a file then silently lost its
 // definitions.
 func TestCancelledContextsLeaveParsersWhole(t *testing.T) {
+	t.Parallel()
 	// Large enough that tree-sitter looks at the flag while it parses.
 	src := []byte(strings.Repeat("export const a = table({ columns: { n: text(), m: ref('b') } })\n", 50))
-	for i := range 1000 {
+	for i := range soak.Rounds(200, 1000) {
 		ctx, cancel := context.WithCancel(context.Background())
 		tree, _ := Parse(ctx, "a.ts", src)
 		cancel()

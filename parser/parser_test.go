@@ -105,6 +105,7 @@ func TestErrorsAreCapped(t *testing.T) {
 }
 
 func TestGarbageNeverPanics(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	alphabet := []byte("{}()[]<>;:,.=+-*/'\"`\\ \n\tabcxyz0123456789$_@#!?&|^~")
 	for i := range 200 {

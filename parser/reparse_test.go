@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/tent-tools/tent-tools/internal/soak"
 )
 
 func TestEdit(t *testing.T) {
@@ -60,13 +62,14 @@ export const placeOrder = fn({
 // incremental parse gives the very tree a fresh parse gives, by type and
 // byte range of every node, and that the old tree is left untouched.
 func TestReparseMatchesParse(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(7, 9))
 	inserts := []string{"x", "\n", "\r\n", "}", "(", "'", "é", "  ", "ref('a'),\n", "export const z = 1\n", ""}
 	for _, path := range []string{"a.ts", "a.tsx"} {
 		src := []byte(sample)
 		tree, _ := Parse(ctx, path, src)
-		for i := range 300 {
+		for i := range soak.Rounds(60, 300) {
 			start := r.IntN(len(src) + 1)
 			end := min(len(src), start+r.IntN(6))
 			ins := inserts[r.IntN(len(inserts))]

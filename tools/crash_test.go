@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/history"
+
+	"github.com/tent-tools/tent-tools/internal/soak"
 )
 
 // slowOps renames and removes like the workspace's os.Root, each after a
@@ -46,21 +48,22 @@ func TestCrashChild(t *testing.T) {
 }
 
 // TestCrash kills a process at random instants of a multi-file rename
-// (SIGKILL, 100 times), and checks after each that the next call leaves
+// (SIGKILL, 15 times; 100 in the long run, internal/soak), and checks after each that the next call leaves
 // every file as it was before or as it is after, whole, with a history
 // that says which: no point, or the one point whose hashes the files have.
 func TestCrash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("kills 100 processes")
+		t.Skip("kills processes")
 	}
 	before := snapshot(t, copyProject(t, refactorDir))
 	after, took, _ := crashRun(t, -1)
 	if maps.Equal(before, after) {
 		t.Fatal("the rename changed nothing")
 	}
-	kills := 100
+	kills := soak.Rounds(15, 100) // the long run is CI's (.ci/run)
 	if raceOn {
-		kills = 10 // each child runs several times slower; the race run is about the parent
+		kills = soak.Rounds(3, 10) // each child runs several times slower; the race run is about the parent
 	}
 	counts := map[string]int{}
 	for i := range kills {

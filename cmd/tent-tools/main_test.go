@@ -111,6 +111,7 @@ func TestCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := shop(t)
 			for name, text := range tt.files {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -184,6 +185,7 @@ func TestSameAsGoAPI(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
 			g, err := os.ReadFile("../../tools/testdata/calls/" + c.Name + ".golden")
 			if err != nil {
 				t.Fatal(err)
