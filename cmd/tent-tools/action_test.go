@@ -36,22 +36,27 @@ func readAction(t *testing.T) action {
 }
 
 // yamlBlocks returns the ```yaml blocks of a markdown file that hold a
-// whole workflow (a jobs: key).
+// whole workflow (a jobs: key), and those that hold a job's steps (a list)
+// made the steps of a workflow's job.
 func yamlBlocks(t *testing.T, path string) []string {
 	t.Helper()
 	var out []string
 	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(mustRead(t, path)), -1) {
-		if strings.Contains(m[1], "\njobs:") {
+		switch {
+		case strings.Contains(m[1], "\njobs:"):
 			out = append(out, m[1])
+		case strings.HasPrefix(m[1], "- "):
+			steps := "      " + strings.ReplaceAll(strings.TrimSuffix(m[1], "\n"), "\n", "\n      ")
+			out = append(out, "on: push\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"+steps+"\n")
 		}
 	}
 	return out
 }
 
 // TestActionlint lints with actionlint v1.7.12, in a repository made of
-// action.yml: the workflows that docs/pages/ci.md and the README show
-// (using the action as ./, so that actionlint holds their inputs to
-// action.yml's), and the action's own steps as the job of a reusable
+// action.yml: the workflows that docs/pages/ci.md, check.md and the README
+// show (the action used as ./, so that actionlint holds their inputs to
+// action.yml's; steps alone made a job), and the action's own steps as the job of a reusable
 // workflow whose inputs are the action's (actionlint reads no action
 // metadata file on its own), their scripts through shellcheck. A workflow
 // that names an input the action lacks, with an unquoted variable in a
@@ -69,14 +74,18 @@ func TestActionlint(t *testing.T) {
 		}
 	}
 	workflows := map[string]string{}
-	for i, w := range append(yamlBlocks(t, "../../docs/pages/ci.md"), yamlBlocks(t, "../../README.md")...) {
-		if !strings.Contains(w, "tent-tools/tent-tools@") {
-			t.Errorf("workflow %d does not use the action:\n%s", i, w)
+	var shown []string
+	for _, page := range []string{"../../docs/pages/ci.md", "../../README.md", "../../docs/pages/check.md"} {
+		shown = append(shown, yamlBlocks(t, page)...)
+	}
+	for i, w := range shown {
+		if !strings.Contains(w, "tent-tools") {
+			t.Errorf("workflow %d does not use tent-tools:\n%s", i, w)
 		}
 		workflows["doc-"+string(rune('a'+i))+".yml"] = regexp.MustCompile(`tent-tools/tent-tools@\S+`).ReplaceAllString(w, "./")
 	}
-	if len(workflows) < 2 {
-		t.Fatalf("%d workflows found in docs/pages/ci.md and README.md, want the example and the README's", len(workflows))
+	if len(workflows) < 4 {
+		t.Fatalf("%d workflows found in docs/pages/ci.md, check.md and README.md, want the example, the README's and check's steps", len(workflows))
 	}
 	callInputs := map[string]any{}
 	for name, in := range a.Inputs {
