@@ -186,6 +186,9 @@ const (
 	T4004 = "T4004"
 	// T4005: the run passed its memory limit.
 	T4005 = "T4005"
+	// T4006: the test database cannot be read, so its drift (T2011) was
+	// not checked (a check finding).
+	T4006 = "T4006"
 	// T4010: shot found no browser to take the picture (none installed, or
 	// it would not start).
 	T4010 = "T4010"

@@ -3,6 +3,9 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"time"
 
@@ -167,21 +170,30 @@ func (r *Runner) Reset(ctx context.Context, ix *definitions.Index) error {
 
 // Drift answers T2011 findings for what the test database at dbPath has
 // and no definition of ix names, as name, was or removed. A database that
-// does not exist yet has no drift; one that cannot be read is left to the
-// run that opens it.
+// does not exist yet has no drift; one that cannot be read is a T4006
+// warning that says why, so a broken database never passes for one
+// without drift.
 func Drift(ctx context.Context, ix *definitions.Index, dbPath string) []diag.Finding {
-	if _, err := os.Stat(dbPath); err != nil {
+	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	db, err := testdb.Open(ctx, dbPath)
+	dr, err := readDrift(ctx, ix, dbPath)
 	if err != nil {
-		return nil
-	}
-	defer db.Close()
-	a := appOf(ix)
-	dr, err := db.Drift(ctx, a.model)
-	if err != nil {
-		return nil
+		return []diag.Finding{unreadable(ix, err)}
 	}
 	return driftFindings(ix, dr)
+}
+
+// readDrift opens the test database at dbPath and reads its drift.
+func readDrift(ctx context.Context, ix *definitions.Index, dbPath string) ([]testdb.Drift, error) {
+	db, err := testdb.Open(ctx, dbPath)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	dr, err := db.Drift(ctx, appOf(ix).model)
+	if err != nil {
+		return nil, fmt.Errorf("test database %s: %w", dbPath, err)
+	}
+	return dr, nil
 }

@@ -46,3 +46,13 @@ func driftFindings(ix *definitions.Index, dr []testdb.Drift) []diag.Finding {
 func bare(msg, def string) diag.Finding {
 	return diag.Finding{Code: diag.T2011, Severity: diag.Error, Path: "project.ts", Line: 1, Col: 1, EndLine: 1, EndCol: 1, Message: msg, Definition: def}
 }
+
+// unreadable is the T4006 warning of a test database that cannot be read.
+func unreadable(ix *definitions.Index, err error) diag.Finding {
+	f := bare(fmt.Sprintf("the test database cannot be read, so whether it has what no definition names (T2011) is unknown: %v; reset rebuilds it from the test data", err), "")
+	f.Code, f.Severity = diag.T4006, diag.Warning
+	if p := ix.Project(); p != nil {
+		f.Path = p.Path
+	}
+	return f
+}

@@ -25,6 +25,24 @@ func server(t *testing.T) *httptest.Server {
 			w.Header().Set("Content-Type", "text/plain")
 			w.WriteHeader(http.StatusCreated)
 			w.Write(b)
+		case "/slow": // answers in 25 s
+			io.ReadAll(r.Body) // so the server sees the client go
+			select {
+			case <-r.Context().Done():
+			case <-time.After(25 * time.Second):
+			}
+		case "/trickle": // one byte every half second
+			io.ReadAll(r.Body)
+			w.WriteHeader(http.StatusOK)
+			for i := 0; i < 50; i++ {
+				w.Write([]byte("x"))
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(500 * time.Millisecond):
+				}
+			}
 		case "/away":
 			http.Redirect(w, r, strings.Replace("http://"+r.Host, "127.0.0.1", "localhost", 1)+"/doc", http.StatusFound)
 		default:
@@ -137,5 +155,36 @@ func TestAskingStopsTheClock(t *testing.T) {
 		Input: json.RawMessage(`{"url":"` + srv.URL + `/doc"}`)})
 	if err != nil {
 		t.Errorf("a run that waited for the person: %v", err)
+	}
+}
+
+// TestHTTPSlowHost: a host that is slow to answer, or answers a byte at a
+// time, holds a run no longer than its time limit (T4004), also where the
+// caller's context has a deadline of its own.
+func TestHTTPSlowHost(t *testing.T) {
+	srv := server(t)
+	root := project(t, "run-http")
+	ix := index(t, root)
+	const limit = time.Second
+	r := newRunner(t, root, Config{TimeLimit: limit})
+	for _, path := range []string{"/slow", "/trickle"} {
+		for _, deadline := range []bool{false, true} {
+			ctx := context.Background()
+			if deadline {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, time.Minute)
+				defer cancel()
+			}
+			in, _ := json.Marshal(map[string]string{"url": srv.URL + path, "message": "hi"})
+			start := time.Now()
+			_, err := r.Run(ctx, ix, Request{Name: "post", Trusted: true, Input: in})
+			took := time.Since(start)
+			if code(err) != "T4004" {
+				t.Errorf("%s (deadline %v): err = %v, want T4004", path, deadline, err)
+			}
+			if took > limit+time.Second {
+				t.Errorf("%s (deadline %v): took %v with a limit of %v", path, deadline, took, limit)
+			}
+		}
 	}
 }

@@ -60,11 +60,48 @@ func appFrames(stack string) []frame {
 	return out
 }
 
+// safely runs f, which reads app values from Go, and answers what stopped
+// it: a JavaScript exception (*goja.Exception), the runtime's interrupt
+// (*goja.InterruptedError), or a limit the host stopped the run for
+// (limitError).
+func (s *session) safely(f func()) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			switch v := x.(type) {
+			case *goja.InterruptedError:
+				err = v
+			case limitPanic:
+				err = limitError{v.hit}
+			default:
+				panic(x)
+			}
+		}
+	}()
+	if ex := s.vm.Try(f); ex != nil {
+		return ex
+	}
+	return nil
+}
+
+// limitError is a limit the host stopped the run for, as an error.
+type limitError struct{ hit limitHit }
+
+func (e limitError) Error() string { return e.hit.message }
+
 // thrown turns what a run ended with — an interrupt, an exception, a
-// rejected promise's value — into the run's tool error: a refusal keeps
-// its code; anything else the app threw is T4003, at the app's own file
-// and line.
-func thrown(err error, value goja.Value) *diag.ToolError {
+// rejected promise's value — into the run's tool error: a limit the run
+// passed is T4004 or T4005; a refusal the host made keeps its code;
+// anything else the app threw is T4003, at the app's own file and line.
+// Reading the thrown value may run app code (getters, toString), under the
+// run's limits still; a value that cannot be read is T4003 all the same.
+func (s *session) thrown(err error, value goja.Value) *diag.ToolError {
+	if hit := s.watch.passed(); hit != nil {
+		return diag.Errorf(hit.code, "%s", hit.message)
+	}
+	var le limitError
+	if errors.As(err, &le) {
+		return diag.Errorf(le.hit.code, "%s", le.hit.message)
+	}
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
 		if hit, ok := ie.Value().(limitHit); ok {
@@ -81,23 +118,43 @@ func thrown(err error, value goja.Value) *diag.ToolError {
 	if value == nil {
 		return diag.Errorf(diag.T4003, "the app's code failed")
 	}
-	code, message, stack, step := diag.T4003, value.String(), "", ""
-	if obj, ok := value.(*goja.Object); ok {
-		if c := obj.Get("tentCode"); c != nil && !goja.IsUndefined(c) && c.String() != "" {
-			code = c.String()
+	var te *diag.ToolError
+	if rerr := s.safely(func() { te = s.readThrown(value, ex) }); rerr != nil {
+		if hit := s.watch.passed(); hit != nil {
+			return diag.Errorf(hit.code, "%s", hit.message)
 		}
+		if errors.As(rerr, &le) {
+			return diag.Errorf(le.hit.code, "%s", le.hit.message)
+		}
+		return diag.Errorf(diag.T4003, "the app threw a value that cannot be read (reading it threw too)")
+	}
+	return te
+}
+
+// readThrown reads a thrown value: its message, name, stack and step.
+func (s *session) readThrown(value goja.Value, ex *goja.Exception) *diag.ToolError {
+	code, message, stack, step := diag.T4003, "", "", ""
+	obj, isObj := value.(*goja.Object)
+	if isObj {
+		if c, ok := s.coded[obj]; ok {
+			code = c
+		}
+		step = s.steps[obj]
+	}
+	if isObj && s.isError(obj) {
+		message = valueText(obj.Get("message"))
+		if n := obj.Get("name"); code == diag.T4003 && n != nil && !goja.IsUndefined(n) && n.String() != "Error" {
+			message = n.String() + ": " + message
+		}
+		stack = valueText(obj.Get("stack"))
+	} else if isObj {
 		if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
 			message = m.String()
-			if n := obj.Get("name"); code == diag.T4003 && n != nil && !goja.IsUndefined(n) && n.String() != "Error" {
-				message = n.String() + ": " + message
-			}
+		} else {
+			message = value.String()
 		}
-		if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
-			stack = s.String()
-		}
-		if s := obj.Get("tentStep"); s != nil && !goja.IsUndefined(s) {
-			step = s.String()
-		}
+	} else {
+		message = value.String()
 	}
 	frames := appFrames(stack)
 	if len(frames) == 0 && ex != nil {
@@ -117,4 +174,24 @@ func thrown(err error, value goja.Value) *diag.ToolError {
 		te.With("step", step)
 	}
 	return te
+}
+
+// isError reports whether o is an Error (its prototype chain has the
+// runtime's Error.prototype, as it was before app code ran).
+func (s *session) isError(o *goja.Object) bool {
+	proto := s.ctors["Error"].Get("prototype")
+	for p, i := o.Prototype(), 0; p != nil && i < 100; p, i = p.Prototype(), i+1 {
+		if p == proto {
+			return true
+		}
+	}
+	return false
+}
+
+// valueText is a value as text, "" for undefined.
+func valueText(v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) {
+		return ""
+	}
+	return v.String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -31,15 +32,25 @@ const memorySample = 2 * time.Millisecond
 // with other work may be stopped early by their allocations: the bound is a
 // guard against runaway app code, not an accounting.
 type watchdog struct {
+	vm     *goja.Runtime
 	done   chan struct{} // closed by stop
 	exited chan struct{} // closed when the watch goroutine ends
 	pause  chan bool     // true: stop the clock (the person is being asked); false: go on
 	once   sync.Once
+	// hit is the limit the run passed, once it has: the host's own loops
+	// over app values (serialising a result, reading a thrown value) look
+	// at it, since an interrupt reaches only JavaScript.
+	hit atomic.Pointer[limitHit]
+	// ctx ends when the run passes a limit or its caller's context ends:
+	// what the host does for the run in Go (an HTTP request) uses it.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // watch starts a watchdog over vm.
 func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLimit uint64) *watchdog {
-	w := &watchdog{done: make(chan struct{}), exited: make(chan struct{}), pause: make(chan bool)}
+	w := &watchdog{vm: vm, done: make(chan struct{}), exited: make(chan struct{}), pause: make(chan bool)}
+	w.ctx, w.cancel = context.WithCancel(ctx)
 	sample := []metrics.Sample{{Name: heapMetric}}
 	metrics.Read(sample)
 	base := sample[0].Value.Uint64()
@@ -64,15 +75,15 @@ func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLi
 					timer.Reset(max(left, 0))
 				}
 			case <-ctx.Done():
-				vm.Interrupt(limitHit{code: diag.T4004, message: fmt.Sprintf("the run was stopped: %v", ctx.Err())})
+				w.stopRun(limitHit{code: diag.T4004, message: fmt.Sprintf("the run was stopped: %v", ctx.Err())})
 				return
 			case <-timer.C:
-				vm.Interrupt(limitHit{code: diag.T4004, message: fmt.Sprintf("the run passed its time limit of %s", timeLimit)})
+				w.stopRun(limitHit{code: diag.T4004, message: fmt.Sprintf("the run passed its time limit of %s", timeLimit)})
 				return
 			case <-tick.C:
 				metrics.Read(sample)
 				if now := sample[0].Value.Uint64(); now > base && now-base > memLimit {
-					vm.Interrupt(limitHit{code: diag.T4005, message: fmt.Sprintf("the run passed its memory limit of %s", megabytes(memLimit))})
+					w.stopRun(limitHit{code: diag.T4005, message: fmt.Sprintf("the run passed its memory limit of %s", megabytes(memLimit))})
 					return
 				}
 			}
@@ -81,8 +92,28 @@ func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLi
 	return w
 }
 
+// stopRun stops the run for the limit it passed: the runtime is
+// interrupted, the host's loops see hit, and what the host does in Go for
+// the run is cancelled. The first limit passed is the one the run answers.
+func (w *watchdog) stopRun(hit limitHit) {
+	if !w.hit.CompareAndSwap(nil, &hit) {
+		return
+	}
+	w.vm.Interrupt(hit)
+	w.cancel()
+}
+
+// passed answers the limit the run passed, or nil.
+func (w *watchdog) passed() *limitHit { return w.hit.Load() }
+
 // stop ends the watch.
-func (w *watchdog) stop() { w.once.Do(func() { close(w.done) }) }
+func (w *watchdog) stop() {
+	w.once.Do(func() {
+		close(w.done)
+		<-w.exited
+		w.cancel()
+	})
+}
 
 // hold stops the clock while f runs (the run waits for the person, not
 // for its own code), and starts it again after.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strings"
 	"time"
@@ -48,6 +49,9 @@ type Result struct {
 	Logged []string        `json:"logged"`
 	Sent   []Sent          `json:"sent"`
 	MS     float64         `json:"ms"`
+	// Notes says what went wrong around a run that happened: the run log
+	// could not keep it (it is in effect all the same).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // run runs req over a and src, and keeps it in the run log.
@@ -67,10 +71,19 @@ func (r *Runner) run(ctx context.Context, a *app, ix *definitions.Index, src Sou
 	if te != nil {
 		entry.Error = redactError(a, te)
 	}
-	if l, lerr := r.runLog(ctx); lerr == nil {
-		// The log serves the agent's later questions; failing to keep it
-		// must not turn a run that happened into one that did not.
-		_ = l.Add(context.WithoutCancel(ctx), entry)
+	// The log serves the agent's later questions; failing to keep it must
+	// not turn a run that happened into one that did not, but it is said.
+	l, lerr := r.runLog(ctx)
+	if lerr == nil {
+		lerr = l.Add(context.WithoutCancel(ctx), entry)
+	}
+	if lerr != nil {
+		note := fmt.Sprintf("the run log could not keep this run, so logs will not show it: %v", lerr)
+		if res != nil {
+			res.Notes = append(res.Notes, note)
+		} else if errors.As(err, &te) {
+			te.With("notes", []string{note})
+		}
 	}
 	return res, err
 }
@@ -198,28 +211,34 @@ func (s *session) who(c *callable, raw any, as string) (testdb.Row, map[string]a
 }
 
 // call runs the callable in a fresh runtime under the limits and answers
-// its result as JSON text. A fault of the runner itself (a panic in a host
+// its result as JSON text. Everything that runs app code — the call, and
+// reading what it answered or threw (getters, toJSON, Proxies) — runs
+// under the limits. A fault of the runner itself (a panic in a host
 // primitive) is an error, never a crash of the host.
 func (r *Runner) call(s *session, name string, input map[string]any, now time.Time) (text string, err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			text, err = "", fmt.Errorf("run %s: the runner failed: %v", name, x)
-		}
-	}()
-	run, err := s.start(r.prelude, now.UTC().Format("2006-01-02T15:04:05.000Z"))
-	if err != nil {
-		return "", err
-	}
 	inText, err := json.Marshal(input)
 	if err != nil {
 		return "", fmt.Errorf("run %s: %w", name, err)
 	}
+	run, err := s.start(r.guard, r.prelude, now, runSeed(name, inText, now))
+	if err != nil {
+		return "", err
+	}
 	s.watch = watch(s.ctx, s.vm, r.cfg.TimeLimit, r.cfg.MemoryLimit)
 	defer s.watch.stop()
+	defer func() {
+		if x := recover(); x != nil {
+			text = ""
+			if lp, ok := x.(limitPanic); ok {
+				err = diag.Errorf(lp.hit.code, "%s", lp.hit.message)
+				return
+			}
+			err = fmt.Errorf("run %s: the runner failed: %v", name, x)
+		}
+	}()
 	v, err := run(goja.Undefined(), s.vm.ToValue(name), s.vm.ToValue(string(inText)))
-	s.watch.stop()
 	if err != nil {
-		return "", thrown(err, nil)
+		return "", s.thrown(err, nil)
 	}
 	p, ok := v.Export().(*goja.Promise)
 	if !ok {
@@ -227,11 +246,38 @@ func (r *Runner) call(s *session, name string, input map[string]any, now time.Ti
 	}
 	switch p.State() {
 	case goja.PromiseStateFulfilled:
-		return p.Result().String(), nil
+		return s.resultJSON(p.Result())
 	case goja.PromiseStateRejected:
-		return "", thrown(nil, p.Result())
+		return "", s.thrown(nil, p.Result())
 	}
 	return "", diag.Errorf(diag.T4003, "%s answered a promise that never settles (the run has no timers nor events to wait for)", name)
+}
+
+// resultJSON makes a run's result JSON on the host's side, under the
+// run's limits: undefined is null, what JSON.stringify would refuse (a
+// cycle, a BigInt, a getter that throws) is T4003.
+func (s *session) resultJSON(v goja.Value) (string, error) {
+	var text string
+	var ok bool
+	if err := s.safely(func() { text, ok = s.stringify(v, goja.Undefined(), goja.Undefined()) }); err != nil {
+		return "", s.thrown(err, nil)
+	}
+	if !ok {
+		return "null", nil
+	}
+	return text, nil
+}
+
+// runSeed is the seed of a run's Math.random: the same name, input and
+// clock give the same numbers (ctx.now() is the clock, Request.Now).
+func runSeed(name string, input []byte, now time.Time) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(input)
+	h.Write([]byte{0})
+	h.Write([]byte(now.UTC().Format(time.RFC3339Nano)))
+	return h.Sum64()
 }
 
 // approve asks the person whether a run may send data out.

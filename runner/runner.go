@@ -48,6 +48,7 @@ type Runner struct {
 	root    string
 	cfg     Config
 	cache   *bundleCache
+	guard   *goja.Program
 	prelude *goja.Program
 
 	mu       sync.Mutex
@@ -81,10 +82,15 @@ func New(root string, cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runner: prelude: %w", err)
 	}
+	guard, err := goja.Compile("tent:guard", jslib.Guard, false)
+	if err != nil {
+		return nil, fmt.Errorf("runner: guard: %w", err)
+	}
 	return &Runner{
 		root:    root,
 		cfg:     cfg,
 		cache:   newBundleCache(filepath.Join(root, ".tent", CacheDir)),
+		guard:   guard,
 		prelude: prelude,
 	}, nil
 }

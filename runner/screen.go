@@ -295,10 +295,15 @@ func (r *Runner) showScreen(ctx context.Context, a *app, ix *definitions.Index, 
 func (r *Runner) callScreen(s *session, sc screenDef, params map[string]string, now time.Time) (text string, err error) {
 	defer func() {
 		if x := recover(); x != nil {
-			text, err = "", fmt.Errorf("screen %s: the runner failed: %v", sc.name, x)
+			text = ""
+			if lp, ok := x.(limitPanic); ok {
+				err = diag.Errorf(lp.hit.code, "%s", lp.hit.message)
+				return
+			}
+			err = fmt.Errorf("screen %s: the runner failed: %v", sc.name, x)
 		}
 	}()
-	if _, err := s.start(r.prelude, now.UTC().Format("2006-01-02T15:04:05.000Z")); err != nil {
+	if _, err := s.start(r.guard, r.prelude, now, runSeed(sc.name, nil, now)); err != nil {
 		return "", err
 	}
 	if s.showScreen == nil {
@@ -311,9 +316,8 @@ func (r *Runner) callScreen(s *session, sc screenDef, params map[string]string, 
 	s.watch = watch(s.ctx, s.vm, r.cfg.TimeLimit, r.cfg.MemoryLimit)
 	defer s.watch.stop()
 	v, err := s.showScreen(goja.Undefined(), s.vm.ToValue(sc.file), s.vm.ToValue(sc.name), s.vm.ToValue(string(paramsText)))
-	s.watch.stop()
 	if err != nil {
-		return "", thrown(err, nil)
+		return "", s.thrown(err, nil)
 	}
 	p, ok := v.Export().(*goja.Promise)
 	if !ok {
@@ -323,7 +327,7 @@ func (r *Runner) callScreen(s *session, sc screenDef, params map[string]string, 
 	case goja.PromiseStateFulfilled:
 		return p.Result().String(), nil
 	case goja.PromiseStateRejected:
-		return "", thrown(nil, p.Result())
+		return "", s.thrown(nil, p.Result())
 	}
 	return "", diag.Errorf(diag.T4003, "the load or view of %s answered a promise that never settles (a screen has no timers nor events to wait for)", sc.name)
 }

@@ -50,6 +50,7 @@ func (s *session) sendPrimitives(set func(string, func(goja.FunctionCall) goja.V
 		ans, sent, err := s.fetch(u, init)
 		s.sent = append(s.sent, sent)
 		if err != nil {
+			s.checkStopped() // the run's time ran out while it waited: T4004, not the app's error
 			s.throwErr(err)
 		}
 		return s.jsonText(ans)
@@ -84,7 +85,9 @@ type fetchAnswer struct {
 }
 
 // fetch makes one HTTP request for ctx.http.fetch, following redirects
-// only to allowed hosts, within the run's deadline.
+// only to allowed hosts, within the run's limits: the request, and the
+// reading of its answer, end when the run passes its time limit (a slow
+// host holds a run no longer than any other wait).
 func (s *session) fetch(u *url.URL, init map[string]any) (*fetchAnswer, Sent, error) {
 	method := "GET"
 	if m, ok := init["method"].(string); ok && m != "" {
@@ -99,7 +102,7 @@ func (s *session) fetch(u *url.URL, init map[string]any) (*fetchAnswer, Sent, er
 	default:
 		return nil, sent, fmt.Errorf("ctx.http.fetch: body is a string (use JSON.stringify), got %s", schema.JSONKind(b))
 	}
-	req, err := http.NewRequestWithContext(s.ctx, method, u.String(), body)
+	req, err := http.NewRequestWithContext(s.watch.ctx, method, u.String(), body)
 	if err != nil {
 		return nil, sent, fmt.Errorf("ctx.http.fetch: %v", err)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -24,8 +26,15 @@ type session struct {
 	cache *bundleCache
 	tx    *testdb.Tx
 	vm    *goja.Runtime
-	fail  goja.Callable
 	http  *http.Client
+
+	// ctors are the runtime's error constructors, taken before app code ran.
+	ctors map[string]*goja.Object
+	// coded holds each error the host made for a refusal, with its code:
+	// only these carry a code out of the run (an app cannot forge one).
+	coded map[*goja.Object]string
+	// steps holds the flow step each failed error was thrown in.
+	steps map[*goja.Object]string
 
 	user   testdb.Row // nil for nobody
 	system bool
@@ -69,13 +78,23 @@ type Sent struct {
 	Status  int    `json:"status,omitempty"`
 }
 
-// start makes the runtime: the globals app code may see (console, and
-// nothing of the host), the host primitives, and the prelude, which it
-// answers as the run function.
-func (s *session) start(prelude *goja.Program, now string) (goja.Callable, error) {
+// start makes the runtime: its clock and random numbers pinned for the
+// run, the guards over its builtins, the globals app code may see
+// (console, and nothing of the host), the host primitives, and the
+// prelude, which it answers as the run function.
+func (s *session) start(guard, prelude *goja.Program, now time.Time, seed uint64) (goja.Callable, error) {
 	s.vm = goja.New()
 	s.vm.SetMaxCallStackSize(2000)
+	s.vm.SetTimeSource(func() time.Time { return now })
+	rnd := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	s.vm.SetRandSource(rnd.Float64)
 	s.exports = map[string]*goja.Object{}
+	s.ctors = map[string]*goja.Object{}
+	s.coded = map[*goja.Object]string{}
+	s.steps = map[*goja.Object]string{}
+	if err := s.installGuards(guard); err != nil {
+		return nil, err
+	}
 	mk, err := s.vm.RunProgram(prelude)
 	if err != nil {
 		return nil, fmt.Errorf("prelude: %w", err)
@@ -92,14 +111,11 @@ func (s *session) start(prelude *goja.Program, now string) (goja.Callable, error
 	} else if s.user != nil {
 		user = s.toJS(s.user)
 	}
-	ret, err := mkFn(goja.Undefined(), s.hostObject(), user, s.vm.ToValue(now))
+	ret, err := mkFn(goja.Undefined(), s.hostObject(), user, s.vm.ToValue(now.UTC().Format("2006-01-02T15:04:05.000Z")))
 	if err != nil {
 		return nil, fmt.Errorf("prelude: %w", err)
 	}
 	obj := ret.ToObject(s.vm)
-	if s.fail, ok = goja.AssertFunction(obj.Get("fail")); !ok {
-		return nil, fmt.Errorf("prelude: no fail")
-	}
 	s.vm.Set("console", obj.Get("console"))
 	s.showScreen, _ = goja.AssertFunction(obj.Get("screen"))
 	run, ok := goja.AssertFunction(obj.Get("run"))
@@ -109,32 +125,31 @@ func (s *session) start(prelude *goja.Program, now string) (goja.Callable, error
 	return run, nil
 }
 
-// toJS makes a plain JavaScript value of a JSON value, through JSON.parse
-// (a Go value given to goja as it is would be a wrapper, not a plain object).
+// toJS makes a plain JavaScript value of a JSON value, through the host's
+// JSON reader (a Go value given to goja as it is would be a wrapper, not a
+// plain object).
 func (s *session) toJS(v any) goja.Value {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return goja.Null()
 	}
-	parse, ok := goja.AssertFunction(s.vm.Get("JSON").ToObject(s.vm).Get("parse"))
-	if !ok {
-		return goja.Null()
+	return s.parseJSON(string(b))
+}
+
+// fail makes the Error of a refusal with a code ("" for none, an error of
+// the app's own making such as a bad row), and keeps its code.
+func (s *session) fail(code, message string) *goja.Object {
+	e := s.jsError("Error", "%s", message)
+	if code != "" {
+		s.coded[e] = code
 	}
-	parsed, err := parse(goja.Undefined(), s.vm.ToValue(string(b)))
-	if err != nil {
-		return goja.Null()
-	}
-	return parsed
+	return e
 }
 
 // throw raises a JavaScript Error with a refusal code ("" for none) in the
 // code that called a host primitive.
 func (s *session) throw(code, format string, args ...any) {
-	e, err := s.fail(goja.Undefined(), s.vm.ToValue(code), s.vm.ToValue(fmt.Sprintf(format, args...)))
-	if err != nil {
-		panic(err)
-	}
-	panic(e)
+	panic(s.fail(code, fmt.Sprintf(format, args...)))
 }
 
 // throwErr raises err in app code: a *diag.ToolError with its code, any
@@ -183,6 +198,17 @@ func (s *session) hostObject() *goja.Object {
 	h := s.vm.NewObject()
 	set := func(name string, f func(call goja.FunctionCall) goja.Value) { h.Set(name, f) }
 
+	set("fail", func(call goja.FunctionCall) goja.Value {
+		return s.fail(str(call, 0), str(call, 1))
+	})
+	set("failedStep", func(call goja.FunctionCall) goja.Value {
+		if e, ok := call.Argument(0).(*goja.Object); ok {
+			if _, seen := s.steps[e]; !seen {
+				s.steps[e] = str(call, 1)
+			}
+		}
+		return goja.Undefined()
+	})
 	set("kind", func(call goja.FunctionCall) goja.Value {
 		name := str(call, 0)
 		c := s.app.callables[name]

@@ -112,6 +112,9 @@ func runText(res *runner.Result) string {
 		}
 	}
 	fmt.Fprintf(&b, "took %s ms\n", formatMS(res.MS))
+	for _, n := range res.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	return b.String()
 }
 

@@ -1,7 +1,8 @@
 // Package jslib holds the JavaScript that the runner ships inside the binary:
 // the 'tent' and 'tent/ui' modules that app code imports (tent.js, ui.js,
-// jsx-runtime.js), and the prelude that builds the ctx of a run
-// (prelude.js). It has no Go logic of its own.
+// jsx-runtime.js), the prelude that builds the ctx of a run (prelude.js),
+// and the guards over a run's builtins (guard.js). It has no Go logic of
+// its own.
 package jslib
 
 import (
@@ -31,6 +32,12 @@ var JSXRuntime string
 //go:embed prelude.js
 var Prelude string
 
+// Guard is the source of the function that guards a run's builtins
+// before app code runs; see guard.js.
+//
+//go:embed guard.js
+var Guard string
+
 // Module returns the source of a module that app code may import by a bare
 // name ('tent', 'tent/ui', 'tent/ui/jsx-runtime'), and false for any other name.
 func Module(name string) (string, bool) {
@@ -49,7 +56,7 @@ func Module(name string) (string, bool) {
 // bundled code are dropped when the shipped JavaScript changes.
 var Hash = func() string {
 	h := sha256.New()
-	for _, s := range []string{Tent, UI, JSXRuntime, Prelude} {
+	for _, s := range []string{Tent, UI, JSXRuntime, Prelude, Guard} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

@@ -1,19 +1,48 @@
 // The runner's side of one run, inside the JavaScript runtime. The runner
-// evaluates this expression and calls it with `host`, its Go primitives
-// (which pass rows as JSON text), the run's user (null for nobody,
-// { system: true } for the system) and the run's fixed time. It answers
-// { run, fail }: run(name, inputJSON) starts a function or a flow and
-// answers a promise; fail(code, message) makes the Error the runner throws
-// for a refusal with a stable code (T3104, T4001, T4002, T3103), or with
-// none ("") for an error of the app's own making, such as a bad row.
+// evaluates this expression after its guards (guard.js) and before any app
+// code, and calls it with `host`, its Go primitives (which pass rows as
+// JSON text), the run's user (null for nobody, { system: true } for the
+// system) and the run's fixed time. It answers { run, console }:
+// run(name, inputJSON) starts a function or a flow and answers a promise
+// of its result, which the host makes JSON.
+//
+// App code runs in the same runtime and may replace any global or
+// prototype method, so everything this file uses after app code has run
+// is taken here, before: JSON, Object's and Array's functions, Error. It
+// keeps its own state in objects with no prototype, iterates with indexes
+// (never an app-replaceable iterator), and hands app code only frozen
+// things. A refusal's code (T3104, T4001, ...) is made by the host
+// (host.fail) and known to it by the error object: a `tentCode` an app
+// writes on its own error means nothing.
 (function (host, user, now) {
   'use strict'
 
+  const parse = JSON.parse
+  const stringify = JSON.stringify
+  const assign = Object.assign
+  const create = Object.create
+  const freeze = Object.freeze
+  const isFrozen = Object.isFrozen
+  const keys = Object.keys
+  const isArray = Array.isArray
+  const StringCtor = String
+  const ErrorCtor = Error
+  const TypeErrorCtor = TypeError
+  const ProxyCtor = Proxy
+
   function fail(code, message) {
-    const e = new Error(message)
-    if (code) e.tentCode = code
-    return e
+    return host.fail(code, message)
   }
+
+  // deepFreeze freezes a plain JSON-like value and all it holds.
+  function deepFreeze(v) {
+    if (v === null || typeof v !== 'object' || isFrozen(v)) return v
+    freeze(v)
+    const ks = keys(v)
+    for (let i = 0; i < ks.length; i++) deepFreeze(v[ks[i]])
+    return v
+  }
+  deepFreeze(user)
 
   const system = user !== null && user.system === true
 
@@ -25,26 +54,26 @@
 
   function show(v) {
     if (typeof v === 'string') return v
-    if (v instanceof Error) return v.stack || String(v)
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v)
+    if (v instanceof ErrorCtor) return v.stack || StringCtor(v)
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return StringCtor(v)
     try {
-      const s = JSON.stringify(v)
-      return s === undefined ? String(v) : s
+      const s = stringify(v)
+      return s === undefined ? StringCtor(v) : s
     } catch (e) {
-      return String(v)
+      return StringCtor(v)
     }
   }
 
   function logger(prefix) {
     return function () {
-      const parts = []
-      for (let i = 0; i < arguments.length; i++) parts.push(show(arguments[i]))
-      host.log(prefix + parts.join(' '))
+      let line = prefix
+      for (let i = 0; i < arguments.length; i++) line += (i > 0 ? ' ' : '') + show(arguments[i])
+      host.log(line)
     }
   }
 
   // May rules of tables, loaded once per run, and only those a table has.
-  const mays = {}
+  const mays = create(null)
   function rule(table, name) {
     const key = table + '.' + name
     if (!(key in mays)) {
@@ -69,16 +98,16 @@
   async function readable(table, rows, limit) {
     if (system || rule(table, 'read') === null) return rows
     const out = []
-    for (const row of rows) {
+    for (let i = 0; i < rows.length; i++) {
       if (limit > 0 && out.length >= limit) break
-      if (await allowed(table, 'read', row)) out.push(row)
+      if (await allowed(table, 'read', rows[i])) out[out.length] = rows[i]
     }
     return out
   }
 
   function options(opts) {
     if (opts === undefined || opts === null) return {}
-    if (typeof opts !== 'object') throw new TypeError('options are an object such as { limit: 10, order: "-placedAt" }')
+    if (typeof opts !== 'object') throw new TypeErrorCtor('options are an object such as { limit: 10, order: "-placedAt" }')
     return opts
   }
 
@@ -87,59 +116,68 @@
     const limit = opts.limit === undefined ? 0 : opts.limit
     // Rows a read rule hides must not use up the limit: filter, then cut.
     const sqlLimit = system || rule(table, 'read') === null ? limit : 0
-    const rows = JSON.parse(host.select(table, JSON.stringify(match), opts.order === undefined ? '' : String(opts.order), sqlLimit))
+    const rows = parse(host.select(table, stringify(match), opts.order === undefined ? '' : StringCtor(opts.order), sqlLimit))
     return readable(table, rows, limit)
   }
 
   function tableAccess(table) {
-    return {
+    return freeze({
       all: (opts) => select(table, {}, opts),
       where: (match, opts) => {
-        if (match === null || typeof match !== 'object') throw new TypeError(`ctx.db.${table}.where wants an object of column values`)
+        if (match === null || typeof match !== 'object') throw new TypeErrorCtor(`ctx.db.${table}.where wants an object of column values`)
         return select(table, match, opts)
       },
       get: async (id) => {
-        const s = host.get(table, String(id))
+        const s = host.get(table, StringCtor(id))
         if (s === null) return null
-        const row = JSON.parse(s)
+        const row = parse(s)
         return (await allowed(table, 'read', row)) ? row : null
       },
       insert: async (row) => {
-        const r = JSON.parse(host.prepareInsert(table, JSON.stringify(row)))
+        const r = parse(host.prepareInsert(table, stringify(row)))
         await writable(table, r, 'a new row')
-        host.insert(table, JSON.stringify(r))
+        host.insert(table, stringify(r))
         return r
       },
       update: async (id, patch) => {
-        const pair = JSON.parse(host.prepareUpdate(table, String(id), JSON.stringify(patch)))
+        const pair = parse(host.prepareUpdate(table, StringCtor(id), stringify(patch)))
         await writable(table, pair[0], 'row ' + id)
         await writable(table, pair[1], 'row ' + id + ' as updated')
-        host.put(table, JSON.stringify(pair[1]))
+        host.put(table, stringify(pair[1]))
         return pair[1]
       },
       remove: async (id) => {
-        const s = host.get(table, String(id))
-        if (s === null) throw new Error(`${table} has no row ${id}`)
-        const old = JSON.parse(s)
+        const s = host.get(table, StringCtor(id))
+        if (s === null) throw new ErrorCtor(`${table} has no row ${id}`)
+        const old = parse(s)
         await writable(table, old, 'row ' + id)
-        host.remove(table, String(id))
+        host.remove(table, StringCtor(id))
         return old
       },
-    }
+    })
   }
 
-  const db = new Proxy({}, {
+  // ctx.db: a table's access is made on first use; nothing can be set on it.
+  const tablesSeen = create(null)
+  const refuse = () => {
+    throw new TypeErrorCtor('ctx.db cannot be changed')
+  }
+  const db = new ProxyCtor(create(null), {
     get(target, prop) {
       if (typeof prop !== 'string') return undefined
-      if (!(prop in target)) {
+      if (!(prop in tablesSeen)) {
         if (!host.hasTable(prop)) {
           if (prop === 'then' || prop === 'toJSON') return undefined
-          throw new TypeError(`ctx.db.${prop}: the project has no table ${prop}`)
+          throw new TypeErrorCtor(`ctx.db.${prop}: the project has no table ${prop}`)
         }
-        target[prop] = tableAccess(prop)
+        tablesSeen[prop] = tableAccess(prop)
       }
-      return target[prop]
+      return tablesSeen[prop]
     },
+    set: refuse,
+    defineProperty: refuse,
+    deleteProperty: refuse,
+    setPrototypeOf: refuse,
   })
 
   function response(r) {
@@ -150,12 +188,12 @@
       url: r.url,
       headers: {
         get: (name) => {
-          const v = r.headers[String(name).toLowerCase()]
+          const v = r.headers[StringCtor(name).toLowerCase()]
           return v === undefined ? null : v
         },
       },
       text: async () => r.body,
-      json: async () => JSON.parse(r.body),
+      json: async () => parse(r.body),
     }
   }
 
@@ -164,15 +202,15 @@
     user,
     now: () => now,
     log: logger(''),
-    call: (name, input) => call(String(name), input === undefined ? {} : input, false, false),
+    call: (name, input) => call(StringCtor(name), input === undefined ? {} : input, false, false),
     mail: {
       send: async (message) => {
-        host.mail(JSON.stringify(message))
+        host.mail(stringify(message))
         return { sent: true }
       },
     },
     http: {
-      fetch: async (url, init) => response(JSON.parse(host.fetch(String(url), JSON.stringify(init || {})))),
+      fetch: async (url, init) => response(parse(host.fetch(StringCtor(url), stringify(init || {})))),
     },
   }
   Object.freeze(ctx.mail)
@@ -183,7 +221,7 @@
     const kind = host.kind(name)
     if (kind === 'flow') return flow(name, input, checked)
     const def = host.def(name)
-    if (!checked) input = JSON.parse(host.input(name, JSON.stringify(input), lenient))
+    if (!checked) input = parse(host.input(name, stringify(input), lenient))
     if (!system && typeof def.may === 'function' && !(await def.may(ctx))) {
       throw fail('T3104', `may of ${name} refused ${who()}`)
     }
@@ -192,17 +230,19 @@
   }
 
   async function flow(name, input, checked) {
-    if (!checked) input = JSON.parse(host.input(name, JSON.stringify(input), false))
+    if (!checked) input = parse(host.input(name, stringify(input), false))
     let result
     let next = input
-    for (const step of host.steps(name)) {
+    const steps = host.steps(name)
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]
       try {
         result = await call(step, next, true, false)
       } catch (e) {
-        if (e !== null && typeof e === 'object' && e.tentStep === undefined) e.tentStep = step
+        host.failedStep(e, step)
         throw e
       }
-      next = result !== null && typeof result === 'object' && !Array.isArray(result) ? Object.assign({}, input, result) : input
+      next = result !== null && typeof result === 'object' && !isArray(result) ? assign({}, input, result) : input
     }
     return result
   }
@@ -219,22 +259,19 @@
   // answered as the element tree in JSON (functions in props drop out).
   async function screen(file, name, paramsJSON) {
     const def = host.screen(file, name)
-    const params = JSON.parse(paramsJSON)
+    const params = parse(paramsJSON)
     if (typeof def.view !== 'function') throw fail('T4011', `${name} has no view function`)
     const data = typeof def.load === 'function' ? await def.load(ctx, params) : {}
     const tree = await def.view(data === undefined || data === null ? {} : data)
-    const text = JSON.stringify(tree === undefined ? null : tree)
+    const text = stringify(tree === undefined ? null : tree)
     return text === undefined ? 'null' : text
   }
 
+  freeze(console)
+
   return {
-    fail,
     console,
     screen,
-    run: async (name, inputJSON) => {
-      const result = await call(name, JSON.parse(inputJSON), false, true)
-      const text = JSON.stringify(result)
-      return text === undefined ? 'null' : text
-    },
+    run: async (name, inputJSON) => call(name, parse(inputJSON), false, true),
   }
 })

@@ -1,0 +1,55 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDriftOfUnreadableDatabase: a test database that cannot be read is a
+// T4006 warning, never silently no drift.
+func TestDriftOfUnreadableDatabase(t *testing.T) {
+	root := project(t, "run-hostile")
+	ix := index(t, root)
+	path := TestDBPath(root)
+	if fs := Drift(context.Background(), ix, path); len(fs) != 0 {
+		t.Fatalf("drift of no database: %v", fs)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Repeat("not a database ", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs := Drift(context.Background(), ix, path)
+	if len(fs) != 1 || fs[0].Code != "T4006" || fs[0].Severity != "warning" || fs[0].Path != "project.ts" || !strings.Contains(fs[0].Message, "reset") {
+		t.Errorf("drift of a broken database = %+v, want one T4006 warning", fs)
+	}
+}
+
+// TestRunLogFailureIsSaid: a run the log cannot keep happens all the same,
+// and its answer says the log did not keep it; a failed one says it too.
+func TestRunLogFailureIsSaid(t *testing.T) {
+	root := project(t, "run-hostile")
+	ix := index(t, root)
+	// A folder where the log's file would be: the log cannot be opened.
+	if err := os.MkdirAll(filepath.Join(root, ".tent", LogFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(t, root, Config{})
+	res, err := r.Run(context.Background(), ix, Request{Name: "sum", Input: json.RawMessage(`{"a":1,"b":2}`), As: "u1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "run log could not keep this run") {
+		t.Errorf("notes = %q", res.Notes)
+	}
+	_, err = r.Run(context.Background(), ix, Request{Name: "forgeCode"})
+	te := toolError(t, err, "T4003")
+	if notes, _ := te.Data["notes"].([]string); len(notes) != 1 {
+		t.Errorf("a failed run's error lost the note: %v", te.Data)
+	}
+}
