@@ -23,7 +23,9 @@
   const maxBytes = host.maxBytes
   const stop = host.stop
   const isArray = host.isArray // a real Array, not a Proxy of one
-  const indexed = host.indexed // the length of a text, a String or a typed array; -1 for others
+  const hostIndexed = host.indexed
+  // indexed is the length of a text, a String or a typed array; -1 for others.
+  const indexed = (o) => (typeof o === 'string' ? o.length : o !== null && typeof o === 'object' ? hostIndexed(o) : -1)
 
   const apply = Reflect.apply
   const construct = Reflect.construct
