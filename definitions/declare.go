@@ -458,6 +458,14 @@ func (r *declReader) readDefinition(def *Definition, call int32) {
 	default:
 		def.Arg = r.object(r.unwrap(first), nil, 0, codeFields[def.Kind])
 	}
+	readTyped(def)
+	r.f.Definitions = append(r.f.Definitions, def)
+}
+
+// readTyped reads the typed part of a definition (Table, Fn, ...) from
+// its kind, name and field tree alone, so that a definition read back
+// from the index cache (cache.go) gets it the way a parse does.
+func readTyped(def *Definition) {
 	switch def.Kind {
 	case KindTable:
 		def.Table = readTable(def)
@@ -472,7 +480,6 @@ func (r *declReader) readDefinition(def *Definition, call int32) {
 	case KindEngine:
 		def.Engine = readEngine(def)
 	}
-	r.f.Definitions = append(r.f.Definitions, def)
 }
 
 // unwrap looks through parentheses and the TypeScript-only wrappers that

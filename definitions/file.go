@@ -2,13 +2,17 @@ package definitions
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	sitter "github.com/smacker/go-tree-sitter"
+
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/parser"
 )
 
 // Pos returns the 1-based line and column of a byte offset; the column
@@ -129,4 +133,20 @@ func notText(src []byte) (why string, at int, ok bool) {
 		i += size
 	}
 	return "", 0, true
+}
+
+// SyntaxTree returns a syntax tree of the file for the caller to walk and
+// then close: a copy of the tree the index keeps (walking a tree fills its
+// node cache, so the shared one is never walked), or, where it keeps none
+// (an index read from the cache, or built WithoutTrees), a new parse of
+// the file's text. It is nil for test data and unreadable files.
+func (f *File) SyntaxTree() *sitter.Tree {
+	if (f.Lang != LangTS && f.Lang != LangTSX) || f.Src == nil {
+		return nil
+	}
+	if f.Tree != nil {
+		return f.Tree.Copy()
+	}
+	t, _ := parser.Parse(context.Background(), f.Path, f.Src)
+	return t
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/spelling"
@@ -126,6 +127,118 @@ func (ix *Index) Update(p string, src []byte) *Index {
 		next.sorted = make([]*File, 0, len(ix.sorted)+1)
 		next.sorted = append(append(append(next.sorted, ix.sorted[:i]...), f), ix.sorted[i:]...)
 	}
+	return next
+}
+
+// FileChange is one file's new state, for UpdateFiles.
+type FileChange struct {
+	Path string
+	// Src is the new text (kept by the index: the caller must not change
+	// it afterwards); nil where Gone or Err is set.
+	Src []byte
+	// Gone says the file is deleted.
+	Gone bool
+	// Err is why the file could not be read: it is indexed as a file
+	// with a T1003 finding, as Build indexes it.
+	Err error
+}
+
+// Indexes reports whether the index holds a file at path p where the file
+// exists: a .ts, .tsx or testdata/*.json file outside the skipped folders,
+// no framework file, not named by the .gitignore files read at Build.
+func (ix *Index) Indexes(p string) bool {
+	p = cleanPath(p)
+	_, ok := langOf(p)
+	return ok && p != "" && !ix.ignore.ignored(p, false)
+}
+
+// UpdateFiles returns a new snapshot with the changed files replaced, as
+// Update does one by one, but reading the files in parallel: the way to
+// bring a snapshot up to date with many files at once (an index loaded
+// from the cache, a checkout). Changes of paths the index does not hold,
+// and texts equal to the indexed ones, change nothing; ix itself is
+// unchanged.
+func (ix *Index) UpdateFiles(ctx context.Context, changes []FileChange) *Index {
+	var todo []FileChange
+	for _, c := range changes {
+		c.Path = cleanPath(c.Path)
+		if !ix.Indexes(c.Path) {
+			continue
+		}
+		old := ix.files.get(c.Path)
+		switch {
+		case c.Gone && old == nil:
+		case c.Gone || c.Err != nil:
+			todo = append(todo, c)
+		case old == nil || old.Src == nil || !bytes.Equal(old.Src, c.Src):
+			todo = append(todo, c)
+		}
+	}
+	// A few files go one by one: Update keeps the joins of the lineage,
+	// so the next lookups join the few changed files only.
+	if len(todo) <= parallelUpdates {
+		for _, c := range todo {
+			switch {
+			case c.Gone:
+				ix = ix.Update(c.Path, nil)
+			case c.Err != nil:
+				ix = ix.replaced(map[string]*File{c.Path: unreadableFile(c.Path, c.Err)})
+			default:
+				ix = ix.Update(c.Path, c.Src)
+			}
+		}
+		return ix
+	}
+	var next atomic.Int64
+	read := runWorkers(ctx, func(w *worker) (out []*File) {
+		for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
+			c := todo[i]
+			switch {
+			case c.Gone:
+			case c.Err != nil:
+				out = append(out, unreadableFile(c.Path, c.Err))
+			default:
+				out = append(out, w.indexFile(ctx, c.Path, c.Src, ix.files.get(c.Path)))
+			}
+		}
+		return out
+	})
+	put := make(map[string]*File, len(todo))
+	for _, c := range todo {
+		if c.Gone {
+			put[c.Path] = nil
+		}
+	}
+	for _, f := range read {
+		put[f.Path] = f
+	}
+	return ix.replaced(put)
+}
+
+// parallelUpdates is how many changed files UpdateFiles reads one by one,
+// on one goroutine; beyond it they are read in parallel.
+const parallelUpdates = 4
+
+// replaced returns a new snapshot with the files of put in place of ix's
+// (nil: the file is gone), sharing the rest and the lineage's joins.
+func (ix *Index) replaced(put map[string]*File) *Index {
+	base := make(map[string]*File, len(ix.sorted)+len(put))
+	for _, f := range ix.sorted {
+		base[f.Path] = f
+	}
+	for p, f := range put {
+		if f == nil {
+			delete(base, p)
+		} else {
+			base[p] = f
+		}
+	}
+	next := &Index{files: fileMap{base: base}, ignore: ix.ignore, lineage: ix.lineage}
+	next.sorted = make([]*File, 0, len(base))
+	for _, f := range base {
+		next.sorted = append(next.sorted, f)
+	}
+	sort.Slice(next.sorted, func(i, j int) bool { return next.sorted[i].Path < next.sorted[j].Path })
 	return next
 }
 

@@ -13,14 +13,16 @@ import (
 // folder it stands in and below.
 type ignoreSet struct {
 	byDir map[string]*ignore.GitIgnore // "" for the root
+	src   map[string][]byte            // their texts, for the index cache
 }
 
 // add compiles the .gitignore found in dir ("" for the root).
 func (s *ignoreSet) add(dir string, content []byte) {
 	if s.byDir == nil {
-		s.byDir = map[string]*ignore.GitIgnore{}
+		s.byDir, s.src = map[string]*ignore.GitIgnore{}, map[string][]byte{}
 	}
 	s.byDir[dir] = ignore.CompileIgnoreLines(strings.Split(string(content), "\n")...)
+	s.src[dir] = content
 }
 
 // ignored reports whether a .gitignore names the path p (slash-separated,

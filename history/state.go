@@ -17,6 +17,10 @@ type FileState struct {
 	Size  int64
 	MTime int64
 	Inode uint64
+	// CTime is the inode's change time, where the stat that made the
+	// state gave one. The history neither stores nor compares it; the
+	// index's stamps (tools/index.go) do.
+	CTime int64
 }
 
 // SameStamp reports whether two states have the same stamp.

@@ -63,10 +63,10 @@ func (p *planner) stateTables(tables []*definitions.Definition) *diag.ToolError 
 // alone reports whether a definition is all its file holds: besides its
 // statement only comments and imports from 'tent' and 'tent/ui'.
 func alone(f *definitions.File, def *definitions.Definition) bool {
-	if f.Tree == nil {
+	t := f.SyntaxTree()
+	if t == nil {
 		return false
 	}
-	t := f.Tree.Copy() // the index's tree is shared; walking it fills its cache
 	defer t.Close()
 	root := t.RootNode()
 	for i := 0; i < int(root.NamedChildCount()); i++ {

@@ -12,12 +12,13 @@ import (
 // const, let, var, function, class or enum (exported or not). Types are
 // not looked at: a type and a value of one name live side by side.
 func topLevelDeclares(f *definitions.File, name string) bool {
-	if f.Tree == nil || !bytes.Contains(f.Src, []byte(name)) {
+	if !bytes.Contains(f.Src, []byte(name)) {
 		return false
 	}
-	// The walk uses a copy of the tree: the index's tree is shared by
-	// readers, and walking a tree fills its node cache.
-	t := f.Tree.Copy()
+	t := f.SyntaxTree()
+	if t == nil {
+		return false
+	}
 	defer t.Close()
 	root := t.RootNode()
 	for i := 0; i < int(root.NamedChildCount()); i++ {

@@ -132,14 +132,14 @@ func snapshot(t testing.TB, dir string) map[string]string {
 
 // frameworkState reports whether a path (relative to a snapshot's folder)
 // is one of the files the framework keeps in a project's .tent/ for
-// itself: its history, notes, locks and journal. Tools change them; a
+// itself: its history, notes, index cache, locks and journal. Tools change them; a
 // snapshot of the project leaves them out.
 func frameworkState(rel string) bool {
 	dir, name := filepath.Split(filepath.ToSlash(rel))
 	if filepath.Base(strings.TrimSuffix(dir, "/")) != ".tent" {
 		return false
 	}
-	for _, own := range []string{"history.db", "notes.db", writeLockFile, commitLockFile, "tmp"} {
+	for _, own := range []string{"history.db", "notes.db", "index", "index.new", writeLockFile, commitLockFile, "tmp"} {
 		if name == own || strings.HasPrefix(name, own+"-") {
 			return true
 		}

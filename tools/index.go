@@ -1,13 +1,18 @@
 package tools
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"os"
 	"path"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/history"
@@ -15,38 +20,47 @@ import (
 
 // indexCache keeps the workspace's index with what each file looked like
 // on the disk when it was read, so that a later call re-reads only the
-// files that changed.
+// files that changed. A new process starts from the index cache
+// (.tent/index, written by the previous one), so that it too re-reads
+// only what changed since.
 type indexCache struct {
 	mu    sync.Mutex
 	ix    *definitions.Index
-	seen  map[string]stamp // candidate files (.ts, .tsx, .json) as last read
-	rules map[string]stamp // the .gitignore files, whose change needs a new Build
-	ig    *ignores         // their compiled rules and answers, while rules hold
+	seen  map[string]definitions.Stamp // candidate files (.ts, .tsx, .json) as last read
+	rules map[string]definitions.Stamp // the .gitignore files, whose change needs a new Build
+	ig    *ignores                     // their compiled rules and answers, while rules hold
+	// tried says the index cache file was looked at (once per process).
+	tried bool
+	// dirty says ix or its stamps changed since the index cache file was
+	// read or written.
+	dirty bool
 }
 
-// stamp is what tells one version of a file from the next without reading
-// it: its size, its modification time and its inode (a rename over it, as
-// every write of the tools does, makes a new inode).
-type stamp struct {
-	size  int64
-	mtime int64 // nanoseconds
-	inode uint64
+// indexFile is the index cache, in the state folder.
+const indexFile = stateFolder + "/index"
+
+// stampOf stamps a file, as of seen (Unix nanoseconds, at or before the
+// stat).
+func stampOf(info fs.FileInfo, seen int64) definitions.Stamp {
+	return stampFrom(stateOf("", info), seen)
 }
 
-func stampOf(info fs.FileInfo) stamp {
-	s := stamp{size: info.Size(), mtime: info.ModTime().UnixNano()}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		s.inode = st.Ino
-	}
-	return s
+// stampFrom is the index's stamp of a file's state.
+func stampFrom(st history.FileState, seen int64) definitions.Stamp {
+	return definitions.Stamp{Size: st.Size, MTime: st.MTime, CTime: st.CTime, Inode: st.Inode, Seen: seen}
 }
 
-// Index returns the definitions index of the project. The first call builds
-// it; later calls look at the disk again (a walk that reads folders and
-// stats files, but reads no file that did not change) and update it file by
-// file. A changed .gitignore means a new Build. The answer is an immutable
-// snapshot: a caller may keep it while the workspace moves on. Files
-// with an overlay (an editor's unsaved text, overlay.go) are read as it.
+// Index returns the definitions index of the project. The first call
+// loads the index cache (.tent/index) or, where there is none that fits,
+// builds the index; later calls look at the disk again (a walk that reads
+// folders and stats files, but reads no file that did not change) and
+// update it file by file. A file is read again where its stamp changed
+// or where it changed too shortly before it was stamped for the stamp to
+// prove anything (definitions.Stamp.Racy); it is parsed again only where
+// its text changed. A changed .gitignore means a new Build. The answer is
+// an immutable snapshot: a caller may keep it while the workspace moves
+// on. Files with an overlay (an editor's unsaved text, overlay.go) are
+// read as it.
 func (w *Workspace) Index(ctx context.Context) (*definitions.Index, error) {
 	if err := w.checkFrameworkLinks(); err != nil {
 		return nil, err
@@ -70,6 +84,11 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	first := !c.tried
+	if first {
+		c.tried = true
+		c.load(ctx, w, rules)
+	}
 	if c.ix == nil || !sameStamps(c.rules, rules) {
 		if c.ix != nil { // the rules changed: walk again by the new ones
 			c.ig = newIgnores(w)
@@ -81,27 +100,137 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
 		}
-		c.ix, c.seen, c.rules = ix, seen, rules
+		c.ix, c.seen, c.rules, c.dirty = ix, seen, rules, true
+		if first {
+			c.save(w)
+		}
 		return ix, nil
 	}
-	ix := c.ix
+	var changes []definitions.FileChange
 	for p, st := range seen {
-		if old, ok := c.seen[p]; ok && old == st {
+		if old, ok := c.seen[p]; ok && old.Same(st) && !old.Racy() || !c.ix.Indexes(p) {
 			continue
 		}
+		c.dirty = true // a new stamp at least
 		src, err := w.fsys.ReadFile(p)
-		if err != nil {
-			continue // gone again, or unreadable: the next call sees it
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			changes = append(changes, definitions.FileChange{Path: p, Gone: true})
+			delete(seen, p) // gone since the walk: the next call looks again
+		case err != nil:
+			changes = append(changes, definitions.FileChange{Path: p, Err: err})
+		default:
+			changes = append(changes, definitions.FileChange{Path: p, Src: src})
 		}
-		ix = ix.Update(p, src)
 	}
 	for p := range c.seen {
 		if _, ok := seen[p]; !ok {
-			ix = ix.Update(p, nil)
+			c.dirty = true
+			changes = append(changes, definitions.FileChange{Path: p, Gone: true})
 		}
 	}
-	c.ix, c.seen = ix, seen
-	return ix, nil
+	c.ix, c.seen = c.ix.UpdateFiles(ctx, changes), seen
+	if first && c.dirty {
+		c.save(w)
+	}
+	return c.ix, nil
+}
+
+// load reads the index cache into c, where there is one of this version
+// that was made by the .gitignore rules the disk holds now (rules): its
+// stamps then tell which files to read again. A cache that is missing,
+// cut, damaged, of another version or made by other rules is left alone
+// (the index is built, and the cache written anew): it is never an error.
+func (c *indexCache) load(ctx context.Context, w *Workspace, rules map[string]definitions.Stamp) {
+	data, err := w.fsys.ReadFile(indexFile)
+	if err != nil {
+		return
+	}
+	ix, stamps, err := definitions.LoadCache(ctx, data)
+	if err != nil {
+		return
+	}
+	saved := map[string]definitions.Stamp{}
+	for p, st := range stamps {
+		if isRulesFile(p) {
+			if st.Racy() {
+				return // the rules may have changed unseen
+			}
+			saved[p] = st
+			delete(stamps, p)
+		}
+	}
+	if !sameStamps(saved, rules) {
+		return
+	}
+	c.ix, c.seen, c.rules = ix, stamps, saved
+}
+
+// save writes the index cache (.tent/index) from c, atomically: the new
+// cache is written to .tent/index.new and renamed over the old one, so a
+// process that reads it meanwhile reads the old or the new one whole.
+// Writers take turns by a file lock on index.new; one that finds it held
+// leaves the saving to the holder. The cache is not synced: one cut by a
+// crash fails its checksum and is rebuilt. A cache that cannot be written
+// (a read-only project) is left out silently: the next process builds the
+// index again.
+func (c *indexCache) save(w *Workspace) {
+	stamps := make(map[string]definitions.Stamp, len(c.seen)+len(c.rules))
+	for p, st := range c.seen {
+		if c.ix.File(p) != nil {
+			stamps[p] = st
+		}
+	}
+	maps.Copy(stamps, c.rules)
+	if _, err := w.stateDir(); err != nil {
+		return
+	}
+	f, err := w.fsys.OpenFile(indexNew, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return // another process is saving
+	}
+	// The file locked must still be index.new, not one that its saver
+	// renamed into place meanwhile.
+	held, err := f.Stat()
+	if err != nil {
+		return
+	}
+	if now, err := w.fsys.Lstat(indexNew); err != nil || !os.SameFile(held, now) {
+		return
+	}
+	var buf bytes.Buffer
+	if definitions.SaveCache(&buf, c.ix, stamps) != nil {
+		return
+	}
+	if f.Truncate(0) != nil {
+		return
+	}
+	if _, err := f.WriteAt(buf.Bytes(), 0); err != nil {
+		return
+	}
+	if w.fsys.Rename(indexNew, indexFile) == nil {
+		c.dirty = false
+	}
+}
+
+// indexNew is where the index cache is written before it is renamed into
+// place.
+const indexNew = indexFile + ".new"
+
+// saveIndex writes the index cache where the index changed since it was
+// last read or written (see indexCache.save), for Close: a one-shot
+// command's commit leaves the next process a cache that knows its files.
+func (w *Workspace) saveIndex() {
+	c := &w.index
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ix != nil && c.dirty {
+		c.save(w)
+	}
 }
 
 // wrote tells the cached index that a tool wrote src to the file rel, so
@@ -117,12 +246,14 @@ func (w *Workspace) wrote(rel string, src []byte) {
 		c.rules, c.ig = nil, nil // a new Build, by the new rules, at the next call
 		return
 	}
+	seen := time.Now().UnixNano()
 	info, err := w.fsys.Stat(rel)
 	if err != nil || !indexCandidate(rel) {
 		return
 	}
 	c.ix = c.ix.Update(rel, src)
-	c.seen[rel] = stampOf(info)
+	c.seen[rel] = stampOf(info, seen)
+	c.dirty = true
 }
 
 // current returns the cached snapshot as it is, without looking at the
@@ -148,7 +279,12 @@ func (c *indexCache) forget() {
 func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *stage) {
 	c.mu.Lock()
 	if c.ix != nil && next != nil && c.ix == ix && !st.touchesRules() {
-		c.ix = next
+		// The stamps were taken before the files were renamed into
+		// place: a rename changes a file's change time, so each is read
+		// again at the next look (and parsed again only where its text
+		// is not the one written).
+		seen := time.Now().UnixNano()
+		c.ix, c.dirty = next, true
 		for _, f := range st.files {
 			if !indexCandidate(f.rel) {
 				continue
@@ -156,7 +292,7 @@ func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *st
 			if f.gone {
 				delete(c.seen, f.rel)
 			} else {
-				c.seen[f.rel] = stamp{size: f.stamp.Size, mtime: f.stamp.MTime, inode: f.stamp.Inode}
+				c.seen[f.rel] = stampFrom(f.stamp, seen)
 			}
 		}
 		c.mu.Unlock()
@@ -201,15 +337,15 @@ func (w *Workspace) dropped(rel string) {
 
 // scanOnce is scan, from the walk this call made already where it made
 // one (a call settles the workspace first, which walks it).
-func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[string]stamp, err error) {
+func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[string]definitions.Stamp, err error) {
 	all := w.scanned
 	if all == nil {
 		return w.scan(ctx, ig)
 	}
 	w.scanned = nil // used once: a second look in the same call walks again
-	seen, rules = map[string]stamp{}, map[string]stamp{}
+	seen, rules = map[string]definitions.Stamp{}, map[string]definitions.Stamp{}
 	for p, st := range all {
-		s := stamp{size: st.Size, mtime: st.MTime, inode: st.Inode}
+		s := stampFrom(st, w.scannedAt)
 		switch {
 		case isRulesFile(p):
 			rules[p] = s
@@ -222,10 +358,11 @@ func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[
 
 // scan walks the project and stamps the files the index may hold and the
 // .gitignore files.
-func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[string]stamp, err error) {
-	seen, rules = map[string]stamp{}, map[string]stamp{}
+func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[string]definitions.Stamp, err error) {
+	seen, rules = map[string]definitions.Stamp{}, map[string]definitions.Stamp{}
+	start := time.Now().UnixNano()
 	err = w.statWalk(ctx, ig, func(p string, st history.FileState) {
-		s := stamp{size: st.Size, mtime: st.MTime, inode: st.Inode}
+		s := stampFrom(st, start)
 		switch {
 		case isRulesFile(p):
 			rules[p] = s
@@ -249,12 +386,14 @@ func indexCandidate(p string) bool {
 	return false
 }
 
-func sameStamps(a, b map[string]stamp) bool {
+// sameStamps reports whether two sets of stamps name the same files with
+// the same stamps; nil (never stamped) is the same as nothing.
+func sameStamps(a, b map[string]definitions.Stamp) bool {
 	if a == nil || len(a) != len(b) {
 		return false
 	}
 	for k, v := range a {
-		if b[k] != v {
+		if u, ok := b[k]; !ok || !u.Same(v) {
 			return false
 		}
 	}

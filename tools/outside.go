@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
@@ -81,11 +82,12 @@ func (c *stateCache) load(ctx context.Context, hs *history.Store) (map[string]hi
 	return files, v, nil
 }
 
-// stateOf stamps a file: its size, modification time and inode.
+// stateOf stamps a file: its size, modification time and inode (and its
+// change time, for the index).
 func stateOf(rel string, info fs.FileInfo) history.FileState {
 	s := history.FileState{Path: rel, Size: info.Size(), MTime: info.ModTime().UnixNano()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		s.Inode = st.Ino
+		s.Inode, s.CTime = st.Ino, ctimeOf(st)
 	}
 	return s
 }
@@ -110,10 +112,11 @@ func (w *Workspace) settle(ctx context.Context) error {
 // disk in the same call needs no walk of its own.
 func (w *Workspace) tracked(ctx context.Context) (map[string]history.FileState, error) {
 	all := map[string]history.FileState{}
+	start := time.Now().UnixNano()
 	if err := w.statWalk(ctx, nil, func(p string, st history.FileState) { all[p] = st }); err != nil {
 		return nil, fmt.Errorf("look at %s: %w", w.root, err)
 	}
-	w.scanned = all
+	w.scanned, w.scannedAt = all, start
 	files := make(map[string]history.FileState, len(all))
 	for p, st := range all {
 		if !isFrameworkFile(p) {

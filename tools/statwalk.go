@@ -78,7 +78,7 @@ func (w *Workspace) statDir(ctx context.Context, ig *ignores, fd int, rel string
 			if ig.ignored(p, false) {
 				continue
 			}
-			fn(p, history.FileState{Path: p, Size: st.Size, MTime: st.Mtim.Nano(), Inode: st.Ino})
+			fn(p, history.FileState{Path: p, Size: st.Size, MTime: st.Mtim.Nano(), Inode: st.Ino, CTime: st.Ctim.Nano()})
 		}
 	}
 	return nil

@@ -43,6 +43,8 @@ type Workspace struct {
 	// scanned is the walk that settling made, which the index's look at
 	// the disk in the same call takes instead of walking again.
 	scanned map[string]history.FileState
+	// scannedAt is when that walk began (Unix nanoseconds).
+	scannedAt int64
 }
 
 // folder is what the views of one project folder share.
@@ -104,9 +106,11 @@ func (w *Workspace) With(opts Options) *Workspace {
 	return &Workspace{folder: w.folder, opts: opts}
 }
 
-// Close releases the workspace's folder handle, its lock files, its
-// databases and its runner's.
+// Close writes the index cache where the index changed since it was last
+// written, and releases the workspace's folder handle, its lock files,
+// its databases and its runner's.
 func (w *Workspace) Close() error {
+	w.saveIndex()
 	var errs []error
 	w.runMu.Lock()
 	if w.run != nil {

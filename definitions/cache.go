@@ -1,0 +1,590 @@
+package definitions
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"time"
+	"unsafe"
+
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// This file holds the index cache: what the index knows per file, written
+// to bytes (`.tent/index`, by the tools) and read back, so that a new
+// process re-parses only the files that changed since (docs/pages/
+// performance.md). The format is a flat binary layout of its own, not
+// gob: it loads the 1,000-table project about 4 times as fast (see
+// BenchmarkCacheLoad), and its strings and texts point into the loaded
+// bytes instead of being copied.
+//
+// Layout: the magic "tentidx\n", the version (uint32, little-endian), the
+// body, and the CRC-32C of all before it (uint32). The body holds the
+// .gitignore texts the index follows, the stamp of every file, and the
+// files: per TypeScript file its text, definitions (kind, name, spans and
+// field tree; the typed parts are read from the tree again), imports,
+// exports, identifier references, code words, uses and findings; per test
+// data file its text alone (reading JSON again is cheap). Numbers are
+// varints; a string is its length and its bytes.
+
+// cacheMagic opens every cache file.
+const cacheMagic = "tentidx\n"
+
+// CacheVersion is the version of the cache format. A cache of another
+// version is not read (LoadCache fails, and the caller builds anew); it
+// rises with every change of the layout or of what the index computes
+// per file.
+const CacheVersion = 1
+
+// racyWindow is how close to the moment a file was stamped its last change
+// may be before the stamp is no proof: a change within one tick of the
+// file system's clock (a few milliseconds here, 2 s on FAT) can keep the
+// size and both times. 2 s covers the coarsest clocks and a little
+// difference between the file system's clock and the machine's.
+const racyWindow = 2 * time.Second
+
+// Stamp is what tells one version of a file from the next without reading
+// it: its size, modification and change times, and inode (a rename over
+// it, as every write of the tools does, makes a new inode), with the
+// moment the stamp was taken.
+type Stamp struct {
+	Size  int64
+	MTime int64 // Unix nanoseconds
+	// CTime is the inode's change time (Unix nanoseconds, 0 where the
+	// platform gives none): setting a file's modification time back, as
+	// an unpacked archive or a careful tool does, sets it to now.
+	CTime int64
+	Inode uint64
+	// Seen is when the stamp was taken (Unix nanoseconds), at or before
+	// the file's text was read.
+	Seen int64
+}
+
+// Same reports whether two stamps describe the same version of a file.
+func (s Stamp) Same(t Stamp) bool {
+	return s.Size == t.Size && s.MTime == t.MTime && s.CTime == t.CTime && s.Inode == t.Inode
+}
+
+// Racy reports whether the file changed too shortly before it was stamped
+// for the stamp to prove that a file with the same stamp holds the same
+// text: a second change within the same tick of the clock keeps the times
+// (git's "racy clean" rule). A racy file is read again and compared, never
+// trusted by its stamp.
+func (s Stamp) Racy() bool {
+	limit := s.Seen - int64(racyWindow)
+	return s.MTime >= limit || s.CTime >= limit
+}
+
+// SaveCache writes ix to w in the cache format, each file with its stamp
+// in stamps (a file without one is left out: the next process reads it),
+// together with the stamps of the .gitignore files (by path) whose rules
+// the index follows.
+func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
+	e := &encoder{buf: make([]byte, 0, 1<<20)}
+	e.buf = append(e.buf, cacheMagic...)
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, CacheVersion)
+	var rules map[string][]byte
+	if ix.ignore != nil {
+		rules = ix.ignore.src
+	}
+	e.uint(len(rules))
+	for _, dir := range slices.Sorted(maps.Keys(rules)) {
+		e.str(dir)
+		e.bytes(rules[dir])
+	}
+	var kept []*File
+	for _, f := range ix.sorted {
+		if _, ok := stamps[f.Path]; ok {
+			kept = append(kept, f)
+		}
+	}
+	e.uint(len(stamps))
+	for _, p := range slices.Sorted(maps.Keys(stamps)) {
+		s := stamps[p]
+		e.str(p)
+		e.int(s.Size)
+		e.int(s.MTime)
+		e.int(s.CTime)
+		e.uint64(s.Inode)
+		e.int(s.Seen)
+	}
+	e.uint(len(kept))
+	for _, f := range kept {
+		e.file(f)
+	}
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli))
+	if _, err := w.Write(e.buf); err != nil {
+		return fmt.Errorf("write the index cache: %w", err)
+	}
+	return nil
+}
+
+// castagnoli is the CRC-32C table (computed in hardware where it can be).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// errCache is the error of bytes that are no cache of this version.
+var errCache = errors.New("not an index cache of this version")
+
+// LoadCache reads an index and its stamps from what SaveCache wrote. Any
+// other version, a cut or damaged cache gives an error, never a wrong
+// index: the caller then builds anew. The index keeps data (its texts and
+// names point into it): the caller must not change it afterwards. The
+// index holds no syntax trees (see File.Tree).
+func LoadCache(ctx context.Context, data []byte) (ix *Index, stamps map[string]Stamp, err error) {
+	head := len(cacheMagic) + 4
+	if len(data) < head+4 || string(data[:len(cacheMagic)]) != cacheMagic {
+		return nil, nil, errCache
+	}
+	if v := binary.LittleEndian.Uint32(data[len(cacheMagic):]); v != CacheVersion {
+		return nil, nil, fmt.Errorf("%w: version %d", errCache, v)
+	}
+	body := data[:len(data)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, nil, fmt.Errorf("%w: it is damaged or cut short", errCache)
+	}
+	// The checksum makes a damaged cache all but impossible here; a
+	// reader that runs off the end (a bug, or the rare collision) panics
+	// and is an error like any other.
+	defer func() {
+		if r := recover(); r != nil {
+			ix, stamps, err = nil, nil, fmt.Errorf("%w: %v", errCache, r)
+		}
+	}()
+	d := &decoder{data: body, off: head}
+	ign := &ignoreSet{}
+	for range d.uint() {
+		dir := d.str()
+		ign.add(dir, d.bytes())
+	}
+	n := d.uint()
+	stamps = make(map[string]Stamp, n)
+	for range n {
+		p := d.str()
+		stamps[p] = Stamp{Size: d.int(), MTime: d.int(), CTime: d.int(), Inode: d.uint64(), Seen: d.int()}
+	}
+	files := make([]*File, d.uint())
+	var jsons []int
+	for i := range files {
+		var json bool
+		files[i], json = d.file()
+		if json {
+			jsons = append(jsons, i)
+		}
+	}
+	if d.off != len(body) {
+		return nil, nil, fmt.Errorf("%w: %d bytes left over", errCache, len(body)-d.off)
+	}
+	for _, i := range jsons {
+		files[i] = indexFile(ctx, files[i].Path, files[i].Src, nil)
+	}
+	return newIndex(files, ign), stamps, nil
+}
+
+// The records of a file: how its contents are kept.
+const (
+	recordParsed = iota // everything the index computed
+	recordText          // the text alone, read again at load (test data)
+)
+
+// encoder appends the cache format to buf.
+type encoder struct{ buf []byte }
+
+func (e *encoder) uint(n int)        { e.buf = binary.AppendUvarint(e.buf, uint64(n)) }
+func (e *encoder) uint64(n uint64)   { e.buf = binary.AppendUvarint(e.buf, n) }
+func (e *encoder) int(n int64)       { e.buf = binary.AppendVarint(e.buf, n) }
+func (e *encoder) bool(b bool)       { e.buf = append(e.buf, boolByte(b)) }
+func (e *encoder) str(s string)      { e.uint(len(s)); e.buf = append(e.buf, s...) }
+func (e *encoder) span(s Span)       { e.int(int64(s.Start)); e.int(int64(s.End)) }
+func (e *encoder) nameRef(r NameRef) { e.str(r.Name); e.span(r.Span); e.span(r.Lit) }
+
+// bytes writes b, telling nil (no text: an unreadable file) from empty.
+func (e *encoder) bytes(b []byte) {
+	if b == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(len(b) + 1)
+	e.buf = append(e.buf, b...)
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (e *encoder) strs(ss []string) {
+	e.uint(len(ss))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+func (e *encoder) file(f *File) {
+	e.str(f.Path)
+	if f.Lang == LangJSON && f.Src != nil {
+		e.uint(recordText)
+		e.bytes(f.Src)
+		return
+	}
+	e.uint(recordParsed)
+	e.str(string(f.Lang))
+	e.bytes(f.Src)
+	e.uint(len(f.Definitions))
+	for _, d := range f.Definitions {
+		e.str(d.Name)
+		e.str(string(d.Kind))
+		e.str(d.Builder)
+		e.span(d.Stmt)
+		e.span(d.NameSpan)
+		e.value(d.Arg)
+	}
+	e.uint(len(f.Imports))
+	for _, im := range f.Imports {
+		e.str(im.Module)
+		e.span(im.ModuleSpan)
+		e.str(im.Imported)
+		e.span(im.ImportedSpan)
+		e.str(im.Local)
+		e.span(im.LocalSpan)
+	}
+	e.uint(len(f.Exports))
+	for _, ex := range f.Exports {
+		e.str(ex.Local)
+		e.span(ex.LocalSpan)
+		e.str(ex.Exported)
+		e.span(ex.ExportedSpan)
+		e.str(ex.Module)
+	}
+	e.uint(len(f.Refs))
+	for _, r := range f.Refs {
+		e.str(r.Name)
+		e.span(r.Span)
+		e.bool(r.Shorthand)
+	}
+	e.uint(len(f.Words))
+	for _, key := range slices.Sorted(maps.Keys(f.Words)) {
+		ws := f.Words[key]
+		e.str(key)
+		e.uint(len(ws))
+		for _, w := range ws {
+			e.str(w.Word)
+			e.span(w.Span)
+			e.str(string(w.Why))
+			e.str(w.Table)
+		}
+	}
+	e.uses(&f.Uses)
+	e.uint(len(f.Findings))
+	for _, fd := range f.Findings {
+		e.finding(fd)
+	}
+}
+
+// value writes a field tree; nil is kind 0, a value its kind + 1.
+func (e *encoder) value(v *Value) {
+	if v == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(int(v.Kind) + 1)
+	e.span(v.Span)
+	e.str(v.Str)
+	e.uint64(math.Float64bits(v.Num))
+	e.bool(v.Bool)
+	e.uint(len(v.Items))
+	for _, item := range v.Items {
+		e.value(item)
+	}
+	e.uint(len(v.Props))
+	for _, p := range v.Props {
+		e.str(p.Key)
+		e.span(p.KeySpan)
+		e.span(p.Span)
+		e.bool(p.Shorthand)
+		e.value(p.Value)
+	}
+}
+
+func (e *encoder) uses(u *Uses) {
+	e.uint(len(u.DB))
+	for _, db := range u.DB {
+		e.str(db.Def)
+		e.str(db.Table)
+		e.span(db.TableSpan)
+		e.str(db.Method)
+		e.uint(len(db.Keys))
+		for _, k := range db.Keys {
+			e.nameRef(k)
+		}
+	}
+	e.uint(len(u.Calls))
+	for _, c := range u.Calls {
+		e.str(c.Def)
+		e.nameRef(c.Name)
+	}
+	e.uint(len(u.Sends))
+	for _, s := range u.Sends {
+		e.str(s.Def)
+		e.str(s.Kind)
+		e.span(s.Span)
+	}
+	e.strMap(u.LibCalls)
+	e.strMap(u.SendsOf)
+}
+
+// strMap writes a map of string lists; nil and empty are told apart.
+func (e *encoder) strMap(m map[string][]string) {
+	if m == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(len(m) + 1)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		e.str(k)
+		e.strs(m[k])
+	}
+}
+
+func (e *encoder) finding(f diag.Finding) {
+	e.str(f.Code)
+	e.str(string(f.Severity))
+	e.str(f.Path)
+	e.int(int64(f.Line))
+	e.int(int64(f.Col))
+	e.int(int64(f.EndLine))
+	e.int(int64(f.EndCol))
+	e.str(f.Message)
+	e.str(f.Definition)
+	e.int(int64(f.Start))
+	e.int(int64(f.End))
+	e.bool(f.Fix != nil)
+	if f.Fix != nil {
+		e.str(f.Fix.Title)
+		e.str(f.Fix.Path)
+		e.int(int64(f.Fix.Start))
+		e.int(int64(f.Fix.End))
+		e.str(f.Fix.Text)
+	}
+}
+
+// decoder reads the cache format from data. Strings and texts point into
+// data, which must never change. A read past the end panics (LoadCache
+// recovers).
+type decoder struct {
+	data []byte
+	off  int
+}
+
+func (d *decoder) uint64() uint64 {
+	n, size := binary.Uvarint(d.data[d.off:])
+	if size <= 0 {
+		panic("bad number")
+	}
+	d.off += size
+	return n
+}
+
+func (d *decoder) uint() int {
+	n := d.uint64()
+	if n > uint64(len(d.data)) {
+		panic("count larger than the cache")
+	}
+	return int(n)
+}
+
+func (d *decoder) int() int64 {
+	n, size := binary.Varint(d.data[d.off:])
+	if size <= 0 {
+		panic("bad number")
+	}
+	d.off += size
+	return n
+}
+
+func (d *decoder) bool() bool {
+	b := d.data[d.off]
+	d.off++
+	return b != 0
+}
+
+// take returns the next n bytes, capped so that an append never writes
+// into the bytes after them.
+func (d *decoder) take(n int) []byte {
+	b := d.data[d.off : d.off+n : d.off+n]
+	d.off += n
+	return b
+}
+
+func (d *decoder) str() string {
+	n := d.uint()
+	if n == 0 {
+		return ""
+	}
+	b := d.take(n)
+	return unsafe.String(&b[0], n)
+}
+
+func (d *decoder) bytes() []byte {
+	n := d.uint()
+	if n == 0 {
+		return nil
+	}
+	return d.take(n - 1)
+}
+
+func (d *decoder) span() Span       { return Span{int(d.int()), int(d.int())} }
+func (d *decoder) nameRef() NameRef { return NameRef{Name: d.str(), Span: d.span(), Lit: d.span()} }
+
+func (d *decoder) strs() []string {
+	n := d.uint()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+// file reads one file's record; json says that it holds the text alone,
+// to be read as test data.
+func (d *decoder) file() (f *File, json bool) {
+	f = &File{Path: d.str()}
+	if d.uint() == recordText {
+		f.Lang, f.Src = LangJSON, d.bytes()
+		return f, true
+	}
+	f.Lang = Lang(d.str())
+	f.Src = d.bytes()
+	f.Lines = lineStarts(f.Src)
+	if n := d.uint(); n > 0 {
+		f.Definitions = make([]*Definition, n)
+		for i := range f.Definitions {
+			def := &Definition{Name: d.str(), Kind: Kind(d.str()), Builder: d.str(), Path: f.Path, Stmt: d.span(), NameSpan: d.span(), Arg: d.value()}
+			readTyped(def)
+			f.Definitions[i] = def
+		}
+	}
+	if n := d.uint(); n > 0 {
+		f.Imports = make([]Import, n)
+		for i := range f.Imports {
+			f.Imports[i] = Import{Module: d.str(), ModuleSpan: d.span(), Imported: d.str(), ImportedSpan: d.span(), Local: d.str(), LocalSpan: d.span()}
+		}
+	}
+	if n := d.uint(); n > 0 {
+		f.Exports = make([]Export, n)
+		for i := range f.Exports {
+			f.Exports[i] = Export{Local: d.str(), LocalSpan: d.span(), Exported: d.str(), ExportedSpan: d.span(), Module: d.str()}
+		}
+	}
+	if n := d.uint(); n > 0 {
+		f.Refs = make([]IdentRef, n)
+		for i := range f.Refs {
+			f.Refs[i] = IdentRef{Name: d.str(), Span: d.span(), Shorthand: d.bool()}
+		}
+	}
+	if n := d.uint(); n > 0 {
+		f.Words = make(map[string][]Word, n)
+		for range n {
+			key := d.str()
+			ws := make([]Word, d.uint())
+			for i := range ws {
+				ws[i] = Word{Word: d.str(), Span: d.span(), Why: Why(d.str()), Table: d.str()}
+			}
+			f.Words[key] = ws
+		}
+	}
+	d.uses(&f.Uses)
+	if n := d.uint(); n > 0 {
+		f.Findings = make([]diag.Finding, n)
+		for i := range f.Findings {
+			f.Findings[i] = d.finding()
+		}
+	}
+	return f, false
+}
+
+func (d *decoder) value() *Value {
+	k := d.uint()
+	if k == 0 {
+		return nil
+	}
+	v := &Value{Kind: ValueKind(k - 1), Span: d.span(), Str: d.str(), Num: math.Float64frombits(d.uint64()), Bool: d.bool()}
+	if n := d.uint(); n > 0 {
+		v.Items = make([]*Value, n)
+		for i := range v.Items {
+			v.Items[i] = d.value()
+		}
+	}
+	if n := d.uint(); n > 0 {
+		v.Props = make([]*Prop, n)
+		for i := range v.Props {
+			v.Props[i] = &Prop{Key: d.str(), KeySpan: d.span(), Span: d.span(), Shorthand: d.bool(), Value: d.value()}
+		}
+	}
+	return v
+}
+
+func (d *decoder) uses(u *Uses) {
+	if n := d.uint(); n > 0 {
+		u.DB = make([]DBUse, n)
+		for i := range u.DB {
+			db := DBUse{Def: d.str(), Table: d.str(), TableSpan: d.span(), Method: d.str()}
+			if k := d.uint(); k > 0 {
+				db.Keys = make([]NameRef, k)
+				for j := range db.Keys {
+					db.Keys[j] = d.nameRef()
+				}
+			}
+			u.DB[i] = db
+		}
+	}
+	if n := d.uint(); n > 0 {
+		u.Calls = make([]CallUse, n)
+		for i := range u.Calls {
+			u.Calls[i] = CallUse{Def: d.str(), Name: d.nameRef()}
+		}
+	}
+	if n := d.uint(); n > 0 {
+		u.Sends = make([]SendUse, n)
+		for i := range u.Sends {
+			u.Sends[i] = SendUse{Def: d.str(), Kind: d.str(), Span: d.span()}
+		}
+	}
+	u.LibCalls = d.strMap()
+	u.SendsOf = d.strMap()
+}
+
+func (d *decoder) strMap() map[string][]string {
+	n := d.uint()
+	if n == 0 {
+		return nil
+	}
+	m := make(map[string][]string, n-1)
+	for range n - 1 {
+		k := d.str()
+		m[k] = d.strs()
+	}
+	return m
+}
+
+func (d *decoder) finding() diag.Finding {
+	f := diag.Finding{
+		Code: d.str(), Severity: diag.Severity(d.str()), Path: d.str(),
+		Line: int(d.int()), Col: int(d.int()), EndLine: int(d.int()), EndCol: int(d.int()),
+		Message: d.str(), Definition: d.str(), Start: int(d.int()), End: int(d.int()),
+	}
+	if d.bool() {
+		f.Fix = &diag.Fix{Title: d.str(), Path: d.str(), Start: int(d.int()), End: int(d.int()), Text: d.str()}
+	}
+	return f
+}
