@@ -25,6 +25,18 @@ func (s *ignoreSet) add(dir string, content []byte) {
 	s.src[dir] = content
 }
 
+// IgnoreFiles returns the texts of the .gitignore files whose rules the
+// index follows, by path ("lib/.gitignore").
+func (ix *Index) IgnoreFiles() map[string][]byte {
+	out := map[string][]byte{}
+	if ix.ignore != nil {
+		for dir, src := range ix.ignore.src {
+			out[path.Join(dir, ".gitignore")] = src
+		}
+	}
+	return out
+}
+
 // ignored reports whether a .gitignore names the path p (slash-separated,
 // relative to the root), or a folder it is in.
 func (s *ignoreSet) ignored(p string, isDir bool) bool {

@@ -29,8 +29,9 @@ type indexCache struct {
 	seen  map[string]definitions.Stamp // candidate files (.ts, .tsx, .json) as last read
 	rules map[string]definitions.Stamp // the .gitignore files, whose change needs a new Build
 	ig    *ignores                     // their compiled rules and answers, while rules hold
-	// tried says the index cache file was looked at (once per process).
-	tried bool
+	// tried says the index cache file was looked at (once per process),
+	// loaded that the index was read from it.
+	tried, loaded bool
 	// dirty says ix or its stamps changed since the index cache file was
 	// read or written.
 	dirty bool
@@ -137,10 +138,12 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 }
 
 // load reads the index cache into c, where there is one of this version
-// that was made by the .gitignore rules the disk holds now (rules): its
-// stamps then tell which files to read again. A cache that is missing,
-// cut, damaged, of another version or made by other rules is left alone
-// (the index is built, and the cache written anew): it is never an error.
+// that was made by the .gitignore rules the disk holds now (rules: each
+// .gitignore with the stamp it had, or, where its stamp changed, the
+// text it had): its stamps then tell which files to read again. A cache
+// that is missing, cut, damaged, of another version or made by other
+// rules is left alone (the index is built, and the cache written anew):
+// it is never an error.
 func (c *indexCache) load(ctx context.Context, w *Workspace, rules map[string]definitions.Stamp) {
 	data, err := w.fsys.ReadFile(indexFile)
 	if err != nil {
@@ -150,20 +153,26 @@ func (c *indexCache) load(ctx context.Context, w *Workspace, rules map[string]de
 	if err != nil {
 		return
 	}
-	saved := map[string]definitions.Stamp{}
-	for p, st := range stamps {
-		if isRulesFile(p) {
-			if st.Racy() {
-				return // the rules may have changed unseen
-			}
-			saved[p] = st
-			delete(stamps, p)
-		}
-	}
-	if !sameStamps(saved, rules) {
+	texts := ix.IgnoreFiles()
+	if len(texts) != len(rules) {
 		return
 	}
-	c.ix, c.seen, c.rules = ix, stamps, saved
+	for p, now := range rules {
+		text, ok := texts[p]
+		if !ok {
+			return
+		}
+		if old, ok := stamps[p]; ok && old.Same(now) && !old.Racy() {
+			continue
+		}
+		if src, err := w.fsys.ReadFile(p); err != nil || !bytes.Equal(src, text) {
+			return
+		}
+	}
+	for p := range texts {
+		delete(stamps, p)
+	}
+	c.ix, c.seen, c.rules, c.loaded = ix, stamps, rules, true
 }
 
 // save writes the index cache (.tent/index) from c, atomically: the new
