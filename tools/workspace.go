@@ -24,6 +24,7 @@ import (
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/notes"
 	"github.com/tent-tools/tent-tools/runner"
+	"github.com/tent-tools/tent-tools/shot"
 )
 
 // Workspace is one project folder that tools act on, as one caller and
@@ -69,6 +70,9 @@ type folder struct {
 
 	runMu sync.Mutex
 	run   *runner.Runner // runs, rows, logs and resets; made on first use
+
+	shotMu sync.Mutex
+	shots  *shot.Browser // the browser of shot's pictures; started on first use
 }
 
 // Open opens the project folder dir as a workspace. The folder must exist.
@@ -118,6 +122,12 @@ func (w *Workspace) Close() error {
 		w.run = nil
 	}
 	w.runMu.Unlock()
+	w.shotMu.Lock()
+	if w.shots != nil {
+		errs = append(errs, w.shots.Close())
+		w.shots = nil
+	}
+	w.shotMu.Unlock()
 	w.storeMu.Lock()
 	defer w.storeMu.Unlock()
 	if w.points != nil {

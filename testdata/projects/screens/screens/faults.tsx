@@ -57,7 +57,7 @@ export const escapeImageScreen = screen({
   path: '/outside/escape',
   view: () => (
     <Page title="Outside">
-      <Image src="../../../etc/passwd" />
+      <Image src="../../../tmp/outside.png" />
     </Page>
   ),
 })
