@@ -307,3 +307,79 @@ func TestPreCommitHooks(t *testing.T) {
 		})
 	}
 }
+
+// TestActionInstallSteps runs the action's steps that install tent-tools,
+// their scripts as the runner would, with the action's own source as
+// github.action_path and no version asked: the cache key is the same for
+// the same source, the build lands where the cache and the PATH step say,
+// and the tent-tools it built checks a project.
+func TestActionInstallSteps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tent-tools")
+	}
+	actionPath, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	// The build keeps the machine's Go caches, so that it is quick.
+	goEnv := []string{"HOME=" + home}
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		goEnv = append(goEnv, v+"="+strings.TrimSpace(string(out)))
+	}
+	runStep := func(script string, env ...string) (outputs, path string) {
+		t.Helper()
+		dir := t.TempDir()
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(append(append(os.Environ(), goEnv...), "GITHUB_OUTPUT="+filepath.Join(dir, "output"), "GITHUB_PATH="+filepath.Join(dir, "path")), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s\n--- script\n%s", err, out, script)
+		}
+		o, _ := os.ReadFile(filepath.Join(dir, "output"))
+		p, _ := os.ReadFile(filepath.Join(dir, "path"))
+		return string(o), string(p)
+	}
+	var versionScript, installScript, pathScript string
+	for _, s := range readAction(t).Runs.Steps {
+		run, _ := s["run"].(string)
+		switch {
+		case s["id"] == "version":
+			versionScript = run
+		case strings.Contains(run, "go install"):
+			installScript = run
+		case strings.Contains(run, "GITHUB_PATH"):
+			pathScript = run
+		}
+	}
+	if versionScript == "" || installScript == "" || pathScript == "" {
+		t.Fatal("action.yml lacks the version, install or PATH step")
+	}
+	key, _ := runStep(versionScript, "VERSION=", "ACTION_PATH="+actionPath)
+	if !regexp.MustCompile(`^key=src-[0-9a-f]{16}\n$`).MatchString(key) {
+		t.Errorf("the version step's key: %q", key)
+	}
+	if again, _ := runStep(versionScript, "VERSION=", "ACTION_PATH="+actionPath); again != key {
+		t.Errorf("the same source, another key: %q, then %q", key, again)
+	}
+	if asked, _ := runStep(versionScript, "VERSION=v1.2.0", "ACTION_PATH="+actionPath); asked != "key=v1.2.0\n" {
+		t.Errorf("a version asked: key %q", asked)
+	}
+	runStep(installScript, "VERSION=", "ACTION_PATH="+actionPath)
+	_, path := runStep(pathScript)
+	built := filepath.Join(strings.TrimSpace(path), "tent-tools")
+	if path != filepath.Join(home, ".cache/tent-tools/bin")+"\n" || !isExecutable(built) {
+		t.Fatalf("the PATH step adds %q; the build is not there", path)
+	}
+	dir := writeCaseProject(t, "../../check/testdata/formats/project.txt")
+	cmd := exec.Command(built, "check", "--format", "github")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 || strings.Count(string(out), "::error ") != 2 {
+		t.Errorf("the tent-tools the action built: %v\n%s", err, out)
+	}
+}
