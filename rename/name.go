@@ -1,6 +1,7 @@
 package rename
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -45,6 +46,10 @@ func Identifier(s string) bool {
 	return true
 }
 
+// ReservedPrefix starts the names the test database keeps for its own
+// tables (runner/testdb): no table nor column may take one.
+const ReservedPrefix = "_tent_"
+
 // checkNewName refuses a new name that no definition or column may take,
 // whatever the project holds.
 func checkNewName(to string) *diag.ToolError {
@@ -55,6 +60,8 @@ func checkNewName(to string) *diag.ToolError {
 		return diag.Errorf(diag.T9107, "%q is a reserved word of JavaScript and cannot name a definition or a column", to).With("to", to)
 	case to == "id":
 		return diag.Errorf(diag.T9107, "`id` is every table's implicit column and cannot be taken").With("to", to)
+	case strings.HasPrefix(to, ReservedPrefix):
+		return diag.Errorf(diag.T9107, "%q starts with %s, which the test database keeps for its own tables; choose another name", to, ReservedPrefix).With("to", to)
 	}
 	return nil
 }

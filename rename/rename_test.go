@@ -69,6 +69,8 @@ func TestRename(t *testing.T) {
 		{"refuse-reserved", "refactor-basic", "orders", "delete"},
 		{"refuse-reserved-column", "refactor-basic", "orders.buyer", "class"},
 		{"refuse-id", "refactor-basic", "orders.buyer", "id"},
+		{"refuse-test-database-name", "refactor-basic", "orders", "_tent_seq"},
+		{"refuse-test-database-name-column", "refactor-basic", "orders.buyer", "_tent_x"},
 		{"refuse-same", "refactor-basic", "orders", "orders"},
 		{"refuse-unknown", "refactor-basic", "nothing", "something"},
 		{"refuse-unknown-column", "refactor-basic", "orders.nothing", "something"},

@@ -124,6 +124,8 @@ type LogsQuery struct {
 // Logs is the answer of logs (tools.md §7).
 type Logs struct {
 	Entries []runlog.Entry `json:"entries"`
+	// Notes says what was left out: stored runs that cannot be read.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Logs answers the runs of the workspace, newest first (tools.md §5, logs).
@@ -141,11 +143,15 @@ func (r *Runner) Logs(ctx context.Context, q LogsQuery) (*Logs, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := l.List(ctx, lq)
+	entries, skipped, err := l.List(ctx, lq)
 	if err != nil {
 		return nil, err
 	}
-	return &Logs{Entries: entries}, nil
+	out := &Logs{Entries: entries}
+	if skipped > 0 {
+		out.Notes = []string{fmt.Sprintf("%d stored runs cannot be read and were left out", skipped)}
+	}
+	return out, nil
 }
 
 // Reset rebuilds the test database from the test data, on purpose: every
@@ -160,6 +166,9 @@ func (r *Runner) Reset(ctx context.Context, ix *definitions.Index) error {
 			return err
 		}
 		r.db = db
+	}
+	if err := reservedTables(a); err != nil {
+		return err
 	}
 	if err := r.db.Reset(ctx, a.model); err != nil {
 		return err

@@ -52,6 +52,9 @@ func (s *session) dbPrimitives(set func(string, func(goja.FunctionCall) goja.Val
 		if err != nil {
 			s.throwErr(err)
 		}
+		if s.onRows != nil {
+			s.onRows(str(call, 0), []testdb.Row{row})
+		}
 		return s.jsonText(row)
 	})
 	set("insert", func(call goja.FunctionCall) goja.Value {
@@ -64,6 +67,9 @@ func (s *session) dbPrimitives(set func(string, func(goja.FunctionCall) goja.Val
 		old, updated, err := s.tx.PrepareUpdate(str(call, 0), str(call, 1), s.row(str(call, 2), "update"))
 		if err != nil {
 			s.throwErr(err)
+		}
+		if s.onRows != nil {
+			s.onRows(str(call, 0), []testdb.Row{old, updated})
 		}
 		return s.jsonText([]any{old, updated})
 	})

@@ -256,3 +256,39 @@ func TestDeterministicRuns(t *testing.T) {
 		t.Errorf("runs at another clock drew the same random numbers")
 	}
 }
+
+// TestLogHidesPrivateValues: a private value the run was handed stays out
+// of the log wherever the run carried it: under another key, in an array,
+// in an error's message.
+func TestLogHidesPrivateValues(t *testing.T) {
+	root := project(t, "run-hostile")
+	ix := index(t, root)
+	r := newRunner(t, root, Config{})
+	ctx := context.Background()
+	res, err := r.Run(ctx, ix, Request{Name: "leak", As: "u1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Result), "hash-of-ann-secret") {
+		t.Fatalf("the run's own answer = %s, want the value it returned", res.Result)
+	}
+	_, err = r.Run(ctx, ix, Request{Name: "leak", As: "u1", Input: json.RawMessage(`{"fail":1}`)})
+	toolError(t, err, "T4003")
+	logs, err := r.Logs(ctx, LogsQuery{Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "hash-of-ann") {
+		t.Errorf("the log shows a private value:\n%s", b)
+	}
+	if got := string(logs.Entries[1].Result); got != `{"copy":"(private)","list":["(private)"],"name":"Ann"}` {
+		t.Errorf("logged result = %s", got)
+	}
+	if got := logs.Entries[0].Error.Message; !strings.HasPrefix(got, "the hash is (private)") {
+		t.Errorf("logged error = %q", got)
+	}
+}

@@ -9,23 +9,50 @@ import (
 // hiddenValue stands in the log for a private value.
 const hiddenValue = "(private)"
 
-// redactJSON answers a JSON text with the value of every object key that
-// names a private column of any table, or a private input field of any
-// function, hidden: the log never shows a private value (tools.md §6). It
-// goes by the key alone, so it may hide a value that only shares the name.
-func redactJSON(a *app, text json.RawMessage) json.RawMessage {
+// redactJSON answers a JSON text as the log keeps it (tools.md §6): the
+// value of every object key that names a private column of any table, or
+// a private input field of any function, is hidden (by the key alone, so
+// it may hide a value that only shares the name); and so is every private
+// value the run was handed (secrets), wherever it stands: under another
+// key, in an array, inside a longer text. A text that is not JSON is kept
+// as a JSON string, cleaned the same way.
+func redactJSON(a *app, secrets *secretSet, text json.RawMessage) json.RawMessage {
 	if len(text) == 0 {
 		return json.RawMessage("{}")
 	}
 	v, err := decodeJSON(text)
 	if err != nil {
-		return text
+		v = string(text)
 	}
-	out, err := json.Marshal(redact(a.private, v))
+	out, err := json.Marshal(secrets.hideValues(redact(a.private, v)))
 	if err != nil {
-		return text
+		return json.RawMessage("null")
 	}
 	return out
+}
+
+// hideValues replaces the secrets in a JSON value's texts and numbers,
+// keeping its keys.
+func (ss *secretSet) hideValues(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			x[k] = ss.hideValues(val)
+		}
+		return x
+	case []any:
+		for i, val := range x {
+			x[i] = ss.hideValues(val)
+		}
+		return x
+	case string:
+		return ss.hideText(x)
+	case float64:
+		if t, ok := secretText(x); ok && ss.values[t] {
+			return hiddenValue
+		}
+	}
+	return v
 }
 
 // redact hides the values of private keys in a JSON value.
@@ -52,15 +79,20 @@ func redact(private map[string]bool, v any) any {
 }
 
 // redactError is a run's error as the log keeps it: without what the run
-// logged and sent (the log keeps the run, not its output), its other facts
-// redacted.
-func redactError(a *app, te *diag.ToolError) *diag.ToolError {
-	out := &diag.ToolError{Code: te.Code, Message: te.Message}
+// logged and sent (the log keeps the run, not its output), its message and
+// other facts redacted.
+func redactError(a *app, secrets *secretSet, te *diag.ToolError) *diag.ToolError {
+	out := &diag.ToolError{Code: te.Code, Message: secrets.hideText(te.Message)}
 	for k, v := range te.Data {
 		if k == "logged" || k == "sent" {
 			continue
 		}
-		out.With(k, redact(a.private, v))
+		if b, err := json.Marshal(v); err == nil {
+			if dv, err := decodeJSON(b); err == nil {
+				v = dv
+			}
+		}
+		out.With(k, secrets.hideValues(redact(a.private, v)))
 	}
 	return out
 }

@@ -53,3 +53,27 @@ func TestRunLogFailureIsSaid(t *testing.T) {
 		t.Errorf("a failed run's error lost the note: %v", te.Data)
 	}
 }
+
+// TestReservedTableName: a table named as the test database's own tables
+// is T9107 for a run and for reset, never an uncoded SQL error.
+func TestReservedTableName(t *testing.T) {
+	root := project(t, "run-hostile")
+	f := filepath.Join(root, "tables.ts")
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, "\nexport const _tent_seq = table({ columns: { body: text() } })\n"...)
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix := index(t, root)
+	r := newRunner(t, root, Config{})
+	_, err = r.Run(context.Background(), ix, Request{Name: "luck"})
+	if te := toolError(t, err, "T9107"); !strings.Contains(te.Message, "_tent_seq") {
+		t.Errorf("run: %v", te)
+	}
+	if err := r.Reset(context.Background(), ix); code(err) != "T9107" {
+		t.Errorf("reset: %v, want T9107", err)
+	}
+}

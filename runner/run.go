@@ -57,19 +57,22 @@ type Result struct {
 // run runs req over a and src, and keeps it in the run log.
 func (r *Runner) run(ctx context.Context, a *app, ix *definitions.Index, src Source, req Request) (*Result, error) {
 	start := time.Now()
-	res, err := r.execute(ctx, a, ix, src, req, start)
+	// The private values the run was handed, to keep out of the log
+	// wherever the run carried them.
+	secrets := newSecretSet(a.private)
+	res, err := r.execute(ctx, a, ix, src, req, start, secrets)
 	ms := math.Round(float64(time.Since(start).Microseconds())/10) / 100
-	entry := runlog.Entry{Time: start, Name: req.Name, As: asLabel(req.As), Input: redactJSON(a, req.Input), MS: ms}
+	entry := runlog.Entry{Time: start, Name: req.Name, As: asLabel(req.As), Input: redactJSON(a, secrets, req.Input), MS: ms}
 	if res != nil {
 		res.MS = ms
-		entry.Result = redactJSON(a, res.Result)
+		entry.Result = redactJSON(a, secrets, res.Result)
 	}
 	var te *diag.ToolError
 	if err != nil && !errors.As(err, &te) {
 		te = diag.Errorf(diag.T4003, "%v", err)
 	}
 	if te != nil {
-		entry.Error = redactError(a, te)
+		entry.Error = redactError(a, secrets, te)
 	}
 	// The log serves the agent's later questions; failing to keep it must
 	// not turn a run that happened into one that did not, but it is said.
@@ -97,7 +100,7 @@ func asLabel(as string) string {
 }
 
 // execute does the run: the checks that need no code, then the code.
-func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src Source, req Request, start time.Time) (*Result, error) {
+func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src Source, req Request, start time.Time, secrets *secretSet) (*Result, error) {
 	c := a.callables[req.Name]
 	if c == nil {
 		return nil, unknownCallable(a, req.Name)
@@ -142,9 +145,13 @@ func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src
 	s.ask = func(kind string) (bool, error) {
 		return approve(ctx, req.Approver, c, req.As, []string{kind})
 	}
+	s.onRows = func(table string, rows []testdb.Row) { secrets.addRows(a, table, rows) }
 	var input map[string]any
 	if s.user, input, err = s.who(c, raw, req.As); err != nil {
 		return nil, err
+	}
+	if s.user != nil {
+		secrets.addRows(a, a.users, []testdb.Row{s.user})
 	}
 	now := req.Now
 	if now.IsZero() {

@@ -18,12 +18,15 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/dop251/goja"
 
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/rename"
 	"github.com/tent-tools/tent-tools/runner/jslib"
 	"github.com/tent-tools/tent-tools/runner/runlog"
 	"github.com/tent-tools/tent-tools/runner/testdb"
@@ -130,6 +133,9 @@ func (r *Runner) database(ctx context.Context, a *app) (*testdb.DB, error) {
 	if r.migrated == a.fingerprint {
 		return r.db, nil
 	}
+	if err := reservedTables(a); err != nil {
+		return nil, err
+	}
 	if _, err := r.db.Migrate(ctx, a.model); err != nil {
 		var de *testdb.DriftError
 		if errors.As(err, &de) {
@@ -153,4 +159,15 @@ func (r *Runner) runLog(ctx context.Context) (*runlog.Log, error) {
 		r.log = l
 	}
 	return r.log, nil
+}
+
+// reservedTables refuses a model with a table whose name the test database
+// keeps for its own (T9107): it would be the database's, not the app's.
+func reservedTables(a *app) error {
+	for _, t := range a.model.Tables {
+		if strings.HasPrefix(t.Name, rename.ReservedPrefix) {
+			return diag.Errorf(diag.T9107, "table %s: names starting %s are kept by the test database for its own tables; rename the table", t.Name, rename.ReservedPrefix).With("table", t.Name)
+		}
+	}
+	return nil
 }

@@ -203,7 +203,7 @@ func (r *Runner) Screen(ctx context.Context, ix *definitions.Index, req ScreenRe
 	out, err := r.showScreen(ctx, a, ix, indexSource{ix: ix, root: r.root}, sc, params, req, start)
 	ms := math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	input, _ := json.Marshal(params)
-	entry := runlog.Entry{Time: start, Name: sc.name, As: asLabel(req.As), Input: redactJSON(a, input), MS: ms}
+	entry := runlog.Entry{Time: start, Name: sc.name, As: asLabel(req.As), Input: redactJSON(a, newSecretSet(a.private), input), MS: ms}
 	if out != nil {
 		out.MS = ms
 		entry.Result = json.RawMessage(`{"screen":` + mustJSON(sc.pattern) + `}`)
@@ -213,7 +213,7 @@ func (r *Runner) Screen(ctx context.Context, ix *definitions.Index, req ScreenRe
 		te = diag.Errorf(diag.T4003, "%v", err)
 	}
 	if te != nil {
-		entry.Error = redactError(a, te)
+		entry.Error = redactError(a, newSecretSet(a.private), te)
 	}
 	if l, lerr := r.runLog(ctx); lerr == nil {
 		// As for runs: the log serves later questions, and failing to keep

@@ -54,5 +54,8 @@ func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
 			fmt.Fprintf(&b, "  result %s\n", e.Result)
 		}
 	}
+	for _, n := range logs.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	return Answer{Text: b.String(), Data: logs}, nil
 }

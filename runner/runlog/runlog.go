@@ -130,8 +130,11 @@ type Query struct {
 	Limit  int
 }
 
-// List answers the runs that q asks for, newest first.
-func (l *Log) List(ctx context.Context, q Query) ([]Entry, error) {
+// List answers the runs that q asks for, newest first, and how many
+// stored runs it left out because they cannot be read (a result or input
+// that is not JSON, an error that is not an error): one bad entry never
+// breaks the log.
+func (l *Log) List(ctx context.Context, q Query) ([]Entry, int, error) {
 	s := `SELECT time, name, who, input, result, error, ms FROM runs WHERE 1 = 1`
 	var args []any
 	if q.Errors {
@@ -147,31 +150,51 @@ func (l *Log) List(ctx context.Context, q Query) ([]Entry, error) {
 	}
 	rows, err := l.db.QueryContext(ctx, s, args...)
 	if err != nil {
-		return nil, fmt.Errorf("run log: %w", err)
+		return nil, 0, fmt.Errorf("run log: %w", err)
 	}
 	defer rows.Close()
 	out := []Entry{}
+	skipped := 0
 	for rows.Next() {
 		var e Entry
 		var at, input string
 		var result, errText sql.NullString
 		if err := rows.Scan(&at, &e.Name, &e.As, &input, &result, &errText, &e.MS); err != nil {
-			return nil, fmt.Errorf("run log: %w", err)
+			skipped++
+			continue
 		}
-		e.Time, _ = time.Parse(timeLayout, at)
-		e.Input = json.RawMessage(input)
-		if result.Valid {
-			e.Result = json.RawMessage(result.String)
-		}
-		if errText.Valid {
-			e.Error = &diag.ToolError{}
-			if err := json.Unmarshal([]byte(errText.String), e.Error); err != nil {
-				return nil, fmt.Errorf("run log: %w", err)
-			}
+		if !readEntry(&e, at, input, result, errText) {
+			skipped++
+			continue
 		}
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("run log: %w", err)
+	}
+	return out, skipped, nil
+}
+
+// readEntry fills e from a stored row, and reports whether it reads.
+func readEntry(e *Entry, at, input string, result, errText sql.NullString) bool {
+	t, err := time.Parse(timeLayout, at)
+	if err != nil || !json.Valid([]byte(input)) {
+		return false
+	}
+	e.Time, e.Input = t, json.RawMessage(input)
+	if result.Valid {
+		if !json.Valid([]byte(result.String)) {
+			return false
+		}
+		e.Result = json.RawMessage(result.String)
+	}
+	if errText.Valid {
+		e.Error = &diag.ToolError{}
+		if err := json.Unmarshal([]byte(errText.String), e.Error); err != nil || e.Error.Code == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseSince reads a `since`: a time (RFC 3339) or an age before now

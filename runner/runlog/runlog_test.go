@@ -39,7 +39,7 @@ func TestAddList(t *testing.T) {
 		{Query{Limit: 1}, []string{"c"}},
 	}
 	for _, tt := range tests {
-		got, err := l.List(ctx, tt.q)
+		got, _, err := l.List(ctx, tt.q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestAddList(t *testing.T) {
 			}
 		}
 	}
-	errs, _ := l.List(ctx, Query{Errors: true})
+	errs, _, _ := l.List(ctx, Query{Errors: true})
 	if e := errs[0]; e.Error.Code != diag.T4003 || e.Error.Data["at"] != "f.ts:1:1" || !e.Time.Equal(base.Add(time.Hour)) || string(e.Input) != `{"x":1}` {
 		t.Errorf("error entry = %+v", e)
 	}
@@ -117,7 +117,7 @@ func TestKeepsNewest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	got, err := l.List(ctx, Query{})
+	got, _, err := l.List(ctx, Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,5 +127,40 @@ func TestKeepsNewest(t *testing.T) {
 	}
 	if strings.Join(names, "") != "edc" {
 		t.Errorf("after reopening, the log keeps %v, want e d c", names)
+	}
+}
+
+// TestUnreadableEntriesAreSkipped: a stored run that cannot be read (not
+// JSON where JSON is kept, an error that is no error) is left out and
+// counted; the others still read.
+func TestUnreadableEntriesAreSkipped(t *testing.T) {
+	ctx := context.Background()
+	l, err := Open(ctx, filepath.Join(t.TempDir(), "logs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.Add(ctx, Entry{Time: time.Now(), Name: "good", As: "nobody", Input: json.RawMessage(`{}`), Result: json.RawMessage(`1`)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{
+		`INSERT INTO runs (time, name, who, input, result, ms) VALUES ('2026-01-01T00:00:00.000000Z', 'r', 'nobody', '{}', 'not JSON', 1)`,
+		`INSERT INTO runs (time, name, who, input, ms) VALUES ('2026-01-01T00:00:00.000000Z', 'i', 'nobody', 'not JSON', 1)`,
+		`INSERT INTO runs (time, name, who, input, error, ms) VALUES ('2026-01-01T00:00:00.000000Z', 'e', 'nobody', '{}', '[1]', 1)`,
+		`INSERT INTO runs (time, name, who, input, ms) VALUES ('yesterday', 't', 'nobody', '{}', 1)`,
+	} {
+		if _, err := l.db.ExecContext(ctx, bad); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, skipped, err := l.List(ctx, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Name != "good" || skipped != 4 {
+		t.Errorf("list = %+v, skipped %d; want the good entry and 4 skipped", got, skipped)
+	}
+	if _, err := json.Marshal(got); err != nil {
+		t.Errorf("the entries do not make JSON: %v", err)
 	}
 }

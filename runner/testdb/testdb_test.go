@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tent-tools/tent-tools/rename"
 	"github.com/tent-tools/tent-tools/schema"
 )
 
@@ -331,5 +332,13 @@ func TestReset(t *testing.T) {
 	}
 	if n := len(rows(t, db, m, "users")); n != 2 {
 		t.Errorf("after reset users has %d rows, want 2", n)
+	}
+}
+
+// TestReservedPrefix: rename refuses the names this package keeps for its
+// own tables.
+func TestReservedPrefix(t *testing.T) {
+	if rename.ReservedPrefix != internalPrefix {
+		t.Errorf("rename reserves %q, the test database keeps %q", rename.ReservedPrefix, internalPrefix)
 	}
 }
