@@ -243,7 +243,7 @@ const (
 	// T9135: check --changed-since: git cannot say what changed since the
 	// ref (no git, not a git repository, an unknown ref).
 	T9135 = "T9135"
-	// T9136: check --baseline: the file cannot be read or is no baseline
-	// of the check.
+	// T9136: check --baseline, --write-baseline: the file cannot be read
+	// or written, or is no baseline of the check.
 	T9136 = "T9136"
 )

@@ -178,7 +178,8 @@ func underPrefix(r check.Report, prefix string) check.Report {
 
 // writeBaselineFile writes the baseline of every finding of a report into
 // a file (through a temporary file and a rename, so that a baseline is
-// never left half written), and answers what it wrote.
+// never left half written), and answers what it wrote; a file that cannot
+// be written is T9136.
 func writeBaselineFile(path string, r check.Report) (tools.Answer, error) {
 	data, err := check.NewBaseline(r).Marshal()
 	if err != nil {
@@ -186,17 +187,17 @@ func writeBaselineFile(path string, r check.Report) (tools.Answer, error) {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".baseline-*")
 	if err != nil {
-		return tools.Answer{}, fmt.Errorf("write the baseline: %w", err)
+		return tools.Answer{}, diag.Errorf(diag.T9136, "write the baseline %s: %v", path, err)
 	}
 	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())
-		return tools.Answer{}, fmt.Errorf("write the baseline %s: %w", path, err)
+		return tools.Answer{}, diag.Errorf(diag.T9136, "write the baseline %s: %v", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
-		return tools.Answer{}, fmt.Errorf("write the baseline %s: %w", path, err)
+		return tools.Answer{}, diag.Errorf(diag.T9136, "write the baseline %s: %v", path, err)
 	}
 	return tools.Answer{Text: fmt.Sprintf("wrote the baseline %s: %s", path, check.Summary(r.Findings))}, nil
 }
