@@ -57,8 +57,18 @@ type expectation struct {
 	plan     *Plan
 	opts     Options
 	tool     string
-	want     map[string]string // path -> planned content hash, "" where the file goes
+	want     map[string]wanted
 	deadline time.Time
+}
+
+// wanted is what a plan wants of one path: its planned content hash (""
+// where the file goes), and the texts it may hold on the way there (an
+// editor that moves a file saves its old text first, or edits the file
+// at its old path before it is moved by hand), which are not yet a
+// deviation.
+type wanted struct {
+	hash    string
+	passing map[string]bool
 }
 
 // PlanChange runs a change set through the pipeline up to the judgement
@@ -187,18 +197,24 @@ func (w *Workspace) modeOf(rel string) fs.FileMode {
 
 // expectPlan makes a plan wait for the editor's saves.
 func (w *Workspace) expectPlan(plan *Plan) {
-	e := &expectation{plan: plan, opts: w.opts, tool: w.tool, want: map[string]string{}, deadline: time.Now().Add(ExpectFor)}
+	e := &expectation{plan: plan, opts: w.opts, tool: w.tool, want: map[string]wanted{}, deadline: time.Now().Add(ExpectFor)}
 	if e.tool == "" {
 		e.tool = plan.toolName()
 	}
 	for _, f := range plan.Files {
-		if f.From != "" {
-			e.want[f.From] = ""
+		var old string
+		if f.Old != nil {
+			old = history.Hash(f.Old)
 		}
-		if f.Gone {
-			e.want[f.Path] = ""
-		} else {
-			e.want[f.Path] = history.Hash(f.Text)
+		switch {
+		case f.From != "":
+			planned := history.Hash(f.Text)
+			e.want[f.From] = wanted{passing: map[string]bool{old: true, planned: true}}
+			e.want[f.Path] = wanted{hash: planned, passing: map[string]bool{old: true}}
+		case f.Gone:
+			e.want[f.Path] = wanted{passing: map[string]bool{old: true}}
+		default:
+			e.want[f.Path] = wanted{hash: history.Hash(f.Text), passing: map[string]bool{old: true}}
 		}
 	}
 	w.expect.mu.Lock()
@@ -257,13 +273,16 @@ func (w *Workspace) claimExpected(ctx context.Context, hs *history.Store, known 
 			switch {
 			case claimed[p]:
 				waiting++ // claimed by an older plan
-			case want == "" && isGone[p]:
+			case want.hash == "" && isGone[p]:
 				arrived = append(arrived, p)
-			case want != "" && isChanged && c.state.Hash == want:
+			case want.hash != "" && isChanged && c.state.Hash == want.hash:
 				arrived = append(arrived, p)
+			case isChanged && want.passing[c.state.Hash]:
+				waiting++
+				claimed[p] = true // on its way: neither recorded nor stamped yet
 			case isChanged || isGone[p]:
 				delete(e.want, p) // saved as something else: recorded as what it is
-			case want != "" && known[p].Hash == want:
+			case want.hash != "" && known[p].Hash == want.hash:
 				delete(e.want, p) // the disk held the planned text already
 			default:
 				waiting++

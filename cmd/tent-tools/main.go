@@ -20,6 +20,9 @@ func main() {
 
 // run runs one command line and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "lsp" { // a server, not one tool's call
+		return runLSP(ctx, args[1:], stdin, stdout, stderr)
+	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, dir: "."}
 	defer e.close()
 	cmd, rest, err := e.parseCommand(args)

@@ -1,0 +1,371 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/tent-tools/tent-tools/check"
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/tools"
+)
+
+// relPath turns a document's URI into its path in the project, or an
+// error where it lies outside the project's folder.
+func (s *server) relPath(uri string) (string, error) {
+	p, err := filePath(uri)
+	if err != nil {
+		return "", diag.Errorf(diag.T9105, "%s is not a file of the project: %v", uri, err).With("uri", uri)
+	}
+	s.mu.Lock()
+	root, ws := s.root, s.ws
+	s.mu.Unlock()
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		// The folder may be named through a link: try the real one.
+		if real, rerr := filepath.EvalSymlinks(filepath.Dir(p)); rerr == nil && ws != nil {
+			rel, err = filepath.Rel(ws.Root(), filepath.Join(real, filepath.Base(p)))
+		}
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", diag.Errorf(diag.T9105, "%s is outside the project %s", p, root).With("uri", uri)
+		}
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// uriOf is the URI of a project path, under the client's root.
+func (s *server) uriOf(rel string) string {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(root, filepath.FromSlash(rel)))}
+	return u.String()
+}
+
+func (s *server) didOpen(ctx context.Context, req jsonrpc2.Request) error {
+	var p protocol.DidOpenTextDocumentParams
+	if err := decode(req, &p); err != nil {
+		return err
+	}
+	uri := string(p.TextDocument.URI)
+	rel, err := s.relPath(uri)
+	if err != nil {
+		return err
+	}
+	ws, _ := s.workspace()
+	if _, err := ws.SetOverlay(rel, []byte(p.TextDocument.Text)); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.docs[rel] = &document{uri: uri, path: rel, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+	s.mu.Unlock()
+	return s.publish(ctx, rel)
+}
+
+func (s *server) didChange(ctx context.Context, req jsonrpc2.Request) error {
+	var p didChangeParams
+	if err := decode(req, &p); err != nil {
+		return err
+	}
+	rel, err := s.relPath(string(p.TextDocument.URI))
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	doc := s.docs[rel]
+	enc := s.enc
+	s.mu.Unlock()
+	if doc == nil {
+		return fmt.Errorf("didChange of %s, which is not open", rel)
+	}
+	text := doc.text
+	for _, c := range p.ContentChanges {
+		if c.Range == nil {
+			text = []byte(c.Text)
+			continue
+		}
+		l := newLines(text, enc)
+		start, err := l.offset(c.Range.Start)
+		if err != nil {
+			return fmt.Errorf("didChange of %s: %w", rel, err)
+		}
+		end, err := l.offset(c.Range.End)
+		if err != nil {
+			return fmt.Errorf("didChange of %s: %w", rel, err)
+		}
+		if end < start {
+			start, end = end, start
+		}
+		next := make([]byte, 0, len(text)-(end-start)+len(c.Text))
+		next = append(append(append(next, text[:start]...), c.Text...), text[end:]...)
+		text = next
+	}
+	ws, _ := s.workspace()
+	if _, err := ws.SetOverlay(rel, text); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	doc.text, doc.version = text, p.TextDocument.Version
+	s.mu.Unlock()
+	return s.publish(ctx, rel)
+}
+
+func (s *server) didSave(ctx context.Context, req jsonrpc2.Request) error {
+	var p protocol.DidSaveTextDocumentParams
+	if err := decode(req, &p); err != nil {
+		return err
+	}
+	return s.refresh(ctx)
+}
+
+func (s *server) didClose(ctx context.Context, req jsonrpc2.Request) error {
+	var p protocol.DidCloseTextDocumentParams
+	if err := decode(req, &p); err != nil {
+		return err
+	}
+	rel, err := s.relPath(string(p.TextDocument.URI))
+	if err != nil {
+		return err
+	}
+	ws, _ := s.workspace()
+	ws.DropOverlay(rel)
+	s.mu.Lock()
+	delete(s.docs, rel)
+	s.mu.Unlock()
+	return s.publish(ctx, rel)
+}
+
+// refresh looks at the disk (saves, watched files): changes are recorded
+// and told (tent/changed), and the diagnostics follow.
+func (s *server) refresh(ctx context.Context) error {
+	ws, _ := s.workspace()
+	if err := ws.Refresh(ctx); err != nil {
+		return err
+	}
+	return s.publish(ctx, "")
+}
+
+// publish publishes the diagnostics of every file whose findings changed
+// since they were last published ([] where a file has none left), and
+// those of the document always, with the document's version.
+func (s *server) publish(ctx context.Context, always string) error {
+	ws, enc := s.workspace()
+	ix, err := ws.Index(ctx)
+	if err != nil {
+		return err
+	}
+	findings := check.Run(ctx, ix, check.Options{})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	byPath := map[string][]diag.Finding{}
+	for _, f := range findings {
+		byPath[f.Path] = append(byPath[f.Path], f)
+	}
+	s.mu.Lock()
+	caps := s.caps.TextDocument.PublishDiagnostics
+	paths := map[string]bool{}
+	for p := range byPath {
+		paths[p] = true
+	}
+	for p := range s.published {
+		paths[p] = true
+	}
+	if always != "" {
+		paths[always] = true
+	}
+	type message struct {
+		path   string
+		params publishDiagnosticsParams
+		key    string
+	}
+	var out []message
+	for _, p := range sortedPaths(paths) {
+		diags := []diagnostic{}
+		var lines *lines
+		if f := ix.File(p); f != nil {
+			lines = newLines(f.Src, enc)
+		}
+		for _, f := range byPath[p] {
+			diags = append(diags, toDiagnostic(ix, f, lines, enc, caps.CodeDescriptionSupport, caps.RelatedInformation, s.uriOfLocked))
+		}
+		data, _ := json.Marshal(diags)
+		key := string(data)
+		if s.published[p] == key && p != always {
+			continue
+		}
+		if len(diags) == 0 {
+			delete(s.published, p)
+		} else {
+			s.published[p] = key
+		}
+		params := publishDiagnosticsParams{URI: s.uriOfLocked(p), Diagnostics: diags}
+		if doc := s.docs[p]; doc != nil {
+			v := doc.version
+			params.Version = &v
+		}
+		out = append(out, message{path: p, params: params, key: key})
+	}
+	s.mu.Unlock()
+	for _, m := range out {
+		if err := s.conn.Notify(context.WithoutCancel(ctx), "textDocument/publishDiagnostics", m.params); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// uriOfLocked is uriOf with s.mu held.
+func (s *server) uriOfLocked(rel string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(s.root, filepath.FromSlash(rel)))}
+	return u.String()
+}
+
+func sortedPaths(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for p := range m {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// toDiagnostic turns a finding into a diagnostic of its file.
+func toDiagnostic(ix *definitions.Index, f diag.Finding, l *lines, enc string, hrefs, related bool, uriOf func(string) string) diagnostic {
+	d := diagnostic{Severity: severity(f.Severity), Code: f.Code, Source: "tent", Message: f.Message}
+	d.Range = findingRange(f, l)
+	if hrefs {
+		d.CodeDescription = &codeDescription{Href: codeHref(f.Code)}
+	}
+	if f.Fix != nil {
+		d.Data = &diagnosticData{Fix: &fixData{Title: f.Fix.Title, Path: f.Fix.Path, Start: f.Fix.Start, End: f.Fix.End, Text: f.Fix.Text}}
+	}
+	if related && f.Definition != "" {
+		if def, col, _ := ix.Lookup(f.Definition); def != nil {
+			if file := ix.File(def.Path); file != nil {
+				span := def.NameSpan
+				name := def.Name
+				if col != nil && col.Prop != nil {
+					span = definitions.Span{Start: col.Prop.KeySpan.Start, End: col.Prop.KeySpan.End}
+					name = f.Definition
+				}
+				if span.End > span.Start && !(def.Path == f.Path && span.Start <= f.Start && f.Start < span.End) {
+					d.RelatedInformation = append(d.RelatedInformation, relatedInformation{
+						Location: protocol.Location{URI: protocol.DocumentURI(uriOf(def.Path)), Range: newLines(file.Src, enc).span(span.Start, span.End)},
+						Message:  "the definition of " + name,
+					})
+				}
+			}
+		}
+	}
+	return d
+}
+
+// findingRange is a finding's range: its byte span where it has one,
+// else its line and column (1-based, code points).
+func findingRange(f diag.Finding, l *lines) protocol.Range {
+	if l != nil && (f.End > f.Start || f.Start > 0) {
+		return l.span(f.Start, max(f.End, f.Start))
+	}
+	line := uint32(max(f.Line-1, 0))
+	end := uint32(max(f.EndLine-1, int(line)))
+	return protocol.Range{Start: protocol.Position{Line: line, Character: uint32(max(f.Col-1, 0))},
+		End: protocol.Position{Line: end, Character: uint32(max(f.EndCol-1, 0))}}
+}
+
+func severity(s diag.Severity) int {
+	switch s {
+	case diag.Error:
+		return 1
+	case diag.Warning:
+		return 2
+	}
+	return 3
+}
+
+// codeHref names the docs page of a finding code: the page `tent-tools
+// docs TOPIC` shows, as a tent-docs: URI with the code as its fragment.
+func codeHref(code string) string {
+	topic := "codes"
+	switch {
+	case strings.HasPrefix(code, "T1"):
+		topic = "codes-t1"
+	case strings.HasPrefix(code, "T25"):
+		topic = "codes-t25"
+	case strings.HasPrefix(code, "T26"):
+		topic = "codes-t26"
+	case strings.HasPrefix(code, "T2"):
+		topic = "codes-t2"
+	}
+	return "tent-docs:" + topic + "#" + strings.ToLower(code)
+}
+
+// startFollowing subscribes to the workspace's changes: each becomes a
+// tent/changed notification and a new publication of the diagnostics, on
+// a goroutine of the session's own (the change's recorder must not wait
+// for the client).
+func (s *server) startFollowing() {
+	s.mu.Lock()
+	ws := s.ws
+	s.follow = make(chan struct{}, 1)
+	s.followDone = make(chan struct{})
+	follow := s.follow
+	s.mu.Unlock()
+	s.unsub = ws.Subscribe(func(ev tools.Event) {
+		s.eventsMu.Lock()
+		s.events = append(s.events, ev)
+		s.eventsMu.Unlock()
+		select {
+		case follow <- struct{}{}:
+		default:
+		}
+	})
+	go func() {
+		defer close(s.followDone)
+		for range follow {
+			s.eventsMu.Lock()
+			evs := s.events
+			s.events = nil
+			s.eventsMu.Unlock()
+			for _, ev := range evs {
+				msg := tentChanged{Files: nonNil(ev.Files), Definitions: nonNil(ev.Definitions)}
+				if ev.Point > 0 {
+					n := ev.Point
+					msg.Point = &n
+				}
+				if err := s.conn.Notify(context.Background(), "tent/changed", msg); err != nil {
+					s.logf("tent/changed: %v", err)
+				}
+			}
+			if len(evs) > 0 && !s.isExiting() {
+				if err := s.publish(context.Background(), ""); err != nil {
+					s.logf("publish diagnostics: %v", err)
+				}
+			}
+		}
+	}()
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// textOf is the text of a project file as the workspace sees it (the
+// document's where open), for positions.
+func textOf(ix *definitions.Index, rel string) []byte {
+	if f := ix.File(rel); f != nil {
+		return f.Src
+	}
+	return nil
+}

@@ -1,0 +1,477 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/check"
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/remove"
+	"github.com/tent-tools/tent-tools/rename"
+	"github.com/tent-tools/tent-tools/tools"
+)
+
+// checkFile lists the check's findings of one file.
+func checkFile(ctx context.Context, ix *definitions.Index, rel string) []diag.Finding {
+	var out []diag.Finding
+	for _, f := range check.Run(ctx, ix, check.Options{}) {
+		if f.Path == rel {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// renamable finds what a rename at a position would rename: a plain place
+// of a definition or a column, in a file the tools may write.
+func (s *server) renamable(ctx context.Context, p protocol.TextDocumentPositionParams) (*definitions.Index, *target, *lines, error) {
+	ix, rel, l, off, err := s.at(ctx, p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ws, _ := s.workspace()
+	if _, err := ws.Resolve(rel, true); err != nil {
+		return nil, nil, nil, diag.Errorf(diag.T9122, "%s cannot be renamed in: %s", rel, strings.TrimPrefix(err.Error(), diag.T9105+": ")).With("path", rel)
+	}
+	if ix == nil || l == nil {
+		return nil, nil, nil, diag.Errorf(diag.T9122, "%s is not a file of the project's index", rel).With("path", rel)
+	}
+	t, ok := targetAt(ix, rel, off)
+	if !ok {
+		start, end := wordAt(textOf(ix, rel), off)
+		word := string(textOf(ix, rel)[start:end])
+		if word == "" {
+			return nil, nil, nil, diag.Errorf(diag.T9122, "nothing to rename here: not the name of a definition or a column").With("path", rel)
+		}
+		return nil, nil, nil, diag.Errorf(diag.T9122, "`%s` here is not the name of a definition or a column", word).With("path", rel)
+	}
+	if !t.plain {
+		return nil, nil, nil, diag.Errorf(diag.T9122, "`%s` here is a code site (%s) that may name %s, not a place that names it for certain; rename it at its declaration",
+			textOf(ix, rel)[t.span.Start:t.span.End], t.mark, t.name).With("path", rel).With("name", t.name)
+	}
+	return ix, t, l, nil
+}
+
+func (s *server) prepareRename(ctx context.Context, req jsonrpc2.Request) (any, error) {
+	var p protocol.PrepareRenameParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	_, t, l, err := s.renamable(ctx, p.TextDocumentPositionParams)
+	if err != nil {
+		return nil, err
+	}
+	placeholder := t.name
+	if _, col, ok := strings.Cut(t.name, "."); ok {
+		placeholder = col
+	}
+	return prepareRenameResult{Range: l.span(t.span.Start, t.span.End), Placeholder: placeholder}, nil
+}
+
+func (s *server) rename(ctx context.Context, req jsonrpc2.Request) (any, error) {
+	var p protocol.RenameParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	ix, t, _, err := s.renamable(ctx, p.TextDocumentPositionParams)
+	if err != nil {
+		return nil, err
+	}
+	if s.writes() == writesServer {
+		in, _ := json.Marshal(tools.RenameInput{Name: t.name, To: p.NewName})
+		return s.serverWrite(ctx, "rename", in)
+	}
+	set, err := rename.Plan(ix, t.name, p.NewName)
+	if err != nil {
+		return nil, err
+	}
+	return s.clientWrite(ctx, ix, set)
+}
+
+func (s *server) writes() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.init.Writes
+}
+
+// clientWrite judges a change set planned on the overlays (the policy,
+// the person asked) and answers the WorkspaceEdit the client applies; the
+// engine writes nothing, and records the saves as one point.
+func (s *server) clientWrite(ctx context.Context, ix *definitions.Index, set *change.Set) (*workspaceEdit, error) {
+	ws, _ := s.workspace()
+	if _, err := ws.PlanChange(ctx, ix, set); err != nil {
+		return nil, err
+	}
+	edit, moves := s.editOf(ix, set)
+	if len(moves) > 0 {
+		msg := "tent: the change moves files your editor cannot move for it; move them yourself and save: " + strings.Join(moves, ", ")
+		if err := s.conn.Notify(context.WithoutCancel(ctx), "window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg}); err != nil {
+			s.logf("showMessage: %v", err)
+		}
+	}
+	return edit, nil
+}
+
+// editOf is the WorkspaceEdit of a change set for this client: versioned
+// text edits for open documents, text edits for closed files, RenameFile
+// and DeleteFile where the client supports them; else the moves and
+// deletions the client must make itself are answered, to be told.
+func (s *server) editOf(ix *definitions.Index, set *change.Set) (*workspaceEdit, []string) {
+	s.mu.Lock()
+	caps := s.caps.Workspace.WorkspaceEdit
+	enc := s.enc
+	versions := map[string]int32{}
+	for p, d := range s.docs {
+		versions[p] = d.version
+	}
+	s.mu.Unlock()
+	renames := slices.Contains(caps.ResourceOperations, "rename")
+	deletes := slices.Contains(caps.ResourceOperations, "delete")
+	edit := &workspaceEdit{}
+	var manual []string
+	for _, f := range set.Files {
+		l := newLines(f.Base, enc)
+		var edits []protocol.TextEdit
+		for _, e := range f.Edits {
+			edits = append(edits, protocol.TextEdit{Range: l.span(e.Start, e.End), NewText: e.Text})
+		}
+		moves := f.To != "" && f.To != f.Path
+		if !caps.DocumentChanges {
+			if edit.Changes == nil {
+				edit.Changes = map[string][]protocol.TextEdit{}
+			}
+			if len(edits) > 0 {
+				edit.Changes[s.uriOf(f.Path)] = edits
+			}
+			if moves {
+				manual = append(manual, f.Path+" → "+f.To)
+			}
+			continue
+		}
+		if moves && renames {
+			// Moved first, then edited at its new path: an editor saves a
+			// buffer it moves, and the new path then holds the old text
+			// on its way to the new one.
+			edit.DocumentChanges = append(edit.DocumentChanges, documentChange{Rename: &fileOperation{Kind: "rename", OldURI: s.uriOf(f.Path), NewURI: s.uriOf(f.To)}})
+			if len(edits) > 0 {
+				edit.DocumentChanges = append(edit.DocumentChanges, documentChange{Edit: &textDocumentEdit{
+					TextDocument: optionalVersionedID{URI: s.uriOf(f.To)}, Edits: edits}})
+			}
+			continue
+		}
+		if moves {
+			manual = append(manual, f.Path+" → "+f.To)
+		}
+		if len(edits) > 0 {
+			id := optionalVersionedID{URI: s.uriOf(f.Path)}
+			if v, ok := versions[f.Path]; ok {
+				id.Version = &v
+			}
+			edit.DocumentChanges = append(edit.DocumentChanges, documentChange{Edit: &textDocumentEdit{TextDocument: id, Edits: edits}})
+		}
+	}
+	for _, d := range set.Deletes {
+		if caps.DocumentChanges && deletes {
+			edit.DocumentChanges = append(edit.DocumentChanges, documentChange{Delete: &fileOperation{Kind: "delete", URI: s.uriOf(d)}})
+		} else {
+			manual = append(manual, "delete "+d)
+		}
+	}
+	return edit, manual
+}
+
+// serverWrite runs a writing tool through the workspace's pipeline (the
+// engine writes every file) and answers the edit that brings the open
+// documents to the new disk text; a touched document with unsaved
+// changes refuses the write first (T9120).
+func (s *server) serverWrite(ctx context.Context, tool string, input json.RawMessage) (*workspaceEdit, error) {
+	ws, _ := s.workspace()
+	if _, err := tools.Call(ctx, ws, tool, input); err != nil {
+		return nil, err
+	}
+	return s.syncOpenDocuments(), nil
+}
+
+// syncOpenDocuments is the edit that brings every open document whose
+// file changed on the disk to the disk's text (a whole-text replacement,
+// versioned); closed files get nothing.
+func (s *server) syncOpenDocuments() *workspaceEdit {
+	ws, _ := s.workspace()
+	s.mu.Lock()
+	docs := make([]*document, 0, len(s.docs))
+	for _, d := range s.docs {
+		docs = append(docs, &document{uri: d.uri, path: d.path, version: d.version, text: d.text})
+	}
+	enc := s.enc
+	caps := s.caps.Workspace.WorkspaceEdit
+	s.mu.Unlock()
+	slices.SortFunc(docs, func(a, b *document) int { return strings.Compare(a.path, b.path) })
+	edit := &workspaceEdit{}
+	for _, d := range docs {
+		disk, err := readProjectFile(ws, d.path)
+		if err != nil || bytes.Equal(disk, d.text) {
+			continue
+		}
+		l := newLines(d.text, enc)
+		te := protocol.TextEdit{Range: l.span(0, len(d.text)), NewText: string(disk)}
+		if caps.DocumentChanges {
+			v := d.version
+			edit.DocumentChanges = append(edit.DocumentChanges, documentChange{Edit: &textDocumentEdit{
+				TextDocument: optionalVersionedID{URI: d.uri, Version: &v}, Edits: []protocol.TextEdit{te}}})
+		} else {
+			if edit.Changes == nil {
+				edit.Changes = map[string][]protocol.TextEdit{}
+			}
+			edit.Changes[d.uri] = []protocol.TextEdit{te}
+		}
+	}
+	return edit
+}
+
+// readProjectFile reads a file of the project as the read tool does.
+func readProjectFile(ws *tools.Workspace, rel string) ([]byte, error) {
+	ix, err := ws.DiskIndex(context.Background())
+	if err == nil {
+		if f := ix.File(rel); f != nil {
+			return f.Src, nil
+		}
+	}
+	return nil, fmt.Errorf("%s is not in the index", rel)
+}
+
+// actionData is what a code action carries until it is resolved.
+type actionData struct {
+	Remove string   `json:"remove,omitempty"` // a definition or column to remove
+	Fix    *fixData `json:"fix,omitempty"`    // a finding's certain fix
+	Code   string   `json:"code,omitempty"`
+}
+
+func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, error) {
+	var p codeActionParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	rel, err := s.relPath(string(p.TextDocument.URI))
+	if err != nil {
+		return nil, err
+	}
+	ws, enc := s.workspace()
+	ix, err := ws.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []codeAction{}
+	f := ix.File(rel)
+	if f == nil {
+		return out, nil
+	}
+	l := newLines(f.Src, enc)
+	start, err := l.offset(p.Range.Start)
+	if err != nil {
+		return nil, paramsError(req.Method(), err)
+	}
+	end, err := l.offset(p.Range.End)
+	if err != nil {
+		return nil, paramsError(req.Method(), err)
+	}
+	s.mu.Lock()
+	resolve := s.caps.TextDocument.CodeAction.ResolveSupport != nil && slices.Contains(s.caps.TextDocument.CodeAction.ResolveSupport.Properties, "edit")
+	s.mu.Unlock()
+	wanted := func(kind string) bool {
+		if len(p.Context.Only) == 0 {
+			return true
+		}
+		for _, o := range p.Context.Only {
+			if kind == o || strings.HasPrefix(kind, o+".") {
+				return true
+			}
+		}
+		return false
+	}
+	if wanted("quickfix") {
+		for _, fd := range checkFile(ctx, ix, rel) {
+			if fd.Fix == nil || fd.End < start || fd.Start > end {
+				continue
+			}
+			d := toDiagnostic(ix, fd, l, enc, false, false, s.uriOf)
+			data, _ := json.Marshal(actionData{Fix: d.Data.Fix, Code: fd.Code})
+			a := codeAction{Title: fd.Fix.Title, Kind: "quickfix", Diagnostics: []diagnostic{d}, IsPreferred: true, Data: data}
+			if !resolve {
+				if a, err = s.resolve(ctx, a); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, a)
+		}
+	}
+	if wanted("refactor") {
+		if t, ok := targetAt(ix, rel, start); ok && t.plain {
+			if def, col, _ := ix.Lookup(t.name); def != nil && (col != nil || def.Kind == definitions.KindTable || def.Kind == definitions.KindFn) {
+				what := "function"
+				switch {
+				case col != nil:
+					what = "column"
+				case def.Kind == definitions.KindTable:
+					what = "table"
+				}
+				data, _ := json.Marshal(actionData{Remove: t.name})
+				a := codeAction{Title: fmt.Sprintf("Remove %s %s", what, t.name), Kind: "refactor", Data: data}
+				if !resolve {
+					// Without lazy resolution, the engine removes it when
+					// the action is chosen (the server way).
+					a.Command = &command{Title: a.Title, Command: "tent.call", Arguments: []any{"remove", map[string]string{"name": t.name}}}
+				}
+				out = append(out, a)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *server) resolveCodeAction(ctx context.Context, req jsonrpc2.Request) (any, error) {
+	var a codeAction
+	if err := decode(req, &a); err != nil {
+		return nil, err
+	}
+	return s.resolve(ctx, a)
+}
+
+// resolve computes a code action's edit: judged like a rename, in the
+// session's mode of writing.
+func (s *server) resolve(ctx context.Context, a codeAction) (codeAction, error) {
+	var data actionData
+	if err := json.Unmarshal(a.Data, &data); err != nil {
+		return a, paramsError("codeAction/resolve", err)
+	}
+	ws, _ := s.workspace()
+	ix, err := ws.Index(ctx)
+	if err != nil {
+		return a, err
+	}
+	switch {
+	case data.Remove != "":
+		if s.writes() == writesServer {
+			in, _ := json.Marshal(tools.RemoveInput{Name: data.Remove})
+			a.Edit, err = s.serverWrite(ctx, "remove", in)
+			return a, err
+		}
+		set, err := remove.Plan(ix, data.Remove)
+		if err != nil {
+			return a, err
+		}
+		a.Edit, err = s.clientWrite(ctx, ix, set)
+		return a, err
+	case data.Fix != nil:
+		f := ix.File(data.Fix.Path)
+		if f == nil || data.Fix.End > len(f.Src) || data.Fix.Start > data.Fix.End {
+			return a, diag.Errorf(diag.T9103, "the fix's file %s changed; ask for the code actions again", data.Fix.Path).With("path", data.Fix.Path)
+		}
+		b := change.NewBuilder()
+		b.Edit(f.Path, f.Src, change.Edit{Start: data.Fix.Start, End: data.Fix.End, Text: data.Fix.Text})
+		set, err := b.Set()
+		if err != nil {
+			return a, err
+		}
+		set.Action, set.Target = "fix", data.Code
+		if s.writes() == writesServer {
+			if _, err := ws.Apply(ctx, ix, set); err != nil {
+				return a, err
+			}
+			a.Edit = s.syncOpenDocuments()
+			return a, nil
+		}
+		a.Edit, err = s.clientWrite(ctx, ix, set)
+		return a, err
+	}
+	return a, paramsError("codeAction/resolve", fmt.Errorf("the action carries nothing to resolve"))
+}
+
+// tentCall runs a tool of the registry as an agent's call (the server
+// way for tools that write).
+func (s *server) tentCall(ctx context.Context, req jsonrpc2.Request) (any, error) {
+	var p tentCallParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	return s.call(ctx, p.Tool, p.Input)
+}
+
+func (s *server) executeCommand(ctx context.Context, req jsonrpc2.Request) (any, error) {
+	var p struct {
+		Command   string            `json:"command"`
+		Arguments []json.RawMessage `json:"arguments"`
+	}
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	if p.Command != "tent.call" {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: fmt.Sprintf("unknown command %q; the command is tent.call", p.Command)}
+	}
+	if len(p.Arguments) < 1 || len(p.Arguments) > 2 {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "tent.call takes [TOOL, INPUT]"}
+	}
+	var tool string
+	if err := json.Unmarshal(p.Arguments[0], &tool); err != nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "tent.call: TOOL must be a string"}
+	}
+	var input json.RawMessage
+	if len(p.Arguments) == 2 {
+		input = p.Arguments[1]
+	}
+	return s.call(ctx, tool, input)
+}
+
+// call runs one tool; a tool that writes brings the open documents to the
+// new disk text with workspace/applyEdit (asked, not waited for).
+func (s *server) call(ctx context.Context, tool string, input json.RawMessage) (any, error) {
+	ws, _ := s.workspace()
+	ans, err := tools.Call(ctx, ws, tool, input)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := tools.Lookup(tool); ok && t.Writes {
+		if edit := s.syncOpenDocuments(); len(edit.DocumentChanges) > 0 || len(edit.Changes) > 0 {
+			go func() {
+				var res json.RawMessage
+				if _, err := s.conn.Call(context.Background(), "workspace/applyEdit", map[string]any{"label": "tent: " + tool, "edit": edit}, &res); err != nil {
+					s.logf("applyEdit: %v", err)
+				}
+			}()
+		}
+	}
+	return tentCallResult{Text: ans.Text, Data: ans.Data}, nil
+}
+
+// withProgress runs long work with $/progress where the client supports
+// work done progress (a token made with window/workDoneProgress/create).
+func (s *server) withProgress(ctx context.Context, title string, work func() error) error {
+	s.mu.Lock()
+	supported := s.caps.Window.WorkDoneProgress
+	s.tokens++
+	token := fmt.Sprintf("tent-%d", s.tokens)
+	s.mu.Unlock()
+	if !supported {
+		return work()
+	}
+	raw, _ := json.Marshal(token)
+	if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+		return work()
+	}
+	s.conn.Notify(ctx, "$/progress", progressParams{Token: raw, Value: progressBegin{Kind: "begin", Title: title}})
+	err := work()
+	msg := "done"
+	if err != nil {
+		msg = err.Error()
+	}
+	s.conn.Notify(context.WithoutCancel(ctx), "$/progress", progressParams{Token: raw, Value: progressEnd{Kind: "end", Message: msg}})
+	return err
+}
