@@ -169,11 +169,13 @@ func (c *client) read(r *bufio.Reader) {
 			c.notes = append(c.notes, m)
 			answer := c.answer
 			c.mu.Unlock()
-			var result any
-			if answer != nil {
-				result = answer(m.Method, m.Params)
-			}
-			go c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+			go func() { // an answer may wait (a person thinking)
+				var result any
+				if answer != nil {
+					result = answer(m.Method, m.Params)
+				}
+				c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+			}()
 		case m.Method != "":
 			c.mu.Lock()
 			c.notes = append(c.notes, m)

@@ -108,6 +108,9 @@ func (s *server) writes() string {
 // engine writes nothing, and records the saves as one point.
 func (s *server) clientWrite(ctx context.Context, ix *definitions.Index, set *change.Set) (*workspaceEdit, error) {
 	ws, _ := s.workspace()
+	if err := ws.Refresh(ctx); err != nil { // what changed before is not the plan's
+		return nil, err
+	}
 	if _, err := ws.PlanChange(ctx, ix, set); err != nil {
 		return nil, err
 	}
@@ -448,7 +451,13 @@ func (s *server) call(ctx context.Context, tool string, input json.RawMessage) (
 			}()
 		}
 	}
-	return tentCallResult{Text: ans.Text, Data: ans.Data}, nil
+	// The data as the Go API marshals it (encoding/json: omitzero and
+	// the tools' own marshallers), not as the connection's encoder would.
+	data, err := json.Marshal(ans.Data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tool, err)
+	}
+	return tentCallResult{Text: ans.Text, Data: json.RawMessage(data)}, nil
 }
 
 // withProgress runs long work with $/progress where the client supports

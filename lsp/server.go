@@ -462,8 +462,9 @@ func (s *server) initialized(ctx context.Context) error {
 		}
 	}
 	return s.withProgress(ctx, "Indexing the project", func() error {
-		_, err := ws.Index(ctx)
-		if err != nil {
+		// The history's starting state, so that the editor's saves are
+		// changes of it.
+		if err := ws.Refresh(ctx); err != nil {
 			return err
 		}
 		return s.publish(ctx, "")

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"sort"
 	"sync"
 
@@ -27,6 +28,10 @@ type events struct {
 	mu   sync.Mutex
 	next int
 	subs map[int]func(Event)
+	// seen is the newest point told (or found at the first look, primed):
+	// points other processes recorded after it are told at the next look.
+	seen   int
+	primed bool
 }
 
 // Subscribe calls fn with every change of the project that this process
@@ -67,6 +72,9 @@ func (w *Workspace) emit(ev Event) {
 
 // emitPoint tells the subscribers of a point just recorded.
 func (w *Workspace) emitPoint(n int, files []history.FileChange, changes []defchange.DefChange) {
+	w.events.mu.Lock()
+	w.events.seen = max(w.events.seen, n)
+	w.events.mu.Unlock()
 	paths := make([]string, 0, len(files))
 	for _, f := range files {
 		paths = append(paths, f.Path)
@@ -104,4 +112,38 @@ func sortedInts[V any](m map[int]V) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// tellOthers tells the subscribers of the points that other processes
+// recorded since the last look (a CLI command, an agent's tool in another
+// process). The first look only notes where the history stands.
+func (w *Workspace) tellOthers(ctx context.Context) error {
+	hs, err := w.history(ctx)
+	if err != nil {
+		return err
+	}
+	last, err := hs.Last(ctx)
+	if err != nil {
+		return err
+	}
+	e := &w.events
+	e.mu.Lock()
+	from := e.seen
+	if !e.primed {
+		e.primed, e.seen = true, last
+		e.mu.Unlock()
+		return nil
+	}
+	e.mu.Unlock()
+	if last <= from {
+		return nil
+	}
+	points, err := hs.Range(ctx, from, last)
+	if err != nil {
+		return err
+	}
+	for _, p := range points {
+		w.emitPoint(p.N, p.Files, p.Changes)
+	}
+	return nil
 }

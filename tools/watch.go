@@ -27,7 +27,8 @@ const watchQuiet = 40 * time.Millisecond
 
 // Refresh looks at the disk now, as a call does before it runs: a change
 // cut short is finished, changes made outside the tools are recorded (and
-// told to the subscribers), and the index follows the disk. Where another
+// told to the subscribers, as are the points other processes recorded
+// since the last look), and the index follows the disk. Where another
 // process is writing, Refresh waits for it.
 func (w *Workspace) Refresh(ctx context.Context) error {
 	unlock, err := w.lockWrite()
@@ -36,6 +37,9 @@ func (w *Workspace) Refresh(ctx context.Context) error {
 	}
 	v := &Workspace{folder: w.folder, opts: w.opts}
 	err = v.settle(ctx)
+	if err == nil {
+		err = v.tellOthers(ctx)
+	}
 	unlock()
 	if err != nil {
 		return fmt.Errorf("refresh %s: %w", w.root, err)
