@@ -1,6 +1,6 @@
 // Package shot takes the picture of a screen's page in a real headless
 // Chromium, driven through chromedp: one browser per Browser value, a tab
-// per picture. The browser gets the page and nothing else: every request
+// per picture while it is taken (kept for a later one). The browser gets the page and nothing else: every request
 // but the page itself is failed before it leaves the browser, JavaScript
 // is off, the page's origin is a name that resolves nowhere (so it may
 // open no file), and the browser resolves no host name at all.
@@ -10,12 +10,13 @@ package shot
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,7 +95,11 @@ type Browser struct {
 
 	mu     sync.Mutex
 	closed bool
+	idle   []*tab // tabs a finished picture left, ready for the next
 }
+
+// maxIdleTabs bounds the tabs kept open between pictures.
+const maxIdleTabs = 4
 
 // Start starts a browser. It answers T4010 where no Chromium is found or it
 // fails to start, and T4004 where it does not start within the limit.
@@ -162,13 +167,17 @@ func Start(ctx context.Context, cfg Config) (*Browser, error) {
 	}
 }
 
-// kill stops a browser that is still starting: no graceful close (there
-// may be no browser to ask yet), the process killed with its allocator's
-// context, which waits for it and what it started.
+// kill stops the browser: its tabs and the process, killed through its
+// allocator's context, which waits for it and for what it started.
 func (b *Browser) kill() {
 	b.mu.Lock()
 	b.closed = true
+	idle := b.idle
+	b.idle = nil
 	b.mu.Unlock()
+	for _, t := range idle {
+		t.close()
+	}
 	b.cancel()
 	b.cancelA()
 }
@@ -180,26 +189,13 @@ func firstLine(err error) string {
 }
 
 // Close stops the browser and waits for its processes to end. It may be
-// called more than once.
+// called more than once. The browser is killed, not asked to close: its
+// profile is a temporary folder that nothing keeps, and the kill (with
+// chromedp's sweep of the processes that name that folder) ends every
+// process it started at once.
 func (b *Browser) Close() error {
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
-		return nil
-	}
-	b.closed = true
-	b.mu.Unlock()
-	// A graceful close first, bounded: past it, cancelA kills the process
-	// and whatever it started, and waits for them.
-	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-	defer cancel()
-	err := chromedp.Cancel(ctx)
-	b.cancel()
-	b.cancelA() // kills what is left, and waits for it
-	if errors.Is(err, chromedp.ErrInvalidContext) || errors.Is(err, context.Canceled) {
-		err = nil
-	}
-	return err
+	b.kill()
+	return nil
 }
 
 // Size is a viewport in CSS pixels.
@@ -251,90 +247,148 @@ type Picture struct {
 	Blocked []string
 }
 
-// Shoot takes the picture of an HTML page in a new tab, size wide, as
-// tall as the page. The tab serves the page at pageURL and fails every
+// Shoot takes the picture of an HTML page in a tab of its own, size wide,
+// as tall as the page. The tab serves the page at pageURL and fails every
 // other request; JavaScript is off. Past the page limit it answers T4004.
+// A tab that took a picture well is kept for a later one (a new page is a
+// new document: nothing of the last one stays); any other is closed.
 func (b *Browser) Shoot(ctx context.Context, html []byte, size Size) (*Picture, error) {
-	b.mu.Lock()
-	closed := b.closed
-	b.mu.Unlock()
-	if closed {
-		return nil, fmt.Errorf("shot: the browser is closed")
+	t, err := b.take()
+	if err != nil {
+		return nil, err
 	}
-	tab, closeTab := chromedp.NewContext(b.ctx)
-	defer closeTab()
-	// The tab's context must not carry a deadline at its first use, or the
-	// deadline would close it; the limit cancels it from outside instead.
+	// A tab's context must not carry a deadline (at its first use it would
+	// close the tab when it passed); the limit closes the tab from outside.
 	expired := make(chan struct{})
-	limit := time.AfterFunc(b.cfg.PageLimit, func() { close(expired); closeTab() })
-	defer limit.Stop()
-	stop := context.AfterFunc(ctx, closeTab)
-	defer stop()
-
-	pic, err := b.shoot(tab, html, size)
+	limit := time.AfterFunc(b.cfg.PageLimit, func() { close(expired); t.close() })
+	stop := context.AfterFunc(ctx, t.close)
+	pic, err := t.shoot(html, size)
+	stopped := !stop()
+	limit.Stop()
 	select {
 	case <-expired:
+		t.close()
 		return nil, diag.Errorf(diag.T4004, "the page's picture took longer than %s", b.cfg.PageLimit)
 	default:
 	}
-	if err != nil {
+	if err != nil || stopped {
+		t.close()
 		if ctx.Err() != nil {
 			return nil, diag.Errorf(diag.T4004, "the picture was stopped: %v", ctx.Err())
 		}
 		return nil, fmt.Errorf("shot: %w", err)
 	}
+	b.give(t)
 	return pic, nil
 }
 
-// shoot does the tab's work.
-func (b *Browser) shoot(tab context.Context, html []byte, size Size) (*Picture, error) {
-	var (
-		mu      sync.Mutex
-		blocked []string
-		served  bool
-	)
-	events := chromedp.Events(tab, fetch.RequestPaused)
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			serve := !served && ev.Request != nil && ev.Request.URL == pageURL && ev.ResourceType == network.ResourceTypeDocument
-			if serve {
-				served = true
-			} else if ev.Request != nil {
-				blocked = append(blocked, ev.Request.URL)
-			}
-			mu.Unlock()
-			if serve {
-				_, _ = chromedp.Call(tab, fetch.FulfillRequest, fetch.FulfillRequestParams{
-					RequestID:    ev.RequestID,
-					ResponseCode: 200,
-					ResponseHeaders: []*fetch.HeaderEntry{
-						{Name: "Content-Type", Value: "text/html; charset=utf-8"},
-						{Name: "Cache-Control", Value: "no-store"},
-					},
-					Body: html,
-				})
-				continue
-			}
-			_, _ = chromedp.Call(tab, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
-		}
-	}()
-	var png []byte
-	err := chromedp.Do(tab,
-		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+// take answers an idle tab, or opens a new one.
+func (b *Browser) take() (*tab, error) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil, fmt.Errorf("shot: the browser is closed")
+	}
+	if n := len(b.idle); n > 0 {
+		t := b.idle[n-1]
+		b.idle = b.idle[:n-1]
+		b.mu.Unlock()
+		return t, nil
+	}
+	b.mu.Unlock()
+	return b.open()
+}
+
+// give keeps a tab for the next picture, or closes it where enough are kept.
+func (b *Browser) give(t *tab) {
+	b.mu.Lock()
+	if !b.closed && len(b.idle) < maxIdleTabs {
+		b.idle = append(b.idle, t)
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	t.close()
+}
+
+// tab is one tab of the browser, with the interception that serves its
+// page and fails every other request.
+type tab struct {
+	ctx   context.Context
+	close context.CancelFunc
+
+	mu      sync.Mutex
+	html    []byte   // the page the next navigation is served
+	served  bool     // whether it was
+	blocked []string // the requests failed since
+}
+
+// open opens a tab: every request paused and answered by the tab's
+// interception, JavaScript off.
+func (b *Browser) open() (*tab, error) {
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	t := &tab{ctx: ctx, close: cancel}
+	events := chromedp.Events(ctx, fetch.RequestPaused)
+	go t.intercept(events)
+	err := chromedp.Do(ctx,
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 			_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}})
 			return err
 		}),
-		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 			_, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 			return err
 		}),
+	)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("shot: open a tab: %w", err)
+	}
+	return t, nil
+}
+
+// intercept answers the tab's paused requests: the page's own document
+// with the page, once per picture; anything else failed.
+func (t *tab) intercept(events iter.Seq2[fetch.EventRequestPaused, error]) {
+	for ev, err := range events {
+		if err != nil {
+			return
+		}
+		t.mu.Lock()
+		serve := !t.served && ev.Request != nil && ev.Request.URL == pageURL && ev.ResourceType == network.ResourceTypeDocument
+		html := t.html
+		if serve {
+			t.served = true
+		} else if ev.Request != nil {
+			t.blocked = append(t.blocked, ev.Request.URL)
+		}
+		t.mu.Unlock()
+		if serve {
+			_, _ = chromedp.Call(t.ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{
+				RequestID:    ev.RequestID,
+				ResponseCode: 200,
+				ResponseHeaders: []*fetch.HeaderEntry{
+					{Name: "Content-Type", Value: "text/html; charset=utf-8"},
+					{Name: "Cache-Control", Value: "no-store"},
+				},
+				Body: html,
+			})
+			continue
+		}
+		_, _ = chromedp.Call(t.ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+	}
+}
+
+// shoot loads html in the tab and takes its picture.
+func (t *tab) shoot(html []byte, size Size) (*Picture, error) {
+	t.mu.Lock()
+	t.html, t.served, t.blocked = html, false, nil
+	t.mu.Unlock()
+	var png []byte
+	err := chromedp.Do(t.ctx,
 		chromedp.EmulateViewport(int64(size.Width), int64(size.Height)),
 		chromedp.Navigate(pageURL),
-		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 			m, err := chromedp.Call(ctx, page.GetLayoutMetrics, cdp.Empty{})
 			if err != nil {
 				return err
@@ -351,13 +405,14 @@ func (b *Browser) shoot(tab context.Context, html []byte, size Size) (*Picture, 
 			return err
 		}),
 	)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.html = nil
 	if err != nil {
 		return nil, err
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !served {
+	if !t.served {
 		return nil, fmt.Errorf("the page was never asked for")
 	}
-	return &Picture{PNG: png, Blocked: blocked}, nil
+	return &Picture{PNG: png, Blocked: slices.Clone(t.blocked)}, nil
 }

@@ -119,9 +119,12 @@ func TestIsolation(t *testing.T) {
 <script>document.body.innerHTML = 'script ran'</script>
 </body></html>`
 
-	tab, closeTab := chromedp.NewContext(b.ctx)
-	defer closeTab()
-	pic, err := b.shoot(tab, []byte(page), Size{800, 600})
+	tab, err := b.take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.close()
+	pic, err := tab.shoot([]byte(page), Size{800, 600})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +134,7 @@ func TestIsolation(t *testing.T) {
 	if len(pic.Blocked) == 0 {
 		t.Errorf("no request was blocked; the page asked for several")
 	}
-	res, err := chromedp.Call(tab, dom.GetDocument, dom.GetDocumentParams{Depth: ptr(int64(-1)), Pierce: ptr(true)})
+	res, err := chromedp.Call(tab.ctx, dom.GetDocument, dom.GetDocumentParams{Depth: ptr(int64(-1)), Pierce: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,3 +140,19 @@ func BenchmarkWarmShotHTML(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChromiumStart is Chromium alone, started headless to print a
+// blank page and end: what BenchmarkColdShot cannot go below, in the same run.
+func BenchmarkChromiumStart(b *testing.B) {
+	chromium, err := shot.Find()
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			b.Fatal(err)
+		}
+		b.Skip(err)
+	}
+	profile := b.TempDir()
+	timeProcess(b, func() *exec.Cmd {
+		return exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+profile, "--dump-dom", "about:blank")
+	})
+}
