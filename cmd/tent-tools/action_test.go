@@ -317,6 +317,9 @@ func TestActionInstallSteps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds tent-tools")
 	}
+	// The build takes a while on a fresh checkout; nothing else shares
+	// its folders.
+	t.Parallel()
 	actionPath, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
