@@ -57,7 +57,7 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 		return Answer{}, err
 	}
 	src, info, err := w.readFile(rel, MaxFile, func(n int64) error {
-		return diag.Errorf(diag.T9104, "%s is %s, more than the %s that edit changes", rel, size(n), size(MaxFile)).With("path", rel)
+		return diag.Errorf(diag.T9104, "%s is %s, more than the %s that edit changes: split the file, or change it outside the tools", rel, size(n), size(MaxFile)).With("path", rel)
 	})
 	if err != nil {
 		return Answer{}, err

@@ -132,7 +132,7 @@ const (
 // answerPoint makes a point's answer.
 func answerPoint(p *history.Point) PointAnswer {
 	pa := PointAnswer{
-		Point: p.N, Time: p.Time.UTC().Format(time.RFC3339Nano), Who: p.Who, Agent: p.Agent, Kind: p.Kind,
+		Point: p.N, Time: p.Time.UTC().Format(time.RFC3339), Who: p.Who, Agent: p.Agent, Kind: p.Kind,
 		Tool: p.Tool, Summary: p.Summary, Files: []string{}, Changes: []ChangeSummary{}, Undid: p.Undid,
 	}
 	if p.Turn > 0 {

@@ -52,8 +52,31 @@ func Register(t Tool) {
 
 // Lookup returns the tool registered under name.
 func Lookup(name string) (Tool, bool) {
-	t, ok := registry[name]
+	if t, ok := registry[name]; ok {
+		return t, true
+	}
+	t, ok := registry[camelName(name)]
 	return t, ok
+}
+
+// camelName spells a name written with dashes or underscores, as the
+// command line names its commands (changed-by), the way the tools are
+// named (changedBy), so that either spelling reaches the tool.
+func camelName(name string) string {
+	var b strings.Builder
+	upper := false
+	for _, r := range name {
+		switch {
+		case r == '-' || r == '_':
+			upper = b.Len() > 0
+		case upper:
+			b.WriteString(strings.ToUpper(string(r)))
+			upper = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // All returns every registered tool, sorted by name.
@@ -101,7 +124,7 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 			ans, err = Answer{}, internalError(name, r, debug.Stack())
 		}
 	}()
-	view := &Workspace{folder: w.folder, opts: w.opts, tool: name}
+	view := &Workspace{folder: w.folder, opts: w.opts, tool: t.Name}
 	if t.Writes {
 		unlock, err := w.lockWrite()
 		if err != nil {

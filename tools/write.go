@@ -35,7 +35,7 @@ func init() {
 // lines around them (at most 40 lines; Cut counts the rest).
 func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	if len(in.Text) > MaxText {
-		return Answer{}, diag.Errorf(diag.T9104, "the text is %s; write writes at most %s", size(int64(len(in.Text))), size(MaxText)).
+		return Answer{}, diag.Errorf(diag.T9104, "the text is %s; write at most %s: split the file in two or more", size(int64(len(in.Text))), size(MaxText)).
 			With("size", len(in.Text))
 	}
 	rel, err := w.Resolve(in.Path, true)
@@ -48,7 +48,7 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	// The old text, to show what changed and for the point (undo puts it
 	// back); a file larger than any tool reads is refused.
 	old, info, err := w.readFile(rel, MaxFile, func(n int64) error {
-		return diag.Errorf(diag.T9104, "%s is %s; write replaces files of up to %s", rel, size(n), size(MaxFile)).With("path", rel)
+		return diag.Errorf(diag.T9104, "%s is %s; write replaces files of up to %s: change it outside the tools", rel, size(n), size(MaxFile)).With("path", rel)
 	})
 	created := isCode(err, diag.T9103)
 	if err != nil && !created {

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/tent-tools/tent-tools/tools"
 )
@@ -85,14 +86,35 @@ func (e *env) parseCommand(args []string) (command, []string, error) {
 		return command{}, nil, flagError("", err)
 	}
 	rest := fs.Args()
+	if len(args) == 0 {
+		// Plain tent-tools: the usage, as help prints it.
+		return command{}, nil, &helpRequest{}
+	}
 	if len(rest) == 0 {
 		return command{}, nil, usagef("", "no command given")
 	}
-	c, ok := commands[rest[0]]
+	c, ok := lookupCommand(rest[0])
 	if !ok {
 		return command{}, nil, usagef("", "unknown command %q", rest[0])
 	}
 	return c, rest[1:], nil
+}
+
+// lookupCommand finds a command by its name, also as the tools spell it
+// (changedBy for changed-by).
+func lookupCommand(name string) (command, bool) {
+	if c, ok := commands[name]; ok {
+		return c, true
+	}
+	var b strings.Builder
+	for i, r := range name {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	c, ok := commands[b.String()]
+	return c, ok
 }
 
 // start parses the command's flags and arguments (in any order; "--" ends
@@ -144,7 +166,7 @@ func (h *helpRequest) Error() string { return "help requested" }
 // usage returns the overall usage, or the usage of one command.
 func usage(cmd string) string {
 	var b strings.Builder
-	if c, ok := commands[cmd]; ok {
+	if c, ok := lookupCommand(cmd); ok {
 		fmt.Fprintf(&b, "usage: tent-tools %s", c.name)
 		if c.args != "" {
 			fmt.Fprintf(&b, " %s", c.args)
@@ -158,10 +180,7 @@ func usage(cmd string) string {
 		}
 		fmt.Fprintf(&b, "\n\n%s\n", c.summary)
 		if n > 0 {
-			var flags bytes.Buffer
-			fs.SetOutput(&flags)
-			fs.PrintDefaults()
-			fmt.Fprintf(&b, "\nflags:\n%s", flags.String())
+			fmt.Fprintf(&b, "\nflags:\n%s", flagHelp(fs))
 		}
 		b.WriteString("\nRun 'tent-tools help' for the flags every command takes.\n")
 		return b.String()
@@ -177,11 +196,35 @@ func usage(cmd string) string {
 	b.WriteString("\nflags every command takes (before or after the command):\n")
 	fs := newFlagSet("tent-tools")
 	(&env{dir: "."}).globalFlags(fs)
-	var flags bytes.Buffer
-	fs.SetOutput(&flags)
-	fs.PrintDefaults()
-	b.WriteString(flags.String())
+	b.WriteString(flagHelp(fs))
 	b.WriteString("\nExit status: 0 done, 1 the tool answered an error (its code on stderr), 2 bad usage.\n" +
 		"Run 'tent-tools help COMMAND' for a command's flags, 'tent-tools docs' for the docs.\n")
+	return b.String()
+}
+
+// flagHelp lists a flag set's flags as the README writes them: --name for
+// a long flag, -C for a one-letter one, each with its value's name, its
+// help, and its default where that is not the zero value.
+func flagHelp(fs *flag.FlagSet) string {
+	var b strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		dashes := "--"
+		if len(f.Name) == 1 {
+			dashes = "-"
+		}
+		valueName, help := flag.UnquoteUsage(f)
+		fmt.Fprintf(&b, "  %s%s", dashes, f.Name)
+		if valueName != "" {
+			fmt.Fprintf(&b, " %s", valueName)
+		}
+		fmt.Fprintf(&b, "\n    \t%s", strings.ReplaceAll(help, "\n", "\n    \t"))
+		if def := f.DefValue; def != "" && def != "false" && def != "0" {
+			if fmt.Sprintf("%T", f.Value) == "*flag.stringValue" {
+				def = strconv.Quote(def)
+			}
+			fmt.Fprintf(&b, " (default %s)", def)
+		}
+		b.WriteString("\n")
+	})
 	return b.String()
 }

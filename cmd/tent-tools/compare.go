@@ -14,9 +14,16 @@ func init() {
 		summary: "Show what changed after point FROM up to point TO (default: the newest), for the app or one definition",
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
 			name := fs.String("name", "", "keep to the definition or column `NAME` (orders, orders.buyer)")
+			toFlag := fs.String("to", "", "the point `TO` (default: the newest); the same as a second argument")
 			return func(e *env, args []string) (tools.Answer, error) {
+				if *toFlag != "" {
+					if len(args) == 2 {
+						return tools.Answer{}, usagef("compare", "give the point TO once: as --to or as a second argument")
+					}
+					args = append(args, *toFlag)
+				}
 				if len(args) < 1 || len(args) > 2 {
-					return tools.Answer{}, usagef("compare", "compare takes a point FROM and, optionally, a point TO")
+					return tools.Answer{}, usagef("compare", "compare takes a point FROM and, optionally, a point TO (or --to TO)")
 				}
 				in := tools.CompareInput{Name: *name}
 				var err error

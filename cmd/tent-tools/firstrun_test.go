@@ -102,3 +102,13 @@ func TestFirstCommandLeavesSuiteAlone(t *testing.T) {
 		t.Errorf("the first edit of a copy: exit %d\n%s%s", r.exit, r.stdout, r.stderr)
 	}
 }
+
+// TestPlainUsage runs tent-tools with nothing: the usage, as help prints it.
+func TestPlainUsage(t *testing.T) {
+	t.Parallel()
+	r := tentTools(t, t.TempDir(), "")
+	help := tentTools(t, t.TempDir(), "", "help")
+	if r.exit != 0 || !strings.HasPrefix(r.stdout, "usage: tent-tools ") || r.stdout != help.stdout || r.stderr != "" {
+		t.Errorf("plain tent-tools: exit %d\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
+	}
+}

@@ -17,7 +17,7 @@ func init() {
 				case len(args) > 1:
 					return tools.Answer{}, usagef("help", "help takes at most one COMMAND")
 				case len(args) == 1:
-					if _, ok := commands[args[0]]; !ok {
+					if _, ok := lookupCommand(args[0]); !ok {
 						return tools.Answer{}, usagef("", "unknown command %q", args[0])
 					}
 					return tools.Answer{Text: usage(args[0])}, nil

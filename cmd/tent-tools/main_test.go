@@ -100,6 +100,7 @@ func TestCommands(t *testing.T) {
 		{name: "error-outside", args: []string{"read", "../x"}},
 		{name: "help-read", args: []string{"help", "read"}},
 		{name: "help-flag", args: []string{"edit", "-h"}},
+		{name: "help-alias", args: []string{"help", "changedBy"}},
 		{name: "usage-no-command", args: []string{"--json"}},
 		{name: "usage-unknown-command", args: []string{"frobnicate"}},
 		{name: "usage-bad-flag", args: []string{"read", "--line", "3", "project.ts"}},

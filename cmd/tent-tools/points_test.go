@@ -68,6 +68,16 @@ func TestPointCommands(t *testing.T) {
 	if cb["point"] != 1.0 || cb["who"] != "ann" {
 		t.Errorf("changed-by: %v", cb)
 	}
+	// Either spelling of a name, and TO as --to, give the same answers.
+	if c2 := jsonOut(t, dir, "compare", "0", "--to", "2", "--name", "orders.total"); fmt.Sprint(c2) != fmt.Sprint(c) {
+		t.Errorf("compare 0 --to 2: %v\nwant %v", c2, c)
+	}
+	if cb2 := jsonOut(t, dir, "changedBy", "orders", "--path", "columns.amount.type"); fmt.Sprint(cb2) != fmt.Sprint(cb) {
+		t.Errorf("changedBy: %v\nwant %v", cb2, cb)
+	}
+	if cb3 := jsonOut(t, dir, "call", "changed-by", `{"name": "orders", "path": "columns.amount.type"}`); fmt.Sprint(cb3) != fmt.Sprint(cb) {
+		t.Errorf("call changed-by: %v\nwant %v", cb3, cb)
+	}
 	u := jsonOut(t, dir, "undo", "--to", "2")
 	if fmt.Sprint(u["undid"]) != "[2 3]" || u["point"] != 4.0 {
 		t.Errorf("undo --to 2: %v", u)
