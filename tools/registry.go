@@ -179,6 +179,9 @@ func DecodeInput(input json.RawMessage, in any) error {
 	if len(input) == 0 || bytes.Equal(input, []byte("null")) {
 		input = []byte("{}")
 	}
+	if err := jsonSyntax(input); err != nil {
+		return err
+	}
 	if err := checkFields(input, reflect.TypeOf(in), ""); err != nil {
 		return err
 	}
@@ -311,4 +314,77 @@ func jsonKind(t reflect.Type) string {
 		return "an object"
 	}
 	return "a " + t.String()
+}
+
+// jsonSyntax is T9102 for input that is not JSON: where it breaks (line,
+// column, byte offset) and what was expected there, such as the } that
+// closes an object a cut-off input left open.
+func jsonSyntax(input []byte) error {
+	var v any
+	err := json.Unmarshal(input, &v)
+	if err == nil {
+		return nil
+	}
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) {
+		return nil // a valid JSON text; the decoding that follows says what is wrong
+	}
+	offset := int(syn.Offset)
+	what := syn.Error()
+	if strings.Contains(what, "unexpected end") {
+		offset = len(input)
+		what = "the input ends early"
+		if open := unclosed(input); open != "" {
+			what += "; expected " + open
+		}
+	} else if offset > 0 {
+		offset-- // the offset counts the byte that broke it
+	}
+	line, col := 1, 1
+	for _, c := range input[:offset] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return diag.Errorf(diag.T9102, "bad input: not JSON at line %d, column %d (byte %d): %s", line, col, offset, what).
+		With("offset", offset)
+}
+
+// unclosed says what a cut-off JSON text needs to end: the closing quote
+// of a string, then the } or ] of each object or array still open,
+// innermost first.
+func unclosed(input []byte) string {
+	var open []byte
+	inString, escaped := false, false
+	for _, c := range input {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			open = append(open, c)
+		case (c == '}' || c == ']') && len(open) > 0:
+			open = open[:len(open)-1]
+		}
+	}
+	var parts []string
+	if inString {
+		parts = append(parts, `the " that ends a string`)
+	}
+	for i := len(open) - 1; i >= 0; i-- {
+		if open[i] == '{' {
+			parts = append(parts, "a } to close an object")
+		} else {
+			parts = append(parts, "a ] to close an array")
+		}
+	}
+	return strings.Join(parts, ", then ")
 }

@@ -166,3 +166,25 @@ func TestDocsLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestInputNotJSON: input that is no JSON says where it breaks and what
+// was expected there.
+func TestInputNotJSON(t *testing.T) {
+	w, _ := openFiles(t, map[string]string{"project.ts": "shop\n"})
+	tests := []struct{ input, want string }{
+		{`{"path": "project.ts", "find": "shop"`, `line 1, column 38 (byte 37): the input ends early; expected a } to close an object`},
+		{`{"path": "project.ts", "find": "sh`, `line 1, column 35 (byte 34): the input ends early; expected the " that ends a string, then a } to close an object`},
+		{"{\"path\": \"project.ts\",\n \"edits\": [{\"find\": \"a\"", `line 2, column 24 (byte 46): the input ends early; expected a } to close an object, then a ] to close an array, then a } to close an object`},
+		{"{\"path\": \"project.ts\",\n  \"find\" \"shop\"}", `line 2, column 10 (byte 32): invalid character '"' after object key`},
+		{`{"path": 'project.ts'}`, `line 1, column 10 (byte 9): invalid character '\'' looking for beginning of value`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.input, func(t *testing.T) {
+			_, err := call(w, "edit", tt.input)
+			te := wantCode(t, err, diag.T9102)
+			if !strings.Contains(te.Message, tt.want) {
+				t.Errorf("got %q\nwant it to hold %q", te.Message, tt.want)
+			}
+		})
+	}
+}
