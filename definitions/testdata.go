@@ -283,9 +283,10 @@ func (s *jsonScanner) str() (any, *jsonError) {
 		case c == '"':
 			s.pos++
 			lit := s.src[start:s.pos]
-			if !escaped {
+			if !escaped && utf8.Valid(lit) {
 				return string(lit[1 : len(lit)-1]), nil
 			}
+			// encoding/json reads escapes, and an invalid UTF-8 byte as U+FFFD.
 			var out string
 			if err := json.Unmarshal(lit, &out); err != nil {
 				return nil, &jsonError{at: start, msg: "a string with a bad escape sequence"}
