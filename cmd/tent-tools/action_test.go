@@ -54,8 +54,8 @@ func yamlBlocks(t *testing.T, path string) []string {
 }
 
 // TestActionlint lints with actionlint v1.7.12, in a repository made of
-// action.yml: the workflows that docs/pages/ci.md, check.md and the README
-// show (the action used as ./, so that actionlint holds their inputs to
+// action.yml: the workflows that docs/pages/ci.md, check.md, performance.md
+// and the README show (the action used as ./, so that actionlint holds their inputs to
 // action.yml's; steps alone made a job), and the action's own steps as the job of a reusable
 // workflow whose inputs are the action's (actionlint reads no action
 // metadata file on its own), their scripts through shellcheck. A workflow
@@ -75,7 +75,7 @@ func TestActionlint(t *testing.T) {
 	}
 	workflows := map[string]string{}
 	var shown []string
-	for _, page := range []string{"../../docs/pages/ci.md", "../../README.md", "../../docs/pages/check.md"} {
+	for _, page := range []string{"../../docs/pages/ci.md", "../../README.md", "../../docs/pages/check.md", "../../docs/pages/performance.md"} {
 		shown = append(shown, yamlBlocks(t, page)...)
 	}
 	for i, w := range shown {
@@ -85,7 +85,7 @@ func TestActionlint(t *testing.T) {
 		workflows["doc-"+string(rune('a'+i))+".yml"] = regexp.MustCompile(`tent-tools/tent-tools@\S+`).ReplaceAllString(w, "./")
 	}
 	if len(workflows) < 4 {
-		t.Fatalf("%d workflows found in docs/pages/ci.md, check.md and README.md, want the example, the README's and check's steps", len(workflows))
+		t.Fatalf("%d workflows found in docs/pages/ci.md, check.md, performance.md and README.md, want the example, the README's and the pages' steps", len(workflows))
 	}
 	callInputs := map[string]any{}
 	for name, in := range a.Inputs {
