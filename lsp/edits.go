@@ -139,6 +139,9 @@ func (s *server) editOf(ix *definitions.Index, set *change.Set) (*workspaceEdit,
 	s.mu.Unlock()
 	renames := slices.Contains(caps.ResourceOperations, "rename")
 	deletes := slices.Contains(caps.ResourceOperations, "delete")
+	// A client that names resource operations takes documentChanges even
+	// where it does not say so (Neovim 0.7 applies them and says nothing).
+	documentChanges := caps.DocumentChanges || len(caps.ResourceOperations) > 0
 	edit := &workspaceEdit{}
 	var manual []string
 	for _, f := range set.Files {
@@ -148,7 +151,7 @@ func (s *server) editOf(ix *definitions.Index, set *change.Set) (*workspaceEdit,
 			edits = append(edits, protocol.TextEdit{Range: l.span(e.Start, e.End), NewText: e.Text})
 		}
 		moves := f.To != "" && f.To != f.Path
-		if !caps.DocumentChanges {
+		if !documentChanges {
 			if edit.Changes == nil {
 				edit.Changes = map[string][]protocol.TextEdit{}
 			}
@@ -183,7 +186,7 @@ func (s *server) editOf(ix *definitions.Index, set *change.Set) (*workspaceEdit,
 		}
 	}
 	for _, d := range set.Deletes {
-		if caps.DocumentChanges && deletes {
+		if documentChanges && deletes {
 			edit.DocumentChanges = append(edit.DocumentChanges, documentChange{Delete: &fileOperation{Kind: "delete", URI: s.uriOf(d)}})
 		} else {
 			manual = append(manual, "delete "+d)
