@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"image/png"
 	"net/http"
 	"net/http/httptest"
@@ -216,5 +217,38 @@ func TestFullPage(t *testing.T) {
 	}
 	if !bytes.Equal(one.PNG, two.PNG) {
 		t.Errorf("two pictures of one page differ")
+	}
+}
+
+// TestConcurrent: pictures taken at the same time from one browser each
+// get their own tab and their own page.
+func TestConcurrent(t *testing.T) {
+	b := start(t, Config{})
+	const n = 4
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			width := 300 + 100*i
+			pic, err := b.Shoot(context.Background(), []byte(fmt.Sprintf("<h1>page %d</h1>", i)), Size{width, 200})
+			if err == nil {
+				var img interface{ Bounds() image.Rectangle }
+				img, err = png.Decode(bytes.NewReader(pic.PNG))
+				if err == nil && img.Bounds().Dx() != width {
+					err = fmt.Errorf("picture %d: %d wide, want %d", i, img.Bounds().Dx(), width)
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	b.mu.Lock()
+	kept := len(b.idle)
+	b.mu.Unlock()
+	if kept == 0 || kept > maxIdleTabs {
+		t.Errorf("%d tabs kept, want 1 to %d", kept, maxIdleTabs)
 	}
 }
