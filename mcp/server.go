@@ -57,8 +57,9 @@ type Options struct {
 	Version string
 }
 
-// newServer makes an MCP server whose tools and resources call b.
-func newServer(b backend, opts Options) *sdk.Server {
+// newServer makes an MCP server whose tools and resources call b; calls
+// run under calls, which stops them where their client is gone.
+func newServer(b backend, opts Options, calls *inflight) *sdk.Server {
 	version := opts.Version
 	if version == "" {
 		version = "dev"
@@ -73,6 +74,7 @@ func newServer(b backend, opts Options) *sdk.Server {
 		s.AddTool(describe(t), f.toolHandler(t))
 	}
 	f.addResources(s)
+	s.AddReceivingMiddleware(calls.middleware)
 	return s
 }
 

@@ -29,12 +29,15 @@ func (p project) call(ctx context.Context, from caller, name string, input json.
 // on ws (as ws's caller and agent, under its policy), and the person is
 // asked as opts says.
 func NewProjectServer(ws *tools.Workspace, opts Options) *sdk.Server {
-	return newServer(project{ws: ws}, opts)
+	return newServer(project{ws: ws}, opts, newInflight())
 }
 
 // ServeStdio serves the project ws to one client over in and out (the
 // MCP stdio transport: newline-delimited JSON-RPC), until the client
 // closes in or ctx ends.
 func ServeStdio(ctx context.Context, ws *tools.Workspace, opts Options, in io.ReadCloser, out io.WriteCloser) error {
-	return NewProjectServer(ws, opts).Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	calls := newInflight()
+	server := newServer(project{ws: ws}, opts, calls)
+	// A client that closes stdin is gone: its calls under way stop.
+	return server.Run(ctx, &sdk.IOTransport{Reader: &eofReader{ReadCloser: in, f: calls}, Writer: out})
 }

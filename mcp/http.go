@@ -1,0 +1,167 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sort"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tent-tools/tent-tools/tools"
+	"github.com/tent-tools/tent-tools/workspaces"
+)
+
+// Grant is what a bearer token names: who calls, on which workspace,
+// through which agent (whose policy binds the calls).
+type Grant struct {
+	Caller    string `json:"caller"`
+	Workspace string `json:"workspace"`
+	Agent     string `json:"agent"`
+}
+
+// ParseTokens reads a tokens file: a JSON object from each bearer token to
+// its grant. Every grant names a caller, a workspace and an agent; a token
+// is at least 16 characters long. Unknown fields are errors, so that a
+// typo never grants what its author did not mean. The error never quotes
+// a token.
+func ParseTokens(data []byte) (map[string]Grant, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("not a JSON object of tokens: %w", err)
+	}
+	grants := make(map[string]Grant, len(raw))
+	n := 0
+	for _, token := range sortedKeys(raw) {
+		n++
+		dec := json.NewDecoder(bytes.NewReader(raw[token]))
+		dec.DisallowUnknownFields()
+		var g Grant
+		if err := dec.Decode(&g); err != nil {
+			return nil, fmt.Errorf("token %d: %w", n, err)
+		}
+		switch {
+		case len(token) < 16:
+			return nil, fmt.Errorf("token %d (of %s): shorter than 16 characters, too easy to guess", n, g.Caller)
+		case g.Caller == "" || g.Workspace == "" || g.Agent == "":
+			return nil, fmt.Errorf("token %d: it must name a caller, a workspace and an agent", n)
+		}
+		grants[token] = g
+	}
+	if len(grants) == 0 {
+		return nil, errors.New("no tokens")
+	}
+	return grants, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// host is the backend of a host's workspaces: each call runs on the
+// workspace of the request's bearer token, as its caller, through its
+// agent, by the handle (which admits the caller first: T3101).
+type host struct {
+	h      *workspaces.Handle
+	grants []grantEntry
+}
+
+// grantEntry is a grant with the hash of its token: tokens are compared
+// as hashes, in constant time, and kept nowhere else.
+type grantEntry struct {
+	sum [sha256.Size]byte
+	Grant
+}
+
+// grantKey is where a verified token's grant is kept in its TokenInfo.
+const grantKey = "tent-tools/grant"
+
+// verify is the token verifier of the auth middleware: a token is valid
+// where its hash is one of the grants'. Every grant is compared, in
+// constant time, so the time taken says nothing of how near a guess was.
+func (hs *host) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	sum := sha256.Sum256([]byte(token))
+	found := -1
+	for i := range hs.grants {
+		if subtle.ConstantTimeCompare(sum[:], hs.grants[i].sum[:]) == 1 {
+			found = i
+		}
+	}
+	if found < 0 {
+		return nil, auth.ErrInvalidToken
+	}
+	// UserID binds a session to its token: the SDK refuses a request of
+	// the session under another token.
+	return &auth.TokenInfo{UserID: fmt.Sprintf("grant %d", found), Extra: map[string]any{grantKey: found}}, nil
+}
+
+// grantOf is the grant of a request whose token verify accepted.
+func (hs *host) grantOf(extra *sdk.RequestExtra) (Grant, error) {
+	if extra == nil || extra.TokenInfo == nil {
+		return Grant{}, errors.New("no verified token") // the middleware lets no such request in
+	}
+	i, ok := extra.TokenInfo.Extra[grantKey].(int)
+	if !ok || i < 0 || i >= len(hs.grants) {
+		return Grant{}, errors.New("no verified token")
+	}
+	return hs.grants[i].Grant, nil
+}
+
+func (hs *host) call(ctx context.Context, from caller, name string, input json.RawMessage, ap tools.Approver) (tools.Answer, error) {
+	g, err := hs.grantOf(from.extra)
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	return hs.h.Tool(ctx, g.Workspace, name, input, workspaces.Call{Caller: g.Caller, Agent: g.Agent, Approver: ap})
+}
+
+// NewHostHandler returns the HTTP handler of a host's workspaces (the MCP
+// streamable HTTP transport): a request without a valid bearer token is
+// answered 401 before anything is read; a valid token's session reaches
+// the one workspace its grant names, as its caller, under its agent's
+// policy. Many sessions share the handle: writes to one workspace run one
+// after another, to different ones in parallel.
+func NewHostHandler(h *workspaces.Handle, grants map[string]Grant, opts Options) http.Handler {
+	hs := &host{h: h}
+	for _, token := range sortedKeys(grants) {
+		hs.grants = append(hs.grants, grantEntry{sum: sha256.Sum256([]byte(token)), Grant: grants[token]})
+	}
+	calls := newInflight()
+	server := newServer(hs, opts, calls)
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	return auth.RequireBearerToken(hs.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(calls.cutHandler(mcpHandler))
+}
+
+// CheckListen holds a listen address to the rule of the HTTP host mode: a
+// loopback address only, unless public (which then needs TLS).
+func CheckListen(addr string, public, tls bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", addr, err)
+	}
+	if public {
+		if !tls {
+			return fmt.Errorf("--listen %s: --public needs --tls-cert and --tls-key: tokens never cross a network in clear", addr)
+		}
+		return nil
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--listen %s: not a loopback address; a host reachable from other machines needs --public with --tls-cert and --tls-key", addr)
+}
