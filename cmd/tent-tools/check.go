@@ -53,6 +53,11 @@ func init() {
 				if err != nil {
 					return tools.Answer{}, err
 				}
+				// A bad baseline or ref fails before the project is read.
+				narrow, err := newNarrowing(e, *baseline, *changedSince)
+				if err != nil {
+					return tools.Answer{}, err
+				}
 				if e.json {
 					*format = "json"
 				}
@@ -73,10 +78,7 @@ func init() {
 				if *writeBaseline != "" {
 					return writeBaselineFile(*writeBaseline, all)
 				}
-				report, left, err := narrow(e, all, *baseline, *changedSince)
-				if err != nil {
-					return tools.Answer{}, err
-				}
+				report, left := narrow.apply(all)
 				report = underPrefix(report, prefix)
 				var out bytes.Buffer
 				if err := check.WriteReport(&out, *format, report); err != nil {
@@ -102,36 +104,61 @@ func init() {
 	})
 }
 
-// narrow keeps the findings of a report that are new: not in the baseline
-// file (where one is named) and on lines changed since the git ref (where
-// one is named). left says what it left out, "" where nothing was.
-func narrow(e *env, r check.Report, baselineFile, ref string) (check.Report, string, error) {
-	var left []string
+// narrowing is what --baseline and --changed-since keep of a report: the
+// findings the baseline does not know, on the lines changed since the ref.
+type narrowing struct {
+	baselineFile string
+	baseline     *check.Baseline
+	ref          string
+	changed      *check.ChangedLines
+}
+
+// newNarrowing reads the baseline file and asks git for the changed lines,
+// where the flags name them.
+func newNarrowing(e *env, baselineFile, ref string) (*narrowing, error) {
+	n := &narrowing{baselineFile: baselineFile, ref: ref}
 	if baselineFile != "" {
 		data, err := os.ReadFile(baselineFile)
 		if err != nil {
-			return check.Report{}, "", diag.Errorf(diag.T9136, "read the baseline: %v", err)
+			return nil, diag.Errorf(diag.T9136, "read the baseline: %v", err)
 		}
 		b, err := check.ReadBaseline(data)
 		if err != nil {
-			return check.Report{}, "", fmt.Errorf("%s: %w", baselineFile, err)
+			var te *diag.ToolError
+			if errors.As(err, &te) {
+				return nil, diag.Errorf(te.Code, "%s: %s", baselineFile, te.Message)
+			}
+			return nil, fmt.Errorf("%s: %w", baselineFile, err)
 		}
-		n := len(r.Findings)
-		if r = b.New(r); len(r.Findings) < n {
-			left = append(left, fmt.Sprintf("%d known in %s", n-len(r.Findings), baselineFile))
-		}
+		n.baseline = &b
 	}
 	if ref != "" {
 		changed, err := changedSince(e.ctx, e.dir, ref)
 		if err != nil {
-			return check.Report{}, "", err
+			return nil, err
 		}
-		n := len(r.Findings)
-		if r = changed.Changed(r); len(r.Findings) < n {
-			left = append(left, fmt.Sprintf("%d on lines not changed since %s", n-len(r.Findings), ref))
+		n.changed = changed
+	}
+	return n, nil
+}
+
+// apply keeps the findings of a report that are new; left says what it
+// left out, "" where nothing was.
+func (n *narrowing) apply(r check.Report) (check.Report, string) {
+	var left []string
+	if n.baseline != nil {
+		before := len(r.Findings)
+		if r = n.baseline.New(r); len(r.Findings) < before {
+			left = append(left, fmt.Sprintf("%d known in %s", before-len(r.Findings), n.baselineFile))
 		}
 	}
-	return r, strings.Join(left, ", "), nil
+	if n.changed != nil {
+		before := len(r.Findings)
+		if r = n.changed.Changed(r); len(r.Findings) < before {
+			left = append(left, fmt.Sprintf("%d on lines not changed since %s", before-len(r.Findings), n.ref))
+		}
+	}
+	return r, strings.Join(left, ", ")
 }
 
 // cleanPrefix makes --path-prefix a folder path ending in "/" ("" for the

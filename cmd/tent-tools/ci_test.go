@@ -351,7 +351,7 @@ func TestCheckCIUsage(t *testing.T) {
 		{"write and read a baseline", errs, []string{"check", "--write-baseline", "b.json", "--baseline", "b.json"}, 2, "--write-baseline records every finding"},
 		{"no baseline file", errs, []string{"check", "--baseline", "nothing.json"}, 1, "T9136: read the baseline"},
 		{"a baseline in no folder", errs, []string{"check", "--write-baseline", "no/such/folder/b.json"}, 1, "T9136: write the baseline no/such/folder/b.json"},
-		{"not a baseline", errs, []string{"check", "--baseline", notBaseline}, 1, "T9136: not a baseline of the check"},
+		{"not a baseline", errs, []string{"check", "--baseline", notBaseline}, 1, "T9136: " + notBaseline + ": not a baseline of the check"},
 		{"not a git repository", errs, []string{"check", "--changed-since", "main"}, 1, "T9135: --changed-since: the project is not in a git repository"},
 	}
 	for _, tt := range tests {
