@@ -22,7 +22,7 @@ const (
 	// maxChars bounds a text that one builtin call makes.
 	maxChars = 1 << 24
 	// maxBytes bounds an ArrayBuffer or typed array made in one call.
-	maxBytes = 1 << 24
+	maxBytes = 1 << 21
 	// maxJSONDepth bounds how deep a JSON text or a value made JSON nests.
 	maxJSONDepth = 10000
 )

@@ -34,6 +34,7 @@
   const defineProperty = Object.defineProperty
   const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor
   const objectKeys = Object.keys
+  const create = Object.create
   const ProxyCtor = Proxy
   const StringCtor = String
   const NumberCtor = Number
@@ -443,16 +444,18 @@
   // Buffers and typed arrays: their size checked before they are made.
   const typed = ['ArrayBuffer', 'SharedArrayBuffer', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
     'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array']
-  for (const name of typed) {
+  // Each is guarded on first use: goja makes its builtins when first
+  // touched, and most runs never touch these.
+  function guardTyped(name) {
     const C = globalThis[name]
-    if (typeof C !== 'function') continue
+    if (typeof C !== 'function') return C
     const size = C.BYTES_PER_ELEMENT === undefined ? 1 : C.BYTES_PER_ELEMENT
     const guarded = new ProxyCtor(C, {
       construct(target, args, newTarget) {
         const a = args[0]
         let n = 0
         if (a !== null && typeof a === 'object') {
-          if (!(a instanceof ArrayBuffer)) {
+          if (!(a instanceof ArrayBufferCtor())) {
             args[0] = pin(a, 'memory', name)
             n = toLength(args[0].length)
           }
@@ -462,7 +465,29 @@
       },
     })
     defineProperty(C.prototype, 'constructor', { value: guarded, writable: true, enumerable: false, configurable: true })
-    defineProperty(globalThis, name, { value: guarded, writable: true, enumerable: false, configurable: true })
+    return guarded
+  }
+  const guardedTyped = create(null)
+  function typedCtor(name) {
+    if (!(name in guardedTyped)) guardedTyped[name] = guardTyped(name)
+    return guardedTyped[name]
+  }
+  const ArrayBufferCtor = () => typedCtor('ArrayBuffer')
+  for (const name of typed) {
+    if (!(name in globalThis)) continue
+    const d = getOwnPropertyDescriptor(globalThis, name)
+    defineProperty(globalThis, name, {
+      get() {
+        const g = typedCtor(name)
+        defineProperty(globalThis, name, { value: g, writable: true, enumerable: d.enumerable, configurable: true })
+        return g
+      },
+      set(v) {
+        defineProperty(globalThis, name, { value: v, writable: true, enumerable: d.enumerable, configurable: true })
+      },
+      enumerable: d.enumerable,
+      configurable: true,
+    })
   }
 
   // Object's key lists of a long text (each index is a key).
