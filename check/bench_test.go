@@ -2,6 +2,8 @@ package check
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/definitions"
@@ -49,5 +51,44 @@ func BenchmarkIndexAndRun(b *testing.B) {
 	for b.Loop() {
 		ix := definitions.FromFiles(context.Background(), files)
 		Run(context.Background(), ix, Options{})
+	}
+}
+
+// BenchmarkTestDataRows times the check of one table's test data of many
+// rows, one row a line and all rows on one line: linear in the rows (the
+// 100,000-row cases take about ten times the 10,000-row ones, about a
+// second or less).
+//
+//	go test ./check -run XXX -bench TestDataRows -benchtime 3x
+func BenchmarkTestDataRows(b *testing.B) {
+	for _, rows := range []int{10_000, 100_000} {
+		for _, layout := range []string{"lines", "one-line"} {
+			b.Run(fmt.Sprintf("%s/%d", layout, rows), func(b *testing.B) {
+				var data strings.Builder
+				data.WriteString("[")
+				for i := range rows {
+					if i > 0 {
+						data.WriteString(",")
+					}
+					if layout == "lines" {
+						data.WriteString("\n  ")
+					}
+					fmt.Fprintf(&data, `{"id": "r%d", "name": "row %d", "parent": "r%d"}`, i, i, i/2)
+				}
+				data.WriteString("]\n")
+				files := map[string][]byte{
+					"project.ts":          []byte("export default project({ name: 'rows' })\n"),
+					"tables/items.ts":     []byte("import { table, text, ref } from 'tent'\n\nexport const items = table({\n  columns: {\n    name: text(),\n    parent: ref('items', { optional: true }),\n  },\n})\n"),
+					"testdata/items.json": []byte(data.String()),
+				}
+				ix := definitions.FromFiles(context.Background(), files)
+				b.ResetTimer()
+				for b.Loop() {
+					if fs := Run(context.Background(), ix, Options{}); len(fs) != 0 {
+						b.Fatalf("%d findings, first %s", len(fs), fs[0])
+					}
+				}
+			})
+		}
 	}
 }

@@ -45,6 +45,10 @@ var (
 // trust names and malformed rules are errors, so that a typo in a policy
 // never silently lets more than its author meant.
 func ParsePolicy(data []byte) (*Policy, error) {
+	// A key given twice is refused (T9102), never "the last wins".
+	if err := checkDuplicateKeys(data); err != nil {
+		return nil, fmt.Errorf("policy: %w", err)
+	}
 	// Field names in other capitals ("Also") are refused too, as in tool input.
 	if err := checkFields(bytes.TrimSpace(data), reflect.TypeOf(Policy{}), ""); err != nil && json.Valid(data) {
 		var te *diag.ToolError

@@ -182,6 +182,9 @@ func DecodeInput(input json.RawMessage, in any) error {
 	if err := jsonSyntax(input); err != nil {
 		return err
 	}
+	if err := checkDuplicateKeys(input); err != nil {
+		return err
+	}
 	if err := checkFields(input, reflect.TypeOf(in), ""); err != nil {
 		return err
 	}
@@ -194,6 +197,66 @@ func DecodeInput(input json.RawMessage, in any) error {
 		return diag.Errorf(diag.T9102, "bad input: %v", err)
 	}
 	return nil
+}
+
+// checkDuplicateKeys refuses (T9102) JSON in which an object, at any
+// depth, holds a key twice: Go's decoder would take the last silently, so
+// {"deny": ["**"], "deny": []} would mean what its first reader did not
+// see. Text that is no JSON passes; the decoder reports it.
+func checkDuplicateKeys(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	err := duplicateIn(dec, "", 0)
+	var te *diag.ToolError
+	if errors.As(err, &te) {
+		return te
+	}
+	return nil
+}
+
+// maxDepth is how deep duplicateIn looks; encoding/json refuses deeper
+// nesting than this by itself.
+const maxDepth = 10000
+
+// duplicateIn reads one JSON value from dec, at the place at, and answers
+// a T9102 error for a key that an object in it holds twice (any other
+// error: the text is no JSON).
+func duplicateIn(dec *json.Decoder, at string, depth int) error {
+	if depth > maxDepth {
+		return errors.New("too deep")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		keys := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			field := join(at, key)
+			if keys[key] {
+				return diag.Errorf(diag.T9102, "bad input: the key %q stands twice in one object; give each key once", field).With("field", field)
+			}
+			keys[key] = true
+			if err := duplicateIn(dec, field, depth+1); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if err := duplicateIn(dec, fmt.Sprintf("%s[%d]", at, i), depth+1); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	}
+	return err
 }
 
 // checkFields holds the raw JSON against the Go type t: unknown and missing
