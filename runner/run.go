@@ -52,6 +52,10 @@ type Result struct {
 	// Notes says what went wrong around a run that happened: the run log
 	// could not keep it (it is in effect all the same).
 	Notes []string `json:"notes,omitempty"`
+	// ResultCut is the size in bytes of a result too large for an answer,
+	// which then holds null as its result (the tools set it; the run log
+	// keeps what the runner keeps).
+	ResultCut int `json:"resultCut,omitempty"`
 }
 
 // run runs req over a and src, and keeps it in the run log.

@@ -41,6 +41,10 @@ func ErrorData(err error) map[string]any {
 type Line struct {
 	Line int    `json:"line"`
 	Text string `json:"text"`
+	// Cut counts the bytes of a long line left out of Text where an answer
+	// only echoes it (edit, write, the nearest lines of T9106): a one-line
+	// file of 1 MB is not echoed whole.
+	Cut int `json:"cut,omitempty"`
 }
 
 // Changed is the data answer of a tool that wrote a file (edit, write).

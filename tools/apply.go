@@ -225,6 +225,9 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 	if err := w.refuseDirty(st.paths()); err != nil {
 		return 0, err
 	}
+	if err := st.checkSizes(); err != nil {
+		return 0, err
+	}
 	if len(st.files) == 0 {
 		if st.recordEmpty {
 			return w.commitFiles(ctx, st, nil)
@@ -260,6 +263,25 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 	}
 	w.index.committed(w, ix, next, st)
 	return n, nil
+}
+
+// checkSizes refuses (T9104) a stage of edit, write or undo that leaves a
+// file's text over MaxText and larger than it was: what a tool writes is
+// bounded as what it reads whole, so that no call can grow a file past
+// what the index and the answers are made for. A refactor (readable set)
+// may change files up to MaxFile, the most it reads; it does not make
+// them much larger.
+func (st *stage) checkSizes() error {
+	if st.readable {
+		return nil
+	}
+	for _, f := range st.files {
+		if !f.gone && len(f.data) > MaxText && len(f.data) > len(f.old) {
+			return diag.Errorf(diag.T9104, "the change would make %s %s; a tool writes files of up to %s (nothing was written)",
+				f.rel, size(int64(len(f.data))), size(MaxText)).With("path", f.rel).With("size", len(f.data))
+		}
+	}
+	return nil
 }
 
 // dropUnchanged leaves out the files a stage writes as they are, and

@@ -48,7 +48,7 @@ func notOnce(rel string, text []byte, find string, at []int, i, items int) error
 	if lines := whitespaceMatches(text, starts, find); len(lines) > 0 {
 		shown := make([]Line, 0, len(lines))
 		for _, l := range lines {
-			shown = append(shown, Line{Line: l, Text: lineText(text, starts, l)})
+			shown = append(shown, echoLine(text, starts, l))
 		}
 		e := diag.Errorf(diag.T9106, "%s stands nowhere in %s as written, but it does with other spaces, tabs or line ends; copy the text exactly as read shows it; nothing was written:\n%s",
 			which, rel, strings.TrimRight(numbered(shown), "\n"))
@@ -177,7 +177,7 @@ func nearestLines(text []byte, starts []int, find string) []Line {
 		if len(out) == maxNearest || c.score < 4 || c.score*2 < cands[0].score {
 			break
 		}
-		out = append(out, Line{Line: c.line, Text: lineText(text, starts, c.line)})
+		out = append(out, echoLine(text, starts, c.line))
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Line < out[b].Line })
 	return out

@@ -115,6 +115,10 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 		return Answer{}, diag.Errorf(diag.T9101, "unknown tool %q; the tools are %s", name, strings.Join(names(), ", ")).
 			With("tools", names())
 	}
+	if len(input) > MaxInput {
+		return Answer{}, diag.Errorf(diag.T9104, "the input is more than %s; a tool takes at most %s of JSON (a write's 1 MB text, escaped); nothing was read past it",
+			size(MaxInput), size(MaxInput)).With("size", len(input))
+	}
 	in := t.NewInput()
 	if err := DecodeInput(input, in); err != nil {
 		return Answer{}, err

@@ -87,13 +87,25 @@ func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	if len(res.Result) > MaxText {
+		// A result is answered whole or not at all: a cut JSON text is no
+		// JSON. Its size says what was left out.
+		cut := *res
+		cut.Result, cut.ResultCut = json.RawMessage("null"), len(res.Result)
+		res = &cut
+	}
 	return Answer{Text: runText(res), Data: res}, nil
 }
 
 // runText is a run's answer for a model to read.
 func runText(res *runner.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "result: %s\n", res.Result)
+	if res.ResultCut > 0 {
+		fmt.Fprintf(&b, "result: not shown: it is %s of JSON, more than the %s an answer holds; return less (or a count) to see it\n",
+			size(int64(res.ResultCut)), size(MaxText))
+	} else {
+		fmt.Fprintf(&b, "result: %s\n", res.Result)
+	}
 	if len(res.Logged) > 0 {
 		b.WriteString("logged:\n")
 		for _, l := range res.Logged {

@@ -16,6 +16,9 @@ const (
 	MaxText = 1 << 20
 	// MaxFile is the largest file read at all (read by lines, edit, search).
 	MaxFile = 64 << 20
+	// MaxInput is the most JSON input a tool takes: a write's 1 MB text,
+	// even escaped (\u0000 is six bytes for one).
+	MaxInput = 8 << 20
 	// sniffLen is how far a file is looked into for a NUL byte, the sign of
 	// a binary file (as git does).
 	sniffLen = 8000
@@ -105,6 +108,10 @@ func numbered(lines []Line) string {
 		if i > 0 && l.Line > lines[i-1].Line+1 {
 			fmt.Fprintf(&b, "%*s\n", width, "...")
 		}
+		if l.Cut > 0 {
+			fmt.Fprintf(&b, "%*d  %s … (%s more of this line not shown)\n", width, l.Line, l.Text, size(int64(l.Cut)))
+			continue
+		}
 		fmt.Fprintf(&b, "%*d  %s\n", width, l.Line, l.Text)
 	}
 	return b.String()
@@ -165,10 +172,27 @@ func around(src []byte, starts []int, ranges [][2]int, ctx int) []Line {
 	var lines []Line
 	for l := 1; l <= n; l++ {
 		if keep[l] {
-			lines = append(lines, Line{Line: l, Text: lineText(src, starts, l)})
+			lines = append(lines, echoLine(src, starts, l))
 		}
 	}
 	return lines
+}
+
+// maxEchoedLine bounds the bytes of one line that an answer echoes.
+const maxEchoedLine = 1000
+
+// echoLine is line l of src as an answer echoes it: at most maxEchoedLine
+// bytes (cut at a character's start), with Cut counting the rest.
+func echoLine(src []byte, starts []int, l int) Line {
+	text := lineText(src, starts, l)
+	if len(text) <= maxEchoedLine {
+		return Line{Line: l, Text: text}
+	}
+	end := maxEchoedLine
+	for end > 0 && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	return Line{Line: l, Text: text[:end], Cut: len(text) - end}
 }
 
 // isCode reports whether err is a tool error with the code.

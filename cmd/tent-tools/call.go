@@ -24,7 +24,9 @@ func init() {
 					input = json.RawMessage(args[1])
 				}
 				if len(args) == 2 && args[1] == "-" {
-					b, err := io.ReadAll(e.stdin)
+					// Read no more than any tool takes: Call refuses the
+					// rest (T9104) without this holding it in memory.
+					b, err := io.ReadAll(io.LimitReader(e.stdin, tools.MaxInput+1))
 					if err != nil {
 						return tools.Answer{}, fmt.Errorf("call: read stdin: %w", err)
 					}

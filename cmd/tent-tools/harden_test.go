@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,5 +41,37 @@ func TestStateFolderLinkCLI(t *testing.T) {
 	entries, _ := os.ReadDir(outside)
 	for _, e := range entries {
 		t.Errorf("%s was made outside the project", e.Name())
+	}
+}
+
+// endless is a reader of 200 MB of JSON-ish bytes, made as it is read.
+type endless struct{ left int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.left <= 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), e.left)
+	for i := range n {
+		p[i] = 'a'
+	}
+	e.left -= n
+	return n, nil
+}
+
+// TestCallStdinBounded: 200 MB on stdin to call is not read whole: the
+// call answers T9104 after reading what a tool could take at most.
+func TestCallStdinBounded(t *testing.T) {
+	dir := shop(t)
+	cmd := exec.Command(bin, "--json", "call", "write", "-")
+	cmd.Dir = dir
+	src := &endless{left: 200 << 20}
+	cmd.Stdin = src
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), `"code": "T9104"`) {
+		t.Errorf("got %s", out)
+	}
+	if read := 200<<20 - src.left; read > 32<<20 {
+		t.Errorf("%d MB of stdin were read", read>>20)
 	}
 }
