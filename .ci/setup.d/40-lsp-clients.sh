@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
 # The language server's tests drive real clients: Neovim (Debian's
-# neovim, headless) in lsp/nvim_test.go. Installed where nvim is missing.
-# Idempotent.
+# neovim, headless) in lsp/nvim_test.go, and a Node client on
+# vscode-languageserver-protocol (lsp/testclient, pinned by its
+# package-lock.json) in lsp/node_test.go. Installs only what is missing.
 set -euo pipefail
+cd "$(dirname "$0")/../.."
 
-if command -v nvim >/dev/null 2>&1; then
-	exit 0
-fi
 sudo=""
 if [ "$(id -u)" != 0 ]; then
 	sudo="sudo"
 fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update
-$sudo apt-get install -y --no-install-recommends neovim
+missing=()
+command -v nvim >/dev/null 2>&1 || missing+=(neovim)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update
+	$sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+lock=lsp/testclient/package-lock.json
+stamp=lsp/testclient/node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
+	(cd lsp/testclient && npm ci --no-audit --no-fund)
+fi
