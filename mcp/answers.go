@@ -16,7 +16,8 @@ import (
 
 // answerTypes holds a value of each tool's data answer type, whose shape
 // (tools.AnswerSchema) is the tool's output schema. A tool left out has
-// no fixed shape to promise.
+// no fixed shape to promise. shot has two (its picture, or with html its
+// page), named in answerAlso.
 var answerTypes = map[string]any{
 	"changedBy": tools.ChangedByAnswer{},
 	"check":     check.Answer{},
@@ -38,9 +39,13 @@ var answerTypes = map[string]any{
 	"rows":      runner.Rows{},
 	"run":       runner.Result{},
 	"search":    tools.SearchAnswer{},
+	"shot":      tools.ShotPicture{},
 	"undo":      tools.UndoAnswer{},
 	"write":     tools.Changed{},
 }
+
+// answerAlso holds a tool's other answer types, where it has more than one.
+var answerAlso = map[string][]any{"shot": {tools.ShotPage{}}}
 
 // errorSchema is the shape of a failed tool's structuredContent.
 var errorSchema = map[string]any{
@@ -63,9 +68,13 @@ func outputSchema(name string) map[string]any {
 	if !ok {
 		return nil
 	}
+	shapes := []any{tools.AnswerSchema(v)}
+	for _, also := range answerAlso[name] {
+		shapes = append(shapes, tools.AnswerSchema(also))
+	}
 	return map[string]any{
 		"type":  "object",
-		"anyOf": []any{tools.AnswerSchema(v), errorSchema},
+		"anyOf": append(shapes, errorSchema),
 	}
 }
 

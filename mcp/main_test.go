@@ -52,7 +52,12 @@ func copyProject(t testing.TB, name string) string {
 // connects the Go SDK's client to it.
 func connect(t testing.TB, dir string, opts *sdk.ClientOptions, session *sdk.ClientSessionOptions, args ...string) *sdk.ClientSession {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"mcp", "-C", dir}, args...)...)
+	return connectCmd(t, exec.Command(bin, append([]string{"mcp", "-C", dir}, args...)...), opts, session)
+}
+
+// connectCmd connects the Go SDK's client to the server that cmd starts.
+func connectCmd(t testing.TB, cmd *exec.Cmd, opts *sdk.ClientOptions, session *sdk.ClientSessionOptions) *sdk.ClientSession {
+	t.Helper()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "v1"}, opts)

@@ -1,10 +1,14 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +17,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tent-tools/tent-tools/internal/chromiumtest"
+	"github.com/tent-tools/tent-tools/shot"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -149,7 +155,7 @@ func TestEveryTool(t *testing.T) {
 		}
 	}
 	for _, rt := range tools.All() {
-		if !called[rt.Name] && rt.Name != "shot" {
+		if !called[rt.Name] && rt.Name != "shot" { // TestShot calls shot
 			t.Errorf("tool %s has no call in this test", rt.Name)
 		}
 	}
@@ -413,5 +419,121 @@ func TestResources(t *testing.T) {
 	}
 	if _, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: "tent://docs/nope"}); err == nil {
 		t.Error("an unknown page was read")
+	}
+}
+
+// TestShot: shot's picture comes as image content (image/png) beside its
+// data answer, which fits its output schema; with html, the page.
+func TestShot(t *testing.T) {
+	chromiumtest.Need(t, shot.Find)
+	marked := t.TempDir()
+	cmd := exec.Command(bin, "mcp", "-C", copyProject(t, "shop"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+marked) // the browser's profile, to find its processes
+	cs := connectCmd(t, cmd, nil, nil)
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema any
+	for _, tool := range list.Tools {
+		if tool.Name == "shot" {
+			schema = tool.OutputSchema
+		}
+	}
+	out := compile(t, "output:shot", schema)
+	res := call(t, cs, "shot", `{"path": "/orders/o2", "as": "chen@example.com", "size": "phone"}`)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	validate(t, "shot's answer", out, res.StructuredContent)
+	var pic []byte
+	for _, c := range res.Content {
+		if img, ok := c.(*sdk.ImageContent); ok && img.MIMEType == "image/png" {
+			pic = img.Data
+		}
+	}
+	img, err := png.Decode(bytes.NewReader(pic))
+	if err != nil || img.Bounds().Dx() != 390 {
+		t.Fatalf("image content: %v %v, want a PNG 390 wide", err, img)
+	}
+	if b64, _ := structured(t, res)["png"].(string); b64 != base64.StdEncoding.EncodeToString(pic) {
+		t.Error("the image content is not the answer's png")
+	}
+	page := call(t, cs, "shot", `{"path": "/admin", "as": "u2", "html": true}`)
+	validate(t, "shot's page", out, page.StructuredContent)
+	for _, c := range page.Content {
+		if _, ok := c.(*sdk.ImageContent); ok {
+			t.Error("the html answer has a picture")
+		}
+	}
+	cs.Close()
+	if live := chromiumtest.Live(marked); len(live) > 0 {
+		t.Errorf("the server left Chromium running:\n%s", strings.Join(live, "\n"))
+	}
+}
+
+// TestRunThatSends: a run whose function sends data out is asked of the
+// person through elicitation: yes runs it (the mail captured), no is
+// T3103 and runs nothing.
+func TestRunThatSends(t *testing.T) {
+	const run = `{"name": "placeOrder", "as": "alice@example.com", "input": {"buyer": "u1", "items": [{"product": "p1", "quantity": 1}], "shipTo": "12 Rue des Lilas"}}`
+	for _, yes := range []bool{true, false} {
+		var asked []string
+		opts := &sdk.ClientOptions{ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked = append(asked, req.Params.Message)
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"approve": yes}}, nil
+		}}
+		cs := connect(t, copyProject(t, "shop"), opts, nil)
+		res := call(t, cs, "run", run)
+		if len(asked) != 1 || !strings.Contains(asked[0], "placeOrder") || !strings.Contains(asked[0], "mail") {
+			t.Errorf("asked %q", asked)
+		}
+		rows := structured(t, call(t, cs, "rows", `{"table": "orders"}`))
+		total, _ := rows["total"].(float64)
+		if yes {
+			sent, _ := structured(t, res)["sent"].([]any)
+			if res.IsError || len(sent) != 1 || total != 5 {
+				t.Errorf("yes: %s, sent %v, %v orders", text(res), sent, total)
+			}
+		} else if code := errorCode(t, res); code != "T3103" || total != 4 {
+			t.Errorf("no: code %q, %v orders", code, total)
+		}
+	}
+}
+
+// TestSameHistory: the CLI's points and MCP's are one history: MCP sees
+// and undoes a write of the CLI, and the CLI sees MCP's undo.
+func TestSameHistory(t *testing.T) {
+	dir := copyProject(t, "shop")
+	cli := func(args ...string) string {
+		out, err := exec.Command(bin, append([]string{"-C", dir}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tent-tools %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	cli("call", "write", `{"path": "lib/fromCLI.ts", "text": "export const fromCLI = 1\n"}`, "--caller", "cli-user")
+	cs := connect(t, dir, nil, nil, "--caller", "ann")
+	h := structured(t, call(t, cs, "history", `{}`))
+	p := h["points"].([]any)[0].(map[string]any)
+	if p["who"] != "cli-user" || p["tool"] != "write" {
+		t.Errorf("MCP's history does not start with the CLI's write: %v", p)
+	}
+	if res := call(t, cs, "undo", `{}`); res.IsError {
+		t.Fatal(text(res))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lib", "fromCLI.ts")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("MCP's undo left the CLI's file: %v", err)
+	}
+	var ans struct {
+		Points []struct {
+			Who, Agent, Kind string
+		}
+	}
+	if err := json.Unmarshal([]byte(cli("history", "--json")), &ans); err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Points) != 2 || ans.Points[0].Kind != "undo" || ans.Points[0].Who != "ann" || ans.Points[0].Agent != "test-agent" {
+		t.Errorf("the CLI's history: %+v", ans.Points)
 	}
 }
