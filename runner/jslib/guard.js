@@ -446,8 +446,9 @@
     'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array']
   // Each is guarded on first use: goja makes its builtins when first
   // touched, and most runs never touch these.
+  const typedOriginals = create(null)
   function guardTyped(name) {
-    const C = globalThis[name]
+    const C = typedOriginals[name]
     if (typeof C !== 'function') return C
     const size = C.BYTES_PER_ELEMENT === undefined ? 1 : C.BYTES_PER_ELEMENT
     const guarded = new ProxyCtor(C, {
@@ -476,6 +477,7 @@
   for (const name of typed) {
     if (!(name in globalThis)) continue
     const d = getOwnPropertyDescriptor(globalThis, name)
+    typedOriginals[name] = d.value
     defineProperty(globalThis, name, {
       get() {
         const g = typedCtor(name)
