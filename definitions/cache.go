@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -27,7 +28,8 @@ import (
 // Layout: the magic "tentidx\n", the version (uint32, little-endian), the
 // body, and the CRC-32C of all before it (uint32). The body holds the
 // .gitignore texts the index follows, the stamp of every file, and the
-// files: per TypeScript file its text, definitions (kind, name, spans and
+// files, after a table of where each begins (so that they are read in
+// parallel): per TypeScript file its text, definitions (kind, name, spans and
 // field tree; the typed parts are read from the tree again), imports,
 // exports, identifier references, code words, uses and findings; per test
 // data file its text alone (reading JSON again is cheap). Numbers are
@@ -40,7 +42,7 @@ const cacheMagic = "tentidx\n"
 // version is not read (LoadCache fails, and the caller builds anew); it
 // rises with every change of the layout or of what the index computes
 // per file.
-const CacheVersion = 1
+const CacheVersion = 3
 
 // racyWindow is how close to the moment a file was stamped its last change
 // may be before the stamp is no proof: a change within one tick of the
@@ -86,7 +88,11 @@ func (s Stamp) Racy() bool {
 // together with the stamps of the .gitignore files (by path) whose rules
 // the index follows.
 func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
-	e := &encoder{buf: make([]byte, 0, 1<<20)}
+	size := 1 << 16
+	for _, f := range ix.sorted {
+		size += 3 * len(f.Src) // the text, and about twice that for what was read from it
+	}
+	e := &encoder{buf: make([]byte, 0, size)}
 	e.buf = append(e.buf, cacheMagic...)
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, CacheVersion)
 	var rules map[string][]byte
@@ -114,8 +120,14 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 		e.uint64(s.Inode)
 		e.int(s.Seen)
 	}
+	// The files, after a table of where each begins (from the end of
+	// the table, 4 bytes each), so that LoadCache reads them in parallel.
 	e.uint(len(kept))
-	for _, f := range kept {
+	table := len(e.buf)
+	e.buf = append(e.buf, make([]byte, 4*len(kept))...)
+	start := len(e.buf)
+	for i, f := range kept {
+		binary.LittleEndian.PutUint32(e.buf[table+4*i:], uint32(len(e.buf)-start))
 		e.file(f)
 	}
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli))
@@ -168,22 +180,54 @@ func LoadCache(ctx context.Context, data []byte) (ix *Index, stamps map[string]S
 		p := d.str()
 		stamps[p] = Stamp{Size: d.int(), MTime: d.int(), CTime: d.int(), Inode: d.uint64(), Seen: d.int()}
 	}
-	files := make([]*File, d.uint())
-	var jsons []int
-	for i := range files {
-		var json bool
-		files[i], json = d.file()
-		if json {
-			jsons = append(jsons, i)
-		}
-	}
-	if d.off != len(body) {
-		return nil, nil, fmt.Errorf("%w: %d bytes left over", errCache, len(body)-d.off)
-	}
-	for _, i := range jsons {
-		files[i] = indexFile(ctx, files[i].Path, files[i].Src, nil)
+	files, err := d.files(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	return newIndex(files, ign), stamps, nil
+}
+
+// files reads the files of the cache, in parallel, each from where the
+// table of offsets says it begins to where the next one begins.
+func (d *decoder) files(ctx context.Context) ([]*File, error) {
+	n := d.uint()
+	table := d.take(4 * n)
+	start := d.off
+	bounds := make([]int, n+1)
+	for i := range n {
+		bounds[i] = start + int(binary.LittleEndian.Uint32(table[4*i:]))
+		if bounds[i] < start || bounds[i] > len(d.data) || (i > 0 && bounds[i] < bounds[i-1]) {
+			return nil, fmt.Errorf("%w: a file out of place", errCache)
+		}
+	}
+	bounds[n] = len(d.data)
+	var failed atomic.Pointer[error]
+	var next atomic.Int64
+	files := runWorkers(ctx, func(w *worker) (out []*File) {
+		defer func() {
+			if r := recover(); r != nil {
+				err := fmt.Errorf("%w: %v", errCache, r)
+				failed.CompareAndSwap(nil, &err)
+			}
+		}()
+		fd := &decoder{} // one per goroutine, for its slabs
+		for i := int(next.Add(1) - 1); i < n && failed.Load() == nil; i = int(next.Add(1) - 1) {
+			fd.data, fd.off = d.data[:bounds[i+1]], bounds[i]
+			f, json := fd.file()
+			if fd.off != bounds[i+1] {
+				panic(fmt.Sprintf("%s: %d bytes left over", f.Path, bounds[i+1]-fd.off))
+			}
+			if json {
+				f = w.indexFile(ctx, f.Path, f.Src, nil)
+			}
+			out = append(out, f)
+		}
+		return out
+	})
+	if err := failed.Load(); err != nil {
+		return nil, *err
+	}
+	return files, nil
 }
 
 // The records of a file: how its contents are kept.
@@ -270,6 +314,13 @@ func (e *encoder) file(f *File) {
 		e.bool(r.Shorthand)
 	}
 	e.uint(len(f.Words))
+	if len(f.Words) > 0 {
+		all := 0
+		for _, ws := range f.Words {
+			all += len(ws)
+		}
+		e.uint(all)
+	}
 	for _, key := range slices.Sorted(maps.Keys(f.Words)) {
 		ws := f.Words[key]
 		e.str(key)
@@ -377,10 +428,34 @@ func (e *encoder) finding(f diag.Finding) {
 
 // decoder reads the cache format from data. Strings and texts point into
 // data, which must never change. A read past the end panics (LoadCache
-// recovers).
+// recovers). The nodes of field trees are taken from slabs, a few
+// allocations for thousands of nodes.
 type decoder struct {
-	data []byte
-	off  int
+	data  []byte
+	off   int
+	vals  []Value
+	props []Prop
+}
+
+// slab is how many nodes a decoder allocates at once.
+const slab = 256
+
+func (d *decoder) newValue() *Value {
+	if len(d.vals) == 0 {
+		d.vals = make([]Value, slab)
+	}
+	v := &d.vals[0]
+	d.vals = d.vals[1:]
+	return v
+}
+
+func (d *decoder) newProp() *Prop {
+	if len(d.props) == 0 {
+		d.props = make([]Prop, slab)
+	}
+	p := &d.props[0]
+	d.props = d.props[1:]
+	return p
 }
 
 func (d *decoder) uint64() uint64 {
@@ -494,9 +569,12 @@ func (d *decoder) file() (f *File, json bool) {
 	}
 	if n := d.uint(); n > 0 {
 		f.Words = make(map[string][]Word, n)
+		all := make([]Word, d.uint())
 		for range n {
 			key := d.str()
-			ws := make([]Word, d.uint())
+			k := d.uint()
+			ws := all[:k:k]
+			all = all[k:]
 			for i := range ws {
 				ws[i] = Word{Word: d.str(), Span: d.span(), Why: Why(d.str()), Table: d.str()}
 			}
@@ -518,7 +596,8 @@ func (d *decoder) value() *Value {
 	if k == 0 {
 		return nil
 	}
-	v := &Value{Kind: ValueKind(k - 1), Span: d.span(), Str: d.str(), Num: math.Float64frombits(d.uint64()), Bool: d.bool()}
+	v := d.newValue()
+	*v = Value{Kind: ValueKind(k - 1), Span: d.span(), Str: d.str(), Num: math.Float64frombits(d.uint64()), Bool: d.bool()}
 	if n := d.uint(); n > 0 {
 		v.Items = make([]*Value, n)
 		for i := range v.Items {
@@ -528,7 +607,10 @@ func (d *decoder) value() *Value {
 	if n := d.uint(); n > 0 {
 		v.Props = make([]*Prop, n)
 		for i := range v.Props {
-			v.Props[i] = &Prop{Key: d.str(), KeySpan: d.span(), Span: d.span(), Shorthand: d.bool(), Value: d.value()}
+			p := d.newProp()
+			*p = Prop{Key: d.str(), KeySpan: d.span(), Span: d.span(), Shorthand: d.bool()}
+			p.Value = d.value()
+			v.Props[i] = p
 		}
 	}
 	return v
