@@ -57,9 +57,9 @@ type folder struct {
 	overlay overlays // an editor's unsaved texts (overlay.go)
 	events  events   // who hears of every change (events.go)
 	expect  expects  // changes planned for an editor to save (expect.go)
-	locks locks
-	state stateCache
-	ops   fileOps // renames and removals into place; nil: fsys (tests fail them on purpose)
+	locks   locks
+	state   stateCache
+	ops     fileOps // renames and removals into place; nil: fsys (tests fail them on purpose)
 
 	rulesMu sync.Mutex
 	rules   *ignores // the .gitignore rules that statWalk keeps between calls
