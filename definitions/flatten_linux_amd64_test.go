@@ -4,15 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/projectgen"
 	"github.com/tent-tools/tent-tools/parser"
 )
 
-// TestDirectWalk checks the direct walk of flatten against the cursor's
-// on every file of a generated project and on random text in both
-// grammars, and that flatten uses it: a tree-sitter whose layouts differ
+// TestDirectWalk checks the direct walk of flatten against the cursor's,
+// and the portable walk against both, on every file of a generated
+// project and on random text in both grammars, and that flatten uses the
+// direct walk: a tree-sitter whose layouts differ
 // from those flatten.go declares fails here (and flatten then falls back
 // to the cursor).
 func TestDirectWalk(t *testing.T) {
@@ -41,6 +43,18 @@ func TestDirectWalk(t *testing.T) {
 		}
 		if !sameWalks(tree.RootNode()) {
 			t.Errorf("%s: the walks differ", p)
+		}
+		// The portable walk of the other platforms gives the same.
+		n := flatWalk(tree.RootNode(), nil)
+		want, got := make([]snode, n), make([]snode, n)
+		flatWalk(tree.RootNode(), want)
+		if m := flatWalkGo(tree.RootNode(), got); m != n || !slices.Equal(got, want) {
+			t.Errorf("%s: the portable walk differs", p)
+		}
+		// Too little room: the count all the same (the caller tries
+		// again with it).
+		if m := flatWalkGo(tree.RootNode(), make([]snode, n/2)); m != n {
+			t.Errorf("%s: the portable walk into half the room counts %d nodes, want %d", p, m, n)
 		}
 		tree.Close()
 	}
