@@ -59,6 +59,10 @@ func registry() []Rule {
 			"project.ts must hold export default project({ name: '...' }), with users naming a table; engine.ts, where there is one, export default engine({ mail?: { from }, http?: { allow: [hosts] } }).", badProjectOrEngine},
 		{diag.T2010, diag.Error, "declarative position not readable",
 			"A declarative part of a definition (keys, literals, builder calls) holds something that cannot be read without running code: a variable, a spread, a computed key. Write the value out.", nil},
+		{diag.T2012, diag.Error, "required field missing",
+			"A table needs columns, a fn run, a flow steps, a screen path and view. Without it the definition does nothing, so the check says so instead of leaving it out silently.", missingFields},
+		{diag.T2013, diag.Error, "unknown column option",
+			"A column's options are optional, private, default, unique and was; any other key would be ignored silently (optinal: true would leave the column required). Where the key misspells one option, the fix writes it.", unknownColumnOptions},
 
 		{diag.T2501, diag.Error, "ctx.db names an unknown table",
 			"ctx.db.X must name a table of the project. After a rename, change the accessor to the table's new name.", unknownDBTables},

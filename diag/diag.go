@@ -142,6 +142,11 @@ const (
 	// T2011: the test database has a column or table that no definition
 	// names, as name, was or removed.
 	T2011 = "T2011"
+	// T2012: a definition lacks a required field (a table its columns, a
+	// fn its run, a flow its steps, a screen its path or view).
+	T2012 = "T2012"
+	// T2013: a column option that no column builder knows (optinal: true).
+	T2013 = "T2013"
 
 	// T2501: ctx.db.X where X is no table.
 	T2501 = "T2501"
