@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // This file is a small LSP client for the tests: it starts the built
@@ -47,13 +49,10 @@ func TestMain(m *testing.M) {
 // shopDir is the sample project; tests act on copies of it.
 const shopDir = "../testdata/projects/shop"
 
+// copyShop copies the sample, as git tracks it, into a new folder.
 func copyShop(t testing.TB) string {
 	t.Helper()
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(shopDir)); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return sample.Copy(t, shopDir)
 }
 
 // rpcError is a JSON-RPC error answer.

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
+
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // stateLinkCalls are calls of every kind of tool: ones that only read,
@@ -36,7 +38,7 @@ func TestStateFolderLink(t *testing.T) {
 		t.Run(target, func(t *testing.T) {
 			base := t.TempDir()
 			proj := filepath.Join(base, "proj")
-			if err := os.CopyFS(proj, os.DirFS(shopDir)); err != nil {
+			if err := sample.CopyTo(shopDir, proj); err != nil {
 				t.Fatal(err)
 			}
 			dest := filepath.Join(base, "elsewhere")
