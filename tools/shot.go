@@ -1,8 +1,10 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image/png"
 	"slices"
 
 	"github.com/tent-tools/tent-tools/diag"
@@ -75,7 +77,11 @@ func (w *Workspace) Shot(ctx context.Context, in ShotInput) (Answer, error) {
 		return Answer{}, err
 	}
 	ans := ShotPicture{Path: in.Path, Size: size.String(), PNG: pic.PNG}
-	text := fmt.Sprintf("a picture of %s (screen %s in %s, as %s), %s wide, PNG of %d bytes", in.Path, sc.Name, sc.File, asWho(in.As), size, len(pic.PNG))
+	whole := ""
+	if cfg, err := png.DecodeConfig(bytes.NewReader(pic.PNG)); err == nil {
+		whole = fmt.Sprintf(", the whole page %dx%d", cfg.Width, cfg.Height)
+	}
+	text := fmt.Sprintf("a picture of %s (screen %s in %s, as %s): viewport %s%s, PNG of %d bytes", in.Path, sc.Name, sc.File, asWho(in.As), size, whole, len(pic.PNG))
 	if len(pic.Blocked) > 0 {
 		text += fmt.Sprintf("; the page asked for %d things from outside, none given", len(pic.Blocked))
 	}
