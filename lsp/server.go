@@ -75,6 +75,7 @@ func ServeStream(ctx context.Context, stream jsonrpc2.Stream, opts Options) erro
 	cancel()
 	s.stop()
 	conn.Close()
+	defer s.closeWorkspace()
 	select { // the reader ends with the stream; a stdin that cannot be closed is left to the process's end
 	case <-conn.Done():
 	case <-time.After(time.Second):
@@ -475,7 +476,7 @@ func (s *server) initialized(ctx context.Context) error {
 // the workspace.
 func (s *server) stop() {
 	s.mu.Lock()
-	w, unsub, ws := s.watcher, s.unsub, s.ws
+	w, unsub := s.watcher, s.unsub
 	s.watcher, s.unsub = nil, nil
 	follow := s.follow
 	s.follow = nil
@@ -490,7 +491,14 @@ func (s *server) stop() {
 		close(follow)
 		<-s.followDone
 	}
-	if ws != nil && s.isExiting() {
+}
+
+// closeWorkspace closes the session's workspace (its databases and locks).
+func (s *server) closeWorkspace() {
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	if ws != nil {
 		ws.Close()
 	}
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/tent-tools/tent-tools/lsp"
 )
@@ -15,11 +18,38 @@ import (
 // (LSP's rule) or the stream failed, 2 bad usage.
 func runLSP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("lsp")
+	var lo lsp.ListenOptions
+	fs.StringVar(&lo.Addr, "listen", "", "serve WebSocket on `HOST:PORT` (loopback) instead of stdio")
+	fs.Func("origin", "a page `ORIGIN` (http://127.0.0.1:8080) allowed to connect over WebSocket; repeat for more", func(o string) error {
+		lo.Origins = append(lo.Origins, o)
+		return nil
+	})
+	fs.BoolVar(&lo.Public, "public", false, "allow --listen on an address that is not the loopback (needs --tls-cert and --tls-key)")
+	fs.StringVar(&lo.CertFile, "tls-cert", "", "the TLS certificate `FILE` (PEM) for --public")
+	fs.StringVar(&lo.KeyFile, "tls-key", "", "the TLS key `FILE` (PEM) for --public")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: tent-tools lsp   (a language server on stdin and stdout; see `tent-tools docs lsp`)")
+		fmt.Fprintln(stderr, "usage: tent-tools lsp [--listen HOST:PORT [--origin ORIGIN]... [--public --tls-cert FILE --tls-key FILE]]")
+		fmt.Fprintln(stderr, "  a language server on stdin and stdout, or on WebSocket; see `tent-tools docs lsp`")
 		return 2
 	}
-	err := lsp.Serve(ctx, stdio{in: stdin, out: stdout}, lsp.Options{Log: stderr, DefaultCaller: defaultCaller})
+	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller}
+	if lo.Addr != "" {
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		lo.Ready = func(addr net.Addr) {
+			scheme := "ws"
+			if lo.Public {
+				scheme = "wss"
+			}
+			fmt.Fprintf(stderr, "tent-tools lsp: listening on %s://%s\n", scheme, addr)
+		}
+		if err := lsp.ListenAndServe(ctx, lo, opts); err != nil {
+			fmt.Fprintf(stderr, "tent-tools lsp: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	err := lsp.Serve(ctx, stdio{in: stdin, out: stdout}, opts)
 	switch {
 	case err == nil:
 		return 0

@@ -1,0 +1,123 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/coder/websocket"
+	"go.lsp.dev/jsonrpc2"
+)
+
+// ListenOptions configure the WebSocket face (`tent-tools lsp --listen`),
+// for an editor in a browser: one JSON-RPC message per text frame, as
+// vscode-ws-jsonrpc and monaco-languageclient speak it, and one session
+// (its own workspace state) per connection.
+type ListenOptions struct {
+	// Addr is host:port to listen on; port 0 picks one.
+	Addr string
+	// Public allows an address that is not the loopback; it needs TLS.
+	Public bool
+	// CertFile and KeyFile are the TLS certificate and key (PEM).
+	CertFile, KeyFile string
+	// Origins are the pages allowed to connect (their Origin header, as
+	// "http://127.0.0.1:8080"). A request with an Origin not listed is
+	// refused (403); one without (not a browser) is let in.
+	Origins []string
+	// Ready is told the address listened on, once it is.
+	Ready func(addr net.Addr)
+}
+
+// ListenAndServe serves the language server over WebSocket until ctx ends.
+func ListenAndServe(ctx context.Context, lo ListenOptions, opts Options) error {
+	host, _, err := net.SplitHostPort(lo.Addr)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", lo.Addr, err)
+	}
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || (ip != nil && ip.IsLoopback())
+	switch {
+	case !loopback && !lo.Public:
+		return fmt.Errorf("--listen %s is not a loopback address; serving others needs --public with --tls-cert and --tls-key", lo.Addr)
+	case lo.Public && (lo.CertFile == "" || lo.KeyFile == ""):
+		return errors.New("--public needs --tls-cert and --tls-key: the protocol carries the project's files")
+	}
+	ln, err := net.Listen("tcp", lo.Addr)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", lo.Addr, err)
+	}
+	srv := &http.Server{Handler: Handler(lo.Origins, opts), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	if lo.Ready != nil {
+		lo.Ready(ln.Addr())
+	}
+	done := make(chan error, 1)
+	go func() {
+		if lo.Public {
+			done <- srv.ServeTLS(ln, lo.CertFile, lo.KeyFile)
+		} else {
+			done <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+		return nil
+	}
+}
+
+// Handler answers WebSocket connections, one server session each. The
+// Origin header must be one of origins where a browser sends one.
+func Handler(origins []string, opts Options) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !slices.Contains(origins, o) {
+			http.Error(w, fmt.Sprintf("origin %s is not allowed (tent-tools lsp --origin names the pages that are)", o), http.StatusForbidden)
+			return
+		}
+		// The Origin is checked above, against the list, not the host.
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+		if err != nil {
+			return
+		}
+		c.SetReadLimit(64 << 20)
+		err = ServeStream(r.Context(), &wsStream{c: c}, opts)
+		if err != nil && !ErrNoShutdown(err) && opts.Log != nil {
+			fmt.Fprintf(opts.Log, "tent-tools lsp: %s: %v\n", r.RemoteAddr, err)
+		}
+		c.Close(websocket.StatusNormalClosure, "")
+	})
+}
+
+// wsStream is a jsonrpc2.Stream over one WebSocket: a message per text frame.
+type wsStream struct{ c *websocket.Conn }
+
+func (s *wsStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	typ, data, err := s.c.Read(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if typ != websocket.MessageText {
+		return nil, int64(len(data)), errors.New("a binary frame; the protocol is one JSON-RPC message per text frame")
+	}
+	msg, err := jsonrpc2.DecodeMessage(data)
+	return msg, int64(len(data)), err
+}
+
+func (s *wsStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return 0, fmt.Errorf("marshal message: %w", err)
+	}
+	return int64(len(data)), s.c.Write(ctx, websocket.MessageText, data)
+}
+
+func (s *wsStream) Close() error { return s.c.Close(websocket.StatusNormalClosure, "") }
