@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,7 +108,7 @@ func (s *Store) Record(ctx context.Context, p *Point, blobs map[string][]byte, s
 // finds the files written, and the next look stamps them again. The stamps
 // do not raise the state's version: a stale stamp elsewhere only makes a
 // look read the file once more.
-func (s *Store) MarkDone(ctx context.Context, n int, stamps []FileState) error {
+func (s *Store) MarkDone(ctx context.Context, n int, stamps []FileState) (err error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
@@ -116,7 +117,16 @@ func (s *Store) MarkDone(ctx context.Context, n int, stamps []FileState) error {
 	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
-	defer conn.ExecContext(context.Background(), `PRAGMA synchronous = FULL`)
+	// The connection goes back to the pool: it must be durable again, or
+	// it must not be used again (a bad connection is closed, not pooled).
+	defer func() {
+		if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`); rerr != nil {
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+			if err == nil {
+				err = fmt.Errorf("history: restore durable commits: %w", rerr)
+			}
+		}
+	}()
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("history: mark point %d done: %w", n, err)

@@ -54,14 +54,22 @@ CREATE TABLE IF NOT EXISTS turns (
 	n INTEGER PRIMARY KEY AUTOINCREMENT, time TEXT NOT NULL, who TEXT NOT NULL, agent TEXT NOT NULL);
 `
 
-// Open opens (creating where needed) the store at path. Commits are
-// durable (synchronous FULL) except where a method says otherwise.
+// schemaSteps are the versions of the schema (sqlitefile.Migrate): the
+// first creates the tables; a later release appends the step from its
+// previous version, never changes one.
+var schemaSteps = []string{schema}
+
+// Open opens (creating where needed) the store at path, brought to the
+// schema version of this release. A file of a newer version is
+// sqlitefile.ErrNewer, a damaged one sqlitefile.ErrDamaged (wrapped).
+// Commits are durable (synchronous FULL) except where a method says
+// otherwise.
 func Open(ctx context.Context, path string) (*Store, error) {
 	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 10 * time.Second, Synchronous: "FULL", Immediate: true})
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	if _, err := db.ExecContext(ctx, schema); err != nil {
+	if _, err := sqlitefile.Migrate(ctx, db, schemaSteps); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("history: open %s: %w", path, err)
 	}

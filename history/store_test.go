@@ -2,11 +2,13 @@ package history
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 )
 
 func open(t *testing.T) (*Store, string) {
@@ -134,5 +136,46 @@ func TestInEffect(t *testing.T) {
 				t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
 			}
 		}
+	}
+}
+
+// TestOpenFirstSchema opens a file made by the first schema, before
+// versions were stamped (user_version 0, the tables already there, a
+// point in them): it is stamped with this release's version, and its
+// points read as before. A newer version is refused.
+func TestOpenFirstSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), File)
+	old, err := sqlitefile.Open(path, sqlitefile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(schema); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(`INSERT INTO points (time, who, agent, kind, turn, tool, summary, undid, changes, done, journal)
+		VALUES ('2026-01-02T03:04:05Z', 'ann', '', 'command', 0, 'write', 'write lib/a.ts', '[]', '[]', 1, '')`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	points, err := s.Newest(ctx, 10)
+	if err != nil || len(points) != 1 || points[0].Who != "ann" || points[0].Summary != "write lib/a.ts" {
+		t.Fatalf("points %+v, %v", points, err)
+	}
+	var v int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != len(schemaSteps) {
+		t.Errorf("version %d, %v; want %d", v, err, len(schemaSteps))
+	}
+	if _, err := s.db.Exec(`PRAGMA user_version = 7`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(ctx, path); !errors.Is(err, sqlitefile.ErrNewer) {
+		t.Errorf("a newer file: %v; want ErrNewer", err)
 	}
 }

@@ -29,13 +29,20 @@ type Store struct {
 	db *sql.DB
 }
 
-// Open opens (creating where needed) the notes at path.
+// schemaSteps are the versions of the notes' schema (sqlitefile.Migrate);
+// a later release appends a step, never changes one.
+var schemaSteps = []string{
+	`CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL, time TEXT NOT NULL)`,
+}
+
+// Open opens (creating where needed) the notes at path, brought to the
+// schema version of this release (sqlitefile.ErrNewer for a newer file).
 func Open(ctx context.Context, path string) (*Store, error) {
 	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 10 * time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL, time TEXT NOT NULL)`); err != nil {
+	if _, err := sqlitefile.Migrate(ctx, db, schemaSteps); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("notes: open %s: %w", path, err)
 	}

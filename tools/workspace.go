@@ -18,10 +18,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 	"github.com/tent-tools/tent-tools/notes"
 	"github.com/tent-tools/tent-tools/runner"
 	"github.com/tent-tools/tent-tools/shot"
@@ -199,7 +202,7 @@ func (w *Workspace) history(ctx context.Context) (*history.Store, error) {
 	}
 	s, err := history.Open(ctx, filepath.Join(dir, history.File))
 	if err != nil {
-		return nil, err
+		return nil, w.stateDBError(history.File, err)
 	}
 	w.points = s
 	return s, nil
@@ -221,10 +224,34 @@ func (w *Workspace) noteStore(ctx context.Context) (*notes.Store, error) {
 	}
 	s, err := notes.Open(ctx, filepath.Join(dir, notes.File))
 	if err != nil {
-		return nil, err
+		return nil, w.stateDBError(notes.File, err)
 	}
 	w.notes = s
 	return s, nil
+}
+
+// stateDBError turns the error of opening the database name of .tent/
+// into the tool error it means: one made by a newer release is T9113 (it
+// is left as it is); a damaged one is kept aside (name.damaged-TIME) and
+// reported with T9112, never silently started over: the next call makes a
+// new one. A file that cannot be written is T9110.
+func (w *Workspace) stateDBError(name string, err error) error {
+	rel := stateFolder + "/" + name
+	switch {
+	case errors.Is(err, sqlitefile.ErrNewer):
+		return diag.Errorf(diag.T9113, "%s was %v; update tent-tools to use this project (the file is left as it is)", rel, err).With("path", rel)
+	case errors.Is(err, sqlitefile.ErrDamaged):
+		aside, kerr := sqlitefile.KeepAside(filepath.Join(w.root, rel), w.now())
+		if kerr != nil {
+			return diag.Errorf(diag.T9112, "%s is damaged (%v), and it could not be kept aside: %v; move it away by hand to start anew", rel, err, kerr).With("path", rel)
+		}
+		kept, _ := filepath.Rel(w.root, aside)
+		return diag.Errorf(diag.T9112, "%s is damaged (%v); it is kept as %s for you to look at or restore, and the next call starts it anew (empty)",
+			rel, err, filepath.ToSlash(kept)).With("path", rel).With("kept", filepath.ToSlash(kept))
+	case errors.Is(err, fs.ErrPermission), strings.Contains(err.Error(), "readonly"), strings.Contains(err.Error(), "read-only"):
+		return diag.Errorf(diag.T9110, "%s may not be written (%v)", rel, err).With("path", rel)
+	}
+	return err
 }
 
 // noLink refuses a state file that is a link: the framework's databases

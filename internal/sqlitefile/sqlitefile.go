@@ -7,11 +7,14 @@
 package sqlitefile
 
 import (
+	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
@@ -49,4 +52,93 @@ func Open(path string, o Options) (*sql.DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// Versioning: every database of .tent/ carries the version of its schema
+// in SQLite's user_version. A release knows the steps that bring a
+// database from each older version to its own; it refuses a newer one,
+// which a later release made and only a later release may change.
+
+// ErrNewer is the error of a database whose schema version is newer than
+// the release knows.
+var ErrNewer = errors.New("made by a newer release of tent-tools")
+
+// ErrDamaged is the error of a file that is no SQLite database, or one
+// whose pages are damaged (a truncated or overwritten file).
+var ErrDamaged = errors.New("damaged: not a readable SQLite database")
+
+// Migrate brings the database to the version len(steps): steps[i] is the
+// SQL that takes version i to i+1, and steps[0] makes the first schema
+// (a file made before versions were stamped has version 0 and the first
+// schema's tables; steps[0] must therefore create only where missing). The
+// steps left run in one transaction with the new version. A version above
+// len(steps) is ErrNewer; a damaged file is ErrDamaged.
+func Migrate(ctx context.Context, db *sql.DB, steps []string) (from int, err error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return 0, Classify(err)
+	}
+	defer conn.Close()
+	// The write lock first, so that two processes never migrate at once.
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		return 0, Classify(err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
+		}
+	}()
+	if err := conn.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&from); err != nil {
+		return 0, Classify(err)
+	}
+	if from > len(steps) {
+		return from, fmt.Errorf("schema version %d, this release knows up to %d: %w", from, len(steps), ErrNewer)
+	}
+	for v := from; v < len(steps); v++ {
+		if _, err := conn.ExecContext(ctx, steps[v]); err != nil {
+			return from, fmt.Errorf("migrate from version %d: %w", v, Classify(err))
+		}
+	}
+	if from != len(steps) {
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(steps))); err != nil {
+			return from, Classify(err)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
+		return from, Classify(err)
+	}
+	committed = true
+	return from, nil
+}
+
+// Classify wraps err with ErrDamaged where SQLite says the file is no
+// database or is damaged, whatever the driver.
+func Classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	for _, sign := range []string{"file is not a database", "database disk image is malformed", "SQLITE_NOTADB", "SQLITE_CORRUPT"} {
+		if strings.Contains(msg, sign) {
+			return fmt.Errorf("%w (%v)", ErrDamaged, err)
+		}
+	}
+	return err
+}
+
+// KeepAside renames a damaged database at path (with its -wal and -shm
+// files) to path.damaged-TIME, so that it is kept for a person to look at
+// and a new one can be made. It answers the new name.
+func KeepAside(path string, now time.Time) (string, error) {
+	aside := path + ".damaged-" + now.UTC().Format("20060102T150405Z")
+	if err := os.Rename(path, aside); err != nil {
+		return "", fmt.Errorf("keep %s aside: %w", path, err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Rename(path+suffix, aside+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return aside, fmt.Errorf("keep %s aside: %w", path+suffix, err)
+		}
+	}
+	return aside, nil
 }
