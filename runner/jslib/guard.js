@@ -239,6 +239,17 @@
     writable: true, enumerable: false, configurable: true,
   })
 
+  // String.raw walks its strings' raw list to its length.
+  const origRaw = String.raw
+  replace(String, 'raw', {
+    raw(strings, ...subs) {
+      if (strings !== null && strings !== undefined && typeof strings === 'object') {
+        strings = { raw: pin(strings.raw, 'memory', 'String.raw') }
+      }
+      return apply(origRaw, String, [strings, ...subs])
+    },
+  }.raw)
+
   // Array.from over an array-like: its length checked and pinned.
   const origFrom = Array.from
   replace(Array, 'from', {

@@ -70,6 +70,7 @@ export const spreadSparse = fn({
   },
 })
 export const fromArrayLike = fn({ run: () => Array.from({ length: 2 ** 32 - 1 }).length })
+export const rawHuge = fn({ run: () => String.raw({ raw: { length: 2 ** 32 - 1 } }).length })
 export const applyHuge = fn({ run: () => Math.max.apply(null, { length: 2 ** 32 - 1 }) })
 export const typedHuge = fn({ run: () => new Uint8Array(2 ** 31).length })
 export const concatHuge = fn({
@@ -88,8 +89,14 @@ export const flatHuge = fn({
 })
 export const keysOfText = fn({ run: () => Object.keys(long()).length })
 
-// JSON.parse of a text of ten million numbers, and of one nested too deep.
-export const parseHuge = fn({ run: () => JSON.parse('[' + '1,'.repeat(10_000_000) + '1]').length })
+// JSON.parse of a text of eight million numbers, and of one nested too deep.
+export const parseHuge = fn({
+  run: () => {
+    let s = '1,'
+    while (s.length < 12_000_000) s += s
+    return JSON.parse('[' + s + '1]').length
+  },
+})
 export const parseDeep = fn({ run: () => JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) })
 export const stringifySparse = fn({
   run: () => {
