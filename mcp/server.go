@@ -100,13 +100,23 @@ func describe(t tools.Tool) *sdk.Tool {
 	mt := &sdk.Tool{
 		Name:        t.Name,
 		Description: description(t),
-		InputSchema: input,
+		InputSchema: marshalOnce(input),
 		Annotations: annotations(t),
 	}
 	if out := outputSchema(t.Name); out != nil {
-		mt.OutputSchema = out
+		mt.OutputSchema = marshalOnce(out)
 	}
 	return mt
+}
+
+// marshalOnce writes a schema as JSON once, when the server is made, so
+// that tools/list sends it as it is instead of walking a map each time.
+func marshalOnce(schema map[string]any) json.RawMessage {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		panic(fmt.Sprintf("a tool's schema is no JSON: %v", err)) // built from Go types: cannot happen
+	}
+	return b
 }
 
 // description is a tool's one-line summary, and where its docs page is.

@@ -1,0 +1,87 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tent-tools/tent-tools/tools"
+)
+
+// The MCP face's cost over the engine's, warm: the same read and the same
+// one-line edit through tools.Call in this process, and through `tent-tools
+// mcp` on stdio (the Go SDK's client, JSON-RPC over a pipe to the binary).
+// The target is within 1 ms of tools.Call; tools/list within 2 ms.
+//
+//	go test ./mcp -run '^$' -bench . -benchtime 200x
+
+// benchFaces runs one call through both faces, each on its own copy of
+// shop with lib/values.ts; input(i) is the i-th call's input.
+func benchFaces(b *testing.B, tool string, input func(i int) string) {
+	const values = "export const v = 0\n"
+	prepare := func(b *testing.B) string {
+		dir := copyProject(b, "shop")
+		if err := os.WriteFile(filepath.Join(dir, "lib", "values.ts"), []byte(values), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return dir
+	}
+	b.Run("tools.Call", func(b *testing.B) {
+		w, err := tools.Open(prepare(b), tools.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer w.Close()
+		ctx := context.Background()
+		if _, err := tools.Call(ctx, w, "read", json.RawMessage(`{"path": "lib/values.ts"}`)); err != nil {
+			b.Fatal(err) // warm: the index read, the history open
+		}
+		i := 0
+		for b.Loop() {
+			if _, err := tools.Call(ctx, w, tool, json.RawMessage(input(i))); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("mcp-stdio", func(b *testing.B) {
+		cs := connect(b, prepare(b), nil, nil)
+		ctx := context.Background()
+		call(b, cs, "read", `{"path": "lib/values.ts"}`)
+		i := 0
+		for b.Loop() {
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: json.RawMessage(input(i))})
+			if err != nil || res.IsError {
+				b.Fatalf("%v %v", err, res)
+			}
+			i++
+		}
+	})
+}
+
+func BenchmarkRead(b *testing.B) {
+	benchFaces(b, "read", func(int) string { return `{"path": "tables/orders.ts"}` })
+}
+
+// BenchmarkEdit edits one line, back and forth, so every call changes the
+// file and records a point.
+func BenchmarkEdit(b *testing.B) {
+	benchFaces(b, "edit", func(i int) string {
+		return fmt.Sprintf(`{"path": "lib/values.ts", "find": "v = %d", "with": "v = %d"}`, i%2, (i+1)%2)
+	})
+}
+
+func BenchmarkToolsList(b *testing.B) {
+	cs := connect(b, copyProject(b, "shop"), nil, nil)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := cs.ListTools(ctx, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
