@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/png"
 	"slices"
+	"sync"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/render"
@@ -142,19 +143,74 @@ func (f workspaceImages) ReadFile(p string) ([]byte, error) {
 	return data, err
 }
 
-// browser answers the workspace's browser, started by the first picture
-// and kept until Close, so a long-lived face takes each later picture in a
-// new tab of the same browser.
-func (w *Workspace) browser(ctx context.Context) (*shot.Browser, error) {
-	w.shotMu.Lock()
-	defer w.shotMu.Unlock()
-	if w.shots != nil {
-		return w.shots, nil
+// Browser is the browser that shot's pictures are taken in: started by
+// the first picture, kept until Close, each picture a tab of it. A
+// workspace has one of its own; a host that keeps many workspaces (the
+// workspaces handle) gives them one to share (Workspace.ShareBrowser), so
+// its shots, in whichever workspace, are tabs of one browser. It is safe
+// for concurrent use.
+type Browser struct {
+	mu      sync.Mutex
+	running *shot.Browser
+	closed  bool
+}
+
+// NewBrowser makes a Browser; nothing starts until the first picture.
+func NewBrowser() *Browser { return &Browser{} }
+
+// get answers the running browser, starting it where none runs.
+func (s *Browser) get(ctx context.Context) (*shot.Browser, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, fmt.Errorf("shot: the browser is closed")
+	}
+	if s.running != nil {
+		return s.running, nil
 	}
 	b, err := shot.Start(ctx, shot.Config{})
 	if err != nil {
 		return nil, err
 	}
-	w.shots = b
+	s.running = b
 	return b, nil
+}
+
+// Close stops the browser, if it runs, and every process it started; a
+// closed Browser starts no other (a picture asked of it fails).
+func (s *Browser) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.running == nil {
+		return nil
+	}
+	err := s.running.Close()
+	s.running = nil
+	return err
+}
+
+// ShareBrowser makes the workspace's pictures tabs of b, which the caller
+// keeps and closes; a browser of the workspace's own is closed.
+func (w *Workspace) ShareBrowser(b *Browser) error {
+	w.shotMu.Lock()
+	defer w.shotMu.Unlock()
+	var err error
+	if w.shots != nil && w.ownsShots {
+		err = w.shots.Close()
+	}
+	w.shots, w.ownsShots = b, false
+	return err
+}
+
+// browser answers the workspace's browser: a shared one, or its own, made
+// by the first picture and closed by Close.
+func (w *Workspace) browser(ctx context.Context) (*shot.Browser, error) {
+	w.shotMu.Lock()
+	if w.shots == nil {
+		w.shots, w.ownsShots = NewBrowser(), true
+	}
+	b := w.shots
+	w.shotMu.Unlock()
+	return b.get(ctx)
 }

@@ -27,7 +27,6 @@ import (
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 	"github.com/tent-tools/tent-tools/notes"
 	"github.com/tent-tools/tent-tools/runner"
-	"github.com/tent-tools/tent-tools/shot"
 )
 
 // Workspace is one project folder that tools act on, as one caller and
@@ -74,8 +73,9 @@ type folder struct {
 	runMu sync.Mutex
 	run   *runner.Runner // runs, rows, logs and resets; made on first use
 
-	shotMu sync.Mutex
-	shots  *shot.Browser // the browser of shot's pictures; started on first use
+	shotMu    sync.Mutex
+	shots     *Browser // the browser of shot's pictures (shot.go)
+	ownsShots bool     // whether Close closes it: not where it is shared
 }
 
 // Open opens the project folder dir as a workspace. The folder must exist.
@@ -126,10 +126,10 @@ func (w *Workspace) Close() error {
 	}
 	w.runMu.Unlock()
 	w.shotMu.Lock()
-	if w.shots != nil {
+	if w.shots != nil && w.ownsShots {
 		errs = append(errs, w.shots.Close())
-		w.shots = nil
 	}
+	w.shots = nil
 	w.shotMu.Unlock()
 	w.storeMu.Lock()
 	defer w.storeMu.Unlock()

@@ -71,6 +71,9 @@ type Handle struct {
 	policies map[string]*tools.Policy
 	open     map[string]*tools.Workspace
 	owners   map[string]Info
+	// browser is the one browser of every workspace's shot pictures,
+	// started by the first and closed by Close.
+	browser *tools.Browser
 }
 
 // infoFile is where a workspace's owner is kept: in its .tent/, which no
@@ -86,7 +89,7 @@ func Open(dir string, cfg Config) (*Handle, error) {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("workspaces: %w", err)
 	}
-	h := &Handle{dir: abs, cfg: cfg, policies: map[string]*tools.Policy{}, open: map[string]*tools.Workspace{}, owners: map[string]Info{}}
+	h := &Handle{dir: abs, cfg: cfg, policies: map[string]*tools.Policy{}, open: map[string]*tools.Workspace{}, owners: map[string]Info{}, browser: tools.NewBrowser()}
 	for agent, p := range cfg.Policies {
 		h.policies[agent] = p
 	}
@@ -102,6 +105,7 @@ func (h *Handle) Close() error {
 		errs = append(errs, w.Close())
 		delete(h.open, id)
 	}
+	errs = append(errs, h.browser.Close())
 	return errors.Join(errs...)
 }
 
@@ -276,6 +280,10 @@ func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, error
 	if !ok {
 		var err error
 		if w, err = tools.Open(filepath.Join(h.dir, id), tools.Options{}); err != nil {
+			return nil, fmt.Errorf("workspaces: %w", err)
+		}
+		if err := w.ShareBrowser(h.browser); err != nil {
+			w.Close()
 			return nil, fmt.Errorf("workspaces: %w", err)
 		}
 		h.open[id] = w
