@@ -157,8 +157,8 @@ func (s *server) refresh(ctx context.Context) error {
 // since they were last published ([] where a file has none left), and
 // those of the document always, with the document's version.
 func (s *server) publish(ctx context.Context, always string) error {
-	ws, enc := s.workspace()
-	ix, err := ws.Index(ctx)
+	_, enc := s.workspace()
+	ix, err := s.index(ctx)
 	if err != nil {
 		return err
 	}
@@ -368,4 +368,19 @@ func textOf(ix *definitions.Index, rel string) []byte {
 		return f.Src
 	}
 	return nil
+}
+
+// index is the workspace's index with the open documents, for reading:
+// where the folder is watched (by the server or through the client's
+// watched files), the cached snapshot that the watcher keeps current,
+// without a walk of the disk per request.
+func (s *server) index(ctx context.Context) (*definitions.Index, error) {
+	s.mu.Lock()
+	ws := s.ws
+	watched := s.watcher != nil || s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
+	s.mu.Unlock()
+	if watched {
+		return ws.WatchedIndex(ctx)
+	}
+	return ws.Index(ctx)
 }

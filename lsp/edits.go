@@ -90,6 +90,12 @@ func (s *server) rename(ctx context.Context, req jsonrpc2.Request) (any, error) 
 		in, _ := json.Marshal(tools.RenameInput{Name: t.name, To: p.NewName})
 		return s.serverWrite(ctx, "rename", in)
 	}
+	// Planned on the disk as it is now (and the buffers), not on the
+	// snapshot the position was read on.
+	ws, _ := s.workspace()
+	if ix, err = ws.Index(ctx); err != nil {
+		return nil, err
+	}
 	set, err := rename.Plan(ix, t.name, p.NewName)
 	if err != nil {
 		return nil, err
@@ -270,8 +276,8 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 	if err != nil {
 		return nil, err
 	}
-	ws, enc := s.workspace()
-	ix, err := ws.Index(ctx)
+	_, enc := s.workspace()
+	ix, err := s.index(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -32,8 +32,8 @@ func (s *server) at(ctx context.Context, p protocol.TextDocumentPositionParams) 
 	if err != nil {
 		return nil, "", nil, 0, err
 	}
-	ws, enc := s.workspace()
-	ix, err := ws.Index(ctx)
+	_, enc := s.workspace()
+	ix, err := s.index(ctx)
 	if err != nil {
 		return nil, "", nil, 0, err
 	}
@@ -128,8 +128,29 @@ func declaration(ix *definitions.Index, name string) (string, definitions.Span, 
 
 // location is the LSP location of a span of a project file.
 func (s *server) location(ix *definitions.Index, rel string, span definitions.Span) protocol.Location {
+	return protocol.Location{URI: protocol.DocumentURI(s.uriOf(rel)), Range: s.linesOf(ix, rel).span(span.Start, span.End)}
+}
+
+// linesOf answers the positions of an indexed file, kept per version of
+// the file (an indexed file is immutable) so that a request naming many
+// places in one file counts its lines once.
+func (s *server) linesOf(ix *definitions.Index, rel string) *lines {
 	_, enc := s.workspace()
-	return protocol.Location{URI: protocol.DocumentURI(s.uriOf(rel)), Range: newLines(textOf(ix, rel), enc).span(span.Start, span.End)}
+	f := ix.File(rel)
+	if f == nil {
+		return newLines(nil, enc)
+	}
+	s.linesMu.Lock()
+	defer s.linesMu.Unlock()
+	if l, ok := s.lines[f]; ok {
+		return l
+	}
+	if s.lines == nil || len(s.lines) > 4096 {
+		s.lines = map[*definitions.File]*lines{}
+	}
+	l := newLines(f.Src, enc)
+	s.lines[f] = l
+	return l
 }
 
 func (s *server) definition(ctx context.Context, req jsonrpc2.Request) (any, error) {
@@ -347,8 +368,8 @@ func (s *server) documentSymbol(ctx context.Context, req jsonrpc2.Request) (any,
 	if err != nil {
 		return nil, err
 	}
-	ws, enc := s.workspace()
-	ix, err := ws.Index(ctx)
+	_, enc := s.workspace()
+	ix, err := s.index(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -433,8 +454,8 @@ func (s *server) workspaceSymbol(ctx context.Context, req jsonrpc2.Request) (any
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-	ws, _ := s.workspace()
-	ix, err := ws.Index(ctx)
+
+	ix, err := s.index(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/tools"
 )
@@ -110,6 +111,9 @@ type server struct {
 	exited    chan struct{}
 	running   map[string]context.CancelFunc // requests by id, for $/cancelRequest
 	tokens    int                           // the last progress token made
+
+	linesMu sync.Mutex
+	lines   map[*definitions.File]*lines // the positions of indexed files (navigate.go)
 
 	follow     chan struct{} // kicked by every change event
 	followDone chan struct{}

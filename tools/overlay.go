@@ -182,3 +182,14 @@ func sortedKeys[V any](m map[string]V) []string {
 func (w *Workspace) DiskIndex(ctx context.Context) (*definitions.Index, error) {
 	return w.diskIndex(ctx)
 }
+
+// WatchedIndex is Index for a process that watches the folder (Watch, or
+// an editor's watched files with Refresh): the cached snapshot, with the
+// overlays, without a look at the disk; the watcher's refreshes and the
+// tools' own writes keep it current. Where none is cached yet, it is Index.
+func (w *Workspace) WatchedIndex(ctx context.Context) (*definitions.Index, error) {
+	if ix := w.index.current(); ix != nil {
+		return w.layer(ctx, ix), nil
+	}
+	return w.Index(ctx)
+}
