@@ -220,6 +220,10 @@ func TestHostCommand(t *testing.T) {
 		{[]string{"--workspaces", ws, "--listen", "127.0.0.1:0"}, "needs --workspaces, --listen and --tokens"},
 		{[]string{"--workspaces", ws, "--listen", "127.0.0.1:0", "--tokens", tokens, "--policies", policies, "--caller", "eve"}, "--policy and --caller are for one project"},
 	}
+	tests = append(tests, struct {
+		args []string
+		want string
+	}{[]string{"--workspaces", ws, "--new", "ann", "--listen", "127.0.0.1:0"}, "nothing of serving"})
 	for _, tt := range tests {
 		cmd := exec.Command(bin, append([]string{"mcp"}, tt.args...)...)
 		var stderr bytes.Buffer
@@ -232,5 +236,30 @@ func TestHostCommand(t *testing.T) {
 		if strings.Contains(stderr.String(), "a-token-of-sixteen-chars") {
 			t.Errorf("a token was printed: %s", stderr.String())
 		}
+	}
+}
+
+// TestHostNewWorkspace: --new makes a workspace (a copy of --from) and
+// prints its id, which a token then names.
+func TestHostNewWorkspace(t *testing.T) {
+	ws := filepath.Join(t.TempDir(), "ws")
+	out, err := exec.Command(bin, "mcp", "--workspaces", ws, "--new", "ann", "--from", filepath.Join("..", "testdata", "projects", "shop")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(string(out))
+	if len(id) != 26 {
+		t.Fatalf("--new printed %q, want an id", out)
+	}
+	if _, err := os.Stat(filepath.Join(ws, id, "tables", "orders.ts")); err != nil {
+		t.Errorf("the new workspace holds no copy of shop: %v", err)
+	}
+	h, err := workspaces.Open(ws, workspaces.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if _, err := h.Tool(context.Background(), id, "read", json.RawMessage(`{"path": "project.ts"}`), workspaces.Call{Caller: "ann"}); err != nil {
+		t.Errorf("its owner ann cannot read it: %v", err)
 	}
 }

@@ -32,9 +32,14 @@ func init() {
 			fs.BoolVar(&host.public, "public", false, "let --listen take an address other machines reach (needs --tls-cert and --tls-key)")
 			fs.StringVar(&host.cert, "tls-cert", "", "the TLS certificate `FILE` (PEM) to serve HTTPS with")
 			fs.StringVar(&host.key, "tls-key", "", "the TLS key `FILE` (PEM) of --tls-cert")
+			fs.StringVar(&host.newOwner, "new", "", "make a new workspace in --workspaces for the owner `NAME`, print its id, and stop")
+			fs.StringVar(&host.from, "from", "", "with --new: copy the project in `DIR` into the new workspace")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) > 0 {
 					return tools.Answer{}, usagef("mcp", "mcp takes no arguments")
+				}
+				if host.newOwner != "" || host.from != "" {
+					return host.create(e)
 				}
 				if host.workspaces != "" || host.listen != "" || host.tokens != "" {
 					return tools.Answer{}, host.serve(e)
@@ -61,6 +66,25 @@ type hostFlags struct {
 	workspaces, listen, tokens, policies string
 	public                               bool
 	cert, key                            string
+	newOwner, from                       string
+}
+
+// create makes a new workspace (--new OWNER [--from DIR]) and answers its
+// id, for a tokens file to name.
+func (f *hostFlags) create(e *env) (tools.Answer, error) {
+	if f.workspaces == "" || f.newOwner == "" || f.listen != "" || f.tokens != "" {
+		return tools.Answer{}, usagef("mcp", "--new OWNER [--from DIR] needs --workspaces DIR, and nothing of serving")
+	}
+	h, err := workspaces.Open(f.workspaces, workspaces.Config{})
+	if err != nil {
+		return tools.Answer{}, usagef("mcp", "--workspaces: %v", err)
+	}
+	defer h.Close()
+	info, err := h.Create(e.ctx, f.newOwner, f.from)
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	return tools.Answer{Text: info.ID, Data: info}, nil
 }
 
 // serve runs the HTTP host mode until SIGINT or SIGTERM.
