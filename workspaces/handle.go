@@ -10,6 +10,7 @@
 package workspaces
 
 import (
+	"container/list"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
@@ -60,7 +61,15 @@ type Config struct {
 	Policies map[string]*tools.Policy
 	// Now is the clock of points and of new workspaces; nil means time.Now.
 	Now func() time.Time
+	// MaxOpen bounds the workspaces kept open between calls (each holds
+	// its folder, its lock files and its databases); past it, the one idle
+	// the longest is closed, and opened again when a call names it. 0
+	// means DefaultMaxOpen.
+	MaxOpen int
 }
+
+// DefaultMaxOpen is how many workspaces a handle keeps open by default.
+const DefaultMaxOpen = 64
 
 // Handle is the workspaces handle. It is safe for concurrent use.
 type Handle struct {
@@ -69,11 +78,20 @@ type Handle struct {
 
 	mu       sync.Mutex
 	policies map[string]*tools.Policy
-	open     map[string]*tools.Workspace
+	open     map[string]*openWorkspace
+	idle     *list.List // of ids; the front was used last
 	owners   map[string]Info
 	// browser is the one browser of every workspace's shot pictures,
 	// started by the first and closed by Close.
 	browser *tools.Browser
+}
+
+// openWorkspace is a workspace the handle holds open: busy counts the
+// calls on it now (it is never closed under one), at is its place in idle.
+type openWorkspace struct {
+	w    *tools.Workspace
+	busy int
+	at   *list.Element
 }
 
 // infoFile is where a workspace's owner is kept: in its .tent/, which no
@@ -89,7 +107,7 @@ func Open(dir string, cfg Config) (*Handle, error) {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("workspaces: %w", err)
 	}
-	h := &Handle{dir: abs, cfg: cfg, policies: map[string]*tools.Policy{}, open: map[string]*tools.Workspace{}, owners: map[string]Info{}, browser: tools.NewBrowser()}
+	h := &Handle{dir: abs, cfg: cfg, policies: map[string]*tools.Policy{}, open: map[string]*openWorkspace{}, idle: list.New(), owners: map[string]Info{}, browser: tools.NewBrowser()}
 	for agent, p := range cfg.Policies {
 		h.policies[agent] = p
 	}
@@ -101,10 +119,11 @@ func (h *Handle) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var errs []error
-	for id, w := range h.open {
-		errs = append(errs, w.Close())
+	for id, o := range h.open {
+		errs = append(errs, o.w.Close())
 		delete(h.open, id)
 	}
+	h.idle.Init()
 	errs = append(errs, h.browser.Close())
 	return errors.Join(errs...)
 }
@@ -263,39 +282,70 @@ func (h *Handle) admit(id, caller string) (Info, error) {
 }
 
 // workspace returns the open workspace of an id that admit let in, as the
-// call's caller and agent see it.
-func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, error) {
+// call's caller and agent see it, and the release the call makes when it
+// is done with it (until then it is not closed).
+func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, func(), error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	policy, known := h.policies[c.Agent]
 	if c.Agent != "" && !known {
-		return nil, diag.Errorf(diag.T9125, "unknown agent %q: the host has no policy for it, and an agent never runs unbound", c.Agent).
+		return nil, nil, diag.Errorf(diag.T9125, "unknown agent %q: the host has no policy for it, and an agent never runs unbound", c.Agent).
 			With("agent", c.Agent)
 	}
 	approver := h.cfg.Approver
 	if c.Approver != nil {
 		approver = c.Approver
 	}
-	w, ok := h.open[id]
+	o, ok := h.open[id]
 	if !ok {
-		var err error
-		if w, err = tools.Open(filepath.Join(h.dir, id), tools.Options{}); err != nil {
-			return nil, fmt.Errorf("workspaces: %w", err)
+		w, err := tools.Open(filepath.Join(h.dir, id), tools.Options{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("workspaces: %w", err)
 		}
 		if err := w.ShareBrowser(h.browser); err != nil {
 			w.Close()
-			return nil, fmt.Errorf("workspaces: %w", err)
+			return nil, nil, fmt.Errorf("workspaces: %w", err)
 		}
-		h.open[id] = w
+		o = &openWorkspace{w: w, at: h.idle.PushFront(id)}
+		h.open[id] = o
 	}
-	return w.With(tools.Options{
+	o.busy++
+	h.idle.MoveToFront(o.at)
+	h.closeIdle()
+	release := func() {
+		h.mu.Lock()
+		o.busy--
+		h.closeIdle()
+		h.mu.Unlock()
+	}
+	return o.w.With(tools.Options{
 		Policy:   policy,
 		Caller:   c.Caller,
 		Agent:    c.Agent,
 		Turn:     turn,
 		Approver: approver,
 		Now:      h.cfg.Now,
-	}), nil
+	}), release, nil
+}
+
+// closeIdle closes the workspaces used least lately, past the bound, that
+// no call is using. (A workspace closed with an error is dropped all the
+// same: its next call opens it again.)
+func (h *Handle) closeIdle() {
+	limit := h.cfg.MaxOpen
+	if limit <= 0 {
+		limit = DefaultMaxOpen
+	}
+	for e := h.idle.Back(); e != nil && len(h.open) > limit; {
+		prev := e.Prev()
+		id := e.Value.(string)
+		if o := h.open[id]; o.busy == 0 {
+			o.w.Close()
+			delete(h.open, id)
+			h.idle.Remove(e)
+		}
+		e = prev
+	}
 }
 
 // Tool runs one tool on the workspace id, under the policy of the call's
@@ -309,10 +359,11 @@ func (h *Handle) run(ctx context.Context, id, name string, input json.RawMessage
 	if _, err := h.admit(id, c.Caller); err != nil {
 		return tools.Answer{}, err
 	}
-	w, err := h.workspace(id, c, turn)
+	w, release, err := h.workspace(id, c, turn)
 	if err != nil {
 		return tools.Answer{}, err
 	}
+	defer release()
 	return tools.Call(ctx, w, name, input)
 }
 
@@ -323,11 +374,12 @@ func (h *Handle) Turn(ctx context.Context, id string, c Call, fn func(t *Turn) e
 	if _, err := h.admit(id, c.Caller); err != nil {
 		return err
 	}
-	w, err := h.workspace(id, c, 0)
+	w, release, err := h.workspace(id, c, 0)
 	if err != nil {
 		return err
 	}
 	n, err := w.NewTurn(ctx, c.Caller, c.Agent)
+	release()
 	if err != nil {
 		return err
 	}

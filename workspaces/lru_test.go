@@ -1,0 +1,107 @@
+package workspaces
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// openFiles counts the files this process holds open.
+func openFiles(t testing.TB) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatalf("count open files: %v", err)
+	}
+	return len(entries)
+}
+
+// TestManyWorkspaces: a host that touches 2,000 workspaces (a write on
+// each, which opens its folder, lock files and history) holds a bounded
+// number of open files: the handle closes the workspaces idle the
+// longest. A workspace closed so is opened again by its next call, its
+// history whole; one in use by a call is never closed under it.
+func TestManyWorkspaces(t *testing.T) {
+	const touched, bound = 2000, 8
+	h := open(t, Config{MaxOpen: bound})
+	ctx := context.Background()
+	ids := make([]string, touched)
+	for i := range ids {
+		info, err := h.Create(ctx, "ann", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = info.ID
+	}
+	before := openFiles(t)
+	most := 0
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	work := make(chan string)
+	for range 4 {
+		wg.Go(func() {
+			for id := range work {
+				if _, err := h.Tool(ctx, id, "write", raw(map[string]string{"path": "a.ts", "text": "export const a = 1\n"}), Call{Caller: "ann"}); err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				most = max(most, openFiles(t))
+				mu.Unlock()
+			}
+		})
+	}
+	for _, id := range ids {
+		work <- id
+	}
+	close(work)
+	wg.Wait()
+	// Each open workspace holds a handful of files (folder, two locks,
+	// the history's database and its WAL files); 4 calls may run past the
+	// bound at once.
+	if grew := most - before; grew > (bound+4)*8 {
+		t.Errorf("%d more files open at most after touching %d workspaces; want a bound", grew, touched)
+	}
+	h.mu.Lock()
+	n := len(h.open)
+	h.mu.Unlock()
+	if n > bound {
+		t.Errorf("%d workspaces open; want at most %d", n, bound)
+	}
+	// The first, closed long ago, opens again with its history.
+	ans, err := h.Tool(ctx, ids[0], "history", nil, Call{Caller: "ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Text == "" || !strings.Contains(ans.Text, "write a.ts") {
+		t.Errorf("history of a reopened workspace: %s", ans.Text)
+	}
+}
+
+// TestBusyWorkspaceNotClosed: with a bound of one, a workspace in a call
+// stays open while calls on others come and go.
+func TestBusyWorkspaceNotClosed(t *testing.T) {
+	h := open(t, Config{MaxOpen: 1})
+	ctx := context.Background()
+	a, _ := h.Create(ctx, "ann", "")
+	b, _ := h.Create(ctx, "ann", "")
+	w, release, err := h.workspace(a.ID, Call{Caller: "ann"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := h.Tool(ctx, b.ID, "list", nil, Call{Caller: "ann"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Index(ctx); err != nil {
+		t.Fatalf("the busy workspace was closed under its call: %v", err)
+	}
+	release()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.open) != 1 {
+		t.Errorf("%d open after the call; want 1", len(h.open))
+	}
+}
