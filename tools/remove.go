@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
@@ -49,6 +51,9 @@ func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) 
 		if rerr != nil {
 			return Answer{}, rerr
 		}
+		if info, err := w.fsys.Lstat(rel); err == nil && info.IsDir() {
+			return w.removeFolder(rel)
+		}
 		if ix.File(rel) != nil {
 			s, err = remove.PlanFile(ix, rel)
 		} else {
@@ -78,6 +83,33 @@ func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) 
 	writeLeft(&b, a.Left, a.Removed, "remove")
 	writePoint(&b, point)
 	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// removeFolder removes an empty folder. The history keeps files, so an
+// empty folder makes no point (there is nothing to put back); a folder
+// with anything in it is refused, since remove removes one file at a time.
+func (w *Workspace) removeFolder(rel string) (Answer, error) {
+	if rel == "." {
+		return Answer{}, diag.Errorf(diag.T9102, "remove does not remove the project folder").With("path", rel)
+	}
+	f, err := w.fsys.Open(rel)
+	if err != nil {
+		return Answer{}, fmt.Errorf("remove %s: %w", rel, err)
+	}
+	names, err := f.Readdirnames(3)
+	f.Close()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return Answer{}, fmt.Errorf("remove %s: %w", rel, err)
+	}
+	if len(names) > 0 {
+		return Answer{}, diag.Errorf(diag.T9102, "%s is a folder that holds %s; remove removes one file, or an empty folder", rel, strings.Join(names, ", ")).
+			With("path", rel)
+	}
+	if err := w.fsys.Remove(rel); err != nil {
+		return Answer{}, fmt.Errorf("remove %s: %w", rel, err)
+	}
+	a := &remove.Answer{Removed: rel, Stated: []change.Line{}, Deleted: []string{rel}, Left: []change.Site{}}
+	return Answer{Text: fmt.Sprintf("removed the empty folder %s (no point: the history keeps files)\n", rel), Data: a}, nil
 }
 
 // planPlainFile plans deleting a file that the index does not read.

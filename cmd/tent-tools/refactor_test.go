@@ -27,6 +27,7 @@ func TestRefactorCommands(t *testing.T) {
 		{[]string{"rename", "orders.buyer", "customer"}, "../../rename/testdata/column-buyer.golden"},
 		{[]string{"remove", "orders.buyer"}, "../../remove/testdata/column-buyer.golden"},
 		{[]string{"remove", "--path", "tables/catalog.ts"}, "../../remove/testdata/file-two-tables.golden"},
+		{[]string{"remove", "tables/catalog.ts"}, "../../remove/testdata/file-two-tables.golden"}, // a NAME that is a path
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -74,5 +75,28 @@ func TestRefactorCommandErrors(t *testing.T) {
 				t.Errorf("a refused command changed the project: %v", err)
 			}
 		})
+	}
+}
+
+// TestRemoveFolder removes an empty folder, and refuses one that holds a
+// file (T9102), leaving it whole.
+func TestRemoveFolder(t *testing.T) {
+	t.Parallel()
+	dir := refactorProject(t)
+	if err := os.MkdirAll(filepath.Join(dir, "lib", "old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := tentTools(t, dir, "", "remove", "lib/old"); r.exit != 0 || !strings.Contains(r.stdout, "removed the empty folder lib/old") {
+		t.Errorf("remove lib/old: exit %d\n%s%s", r.exit, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lib", "old")); err == nil {
+		t.Error("lib/old is still there")
+	}
+	r := tentTools(t, dir, "", "remove", "--path", "tables")
+	if r.exit != 1 || !strings.Contains(r.stderr, "T9102: tables is a folder that holds") {
+		t.Errorf("remove --path tables: exit %d\n%s%s", r.exit, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tables", "catalog.ts")); err != nil {
+		t.Errorf("a refused remove of a folder lost a file: %v", err)
 	}
 }

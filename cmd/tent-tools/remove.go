@@ -2,6 +2,9 @@ package main
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/tent-tools/tent-tools/tools"
 )
@@ -12,11 +15,14 @@ func init() {
 		args:    "NAME | --path FILE",
 		summary: "Remove a definition, a column or a file, stated in removed (its data dropped on purpose); list the places left",
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
-			path := fs.String("path", "", "remove the file `FILE` instead of a definition")
+			path := fs.String("path", "", "remove the file `FILE` (or an empty folder) instead of a definition; a NAME with a /, or with a dot that names a file, is taken as one")
 			return func(e *env, args []string) (tools.Answer, error) {
 				switch {
 				case *path != "" && len(args) == 0:
 					return e.call("remove", tools.RemoveInput{Path: *path})
+				case *path == "" && len(args) == 1 && looksLikePath(e.dir, args[0]):
+					// lib/tax2.ts, or a file or folder that stands in the project: a path.
+					return e.call("remove", tools.RemoveInput{Path: args[0]})
 				case *path == "" && len(args) == 1:
 					return e.call("remove", tools.RemoveInput{Name: args[0]})
 				}
@@ -24,4 +30,19 @@ func init() {
 			}
 		},
 	})
+}
+
+// looksLikePath reports whether a NAME given to remove is a path: it holds
+// a slash (lib/tax2.ts), or a dot and a file of that name stands in the
+// project folder dir (notes.md). Definition names hold neither; a column
+// (orders.buyer) holds a dot, but names no file.
+func looksLikePath(dir, name string) bool {
+	if strings.ContainsRune(name, '/') {
+		return true
+	}
+	if !strings.ContainsRune(name, '.') {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(dir, name))
+	return err == nil
 }
