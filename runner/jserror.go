@@ -171,6 +171,8 @@ func (s *session) readThrown(value goja.Value, ex *goja.Exception) *diag.ToolErr
 		te.With("stack", lines)
 	}
 	if step != "" {
+		// The text names the failing step too, not only the data.
+		te.Message = fmt.Sprintf("step %s failed: %s", step, te.Message)
 		te.With("step", step)
 	}
 	return te
