@@ -3,28 +3,52 @@ package tools
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
+	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/tent-tools/tent-tools/diag"
 )
 
-// SearchInput is the input of search: an exact, case-sensitive text; where
-// to look (a folder or one file; left out: the whole project); how many
-// hits to answer (left out: 100).
+// SearchInput is the input of search: a text, exact and case-sensitive
+// unless regex (Go's RE2 syntax) or caseInsensitive say otherwise; where
+// to look (a folder or one file; left out: the whole project) and which
+// files (include, a glob such as **/*.tsx); how many hits to answer (left
+// out: 100). filesOnly answers the files that hold it, count the files
+// with how many lines of each hold it.
 type SearchInput struct {
-	Text  string `json:"text"`
-	In    string `json:"in,omitempty"`
-	Limit int    `json:"limit,omitempty"`
+	Text            string `json:"text"`
+	In              string `json:"in,omitempty"`
+	Limit           int    `json:"limit,omitempty"`
+	Regex           bool   `json:"regex,omitempty"`
+	Include         string `json:"include,omitempty"`
+	CaseInsensitive bool   `json:"caseInsensitive,omitempty"`
+	FilesOnly       bool   `json:"filesOnly,omitempty"`
+	Count           bool   `json:"count,omitempty"`
 }
 
 // SearchAnswer is the data answer of search (tools.md §7): the hits in
 // path and line order, and how many more were cut by the limit.
+// With filesOnly or count, hits is empty and files lists each file that
+// holds the text with its number of lines that do, and total sums them.
 type SearchAnswer struct {
-	Hits []Hit `json:"hits"`
-	Cut  int   `json:"cut"`
+	Hits  []Hit       `json:"hits"`
+	Cut   int         `json:"cut"`
+	Files []FileLines `json:"files,omitempty"`
+	Total int         `json:"total,omitempty"`
+}
+
+// FileLines is a file that holds the searched text, and how many of its
+// lines do.
+type FileLines struct {
+	Path  string `json:"path"`
+	Lines int    `json:"lines"`
 }
 
 // Hit is a line that holds the searched text. A line longer than
@@ -43,7 +67,7 @@ const (
 func init() {
 	Register(Tool{
 		Name:     "search",
-		Summary:  "The files and lines that hold a text (exact, case-sensitive), in the project or in the folder or file named by in; 100 hits unless limit says otherwise",
+		Summary:  "The files and lines that hold a text (exact and case-sensitive, or a regex, caseInsensitive), in the project or in the folder or file named by in, in files matching include; 100 hits unless limit says otherwise; filesOnly or count answer files",
 		NewInput: func() any { return new(SearchInput) },
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
 			return w.Search(ctx, *in.(*SearchInput))
@@ -67,6 +91,25 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 	if limit == 0 {
 		limit = defaultSearchLimit
 	}
+	if in.Include != "" && !doublestar.ValidatePattern(in.Include) {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: include %q is no glob", in.Include).With("field", "include")
+	}
+	s := searcher{w: w, find: []byte(in.Text), limit: limit, files: map[string]bool{},
+		byFile: in.FilesOnly || in.Count, count: in.Count}
+	if in.Regex || in.CaseInsensitive {
+		pattern := in.Text
+		if !in.Regex {
+			pattern = regexp.QuoteMeta(pattern)
+		}
+		if in.CaseInsensitive {
+			pattern = "(?i)" + pattern
+		}
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return Answer{}, badRegex(in.Text, err)
+		}
+		s.re = re
+	}
 	rel, err := w.Resolve(in.In, false)
 	if err != nil {
 		return Answer{}, err
@@ -75,7 +118,6 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 	if err != nil {
 		return Answer{}, openError(rel, err)
 	}
-	s := searcher{w: w, find: []byte(in.Text), limit: limit, files: map[string]bool{}}
 	if !info.IsDir() {
 		src, _, err := w.readFile(rel, MaxFile, func(n int64) error {
 			return diag.Errorf(diag.T9104, "%s is %s, more than the %s that search reads", rel, size(n), size(MaxFile)).With("path", rel)
@@ -91,6 +133,11 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 		err := w.walk(ctx, rel, func(p string, d fs.DirEntry, _ int) error {
 			if !d.Type().IsRegular() || isFrameworkFile(p) {
 				return nil
+			}
+			if in.Include != "" {
+				if ok, _ := doublestar.Match(in.Include, p); !ok {
+					return nil
+				}
 			}
 			if info, err := d.Info(); err != nil || info.Size() > MaxFile {
 				return nil
@@ -109,22 +156,64 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 	return s.answer(in.Text), nil
 }
 
+// badRegex is the T9102 of a text that is no RE2 regex, naming where it
+// breaks.
+func badRegex(text string, err error) error {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		at := strings.Index(text, se.Expr)
+		if at >= 0 {
+			return diag.Errorf(diag.T9102, "bad input: text is no regex (RE2): %s at character %d: %q", se.Code, utf8.RuneCountInString(text[:at])+1, se.Expr).
+				With("field", "text").With("offset", at)
+		}
+		return diag.Errorf(diag.T9102, "bad input: text is no regex (RE2): %s: %q", se.Code, se.Expr).With("field", "text")
+	}
+	return diag.Errorf(diag.T9102, "bad input: text is no regex (RE2): %v", err).With("field", "text")
+}
+
 // searcher gathers the hits of one search.
 type searcher struct {
-	w     *Workspace
-	find  []byte
-	limit int
-	hits  []Hit
-	cut   int
-	files map[string]bool
+	w      *Workspace
+	find   []byte
+	re     *regexp.Regexp // where the text is a regex or found in any case
+	limit  int
+	hits   []Hit
+	cut    int
+	files  map[string]bool
+	byFile bool // filesOnly or count: files with their numbers of lines
+	count  bool
+	lines  []FileLines
+	total  int
+}
+
+// next finds the text in src: where it starts and how long it is, or -1.
+func (s *searcher) next(src []byte) (at, n int) {
+	if s.re != nil {
+		loc := s.re.FindIndex(src)
+		if loc == nil {
+			return -1, 0
+		}
+		return loc[0], loc[1] - loc[0]
+	}
+	return bytes.Index(src, s.find), len(s.find)
 }
 
 // file adds the hits in one file: one per line that holds the text.
 func (s *searcher) file(p string, src []byte) {
 	var starts []int
-	last := 0
-	for i := 0; i <= len(src)-len(s.find); {
-		j := bytes.Index(src[i:], s.find)
+	last, lines := 0, 0
+	defer func() {
+		if s.byFile && lines > 0 {
+			if len(s.lines) < s.limit {
+				s.lines = append(s.lines, FileLines{Path: p, Lines: lines})
+			} else {
+				s.cut++
+			}
+			s.total += lines
+		}
+	}()
+	for i := 0; i <= len(src); {
+		j, n := s.next(src[i:])
 		if j < 0 {
 			return
 		}
@@ -135,11 +224,14 @@ func (s *searcher) file(p string, src []byte) {
 		line := lineAt(starts, at)
 		if line != last {
 			last = line
-			if len(s.hits) < s.limit {
+			lines++
+			switch {
+			case s.byFile:
+			case len(s.hits) < s.limit:
 				text := lineText(src, starts, line)
-				s.hits = append(s.hits, Hit{Path: p, Line: line, Text: excerpt(text, at-starts[line-1], len(s.find))})
+				s.hits = append(s.hits, Hit{Path: p, Line: line, Text: excerpt(text, at-starts[line-1], n)})
 				s.files[p] = true
-			} else {
+			default:
 				s.cut++
 			}
 		}
@@ -154,6 +246,9 @@ func (s *searcher) file(p string, src []byte) {
 
 func (s *searcher) answer(text string) Answer {
 	var b strings.Builder
+	if s.byFile {
+		return s.fileAnswer(text)
+	}
 	switch {
 	case len(s.hits) == 0:
 		fmt.Fprintf(&b, "no hits for %q\n", text)
@@ -198,4 +293,33 @@ func excerpt(line string, col, n int) string {
 		out += "…"
 	}
 	return out
+}
+
+// fileAnswer is the answer of filesOnly and count: the files, with their
+// numbers of lines for count.
+func (s *searcher) fileAnswer(text string) Answer {
+	var b strings.Builder
+	switch {
+	case len(s.lines) == 0:
+		fmt.Fprintf(&b, "no files hold %q\n", text)
+	case s.count:
+		fmt.Fprintf(&b, "%s in %s hold %q:\n", plural(s.total, "line"), plural(len(s.lines)+s.cut, "file"), text)
+	default:
+		fmt.Fprintf(&b, "%s hold %q:\n", plural(len(s.lines)+s.cut, "file"), text)
+	}
+	for _, f := range s.lines {
+		if s.count {
+			fmt.Fprintf(&b, "%s: %d\n", f.Path, f.Lines)
+		} else {
+			fmt.Fprintf(&b, "%s\n", f.Path)
+		}
+	}
+	if s.cut > 0 {
+		fmt.Fprintf(&b, "(%d more %s cut by the limit of %d; narrow the search with in or include, or raise limit)\n", s.cut, pluralWord(s.cut, "file"), s.limit)
+	}
+	files := s.lines
+	if files == nil {
+		files = []FileLines{}
+	}
+	return Answer{Text: b.String(), Data: SearchAnswer{Hits: []Hit{}, Cut: s.cut, Files: files, Total: s.total}}
 }
