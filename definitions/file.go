@@ -12,6 +12,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 	"github.com/tent-tools/tent-tools/parser"
 )
 
@@ -74,16 +75,12 @@ func lineStarts(src []byte) []int {
 
 // langOf says how a project path is read, and whether it is indexed at
 // all: .ts and .tsx files anywhere, and test data testdata/<table>.json.
-// Folders that are never project code (format.md §1) and the framework's
-// own files are left out, whatever their capitals.
+// What is no project file by the one rule of internal/projectfiles (in a
+// folder that is never project code, a framework file at the root, a path
+// too deep or too long) is left out, whatever its capitals.
 func langOf(p string) (Lang, bool) {
 	dir, base := path.Split(p)
-	for _, seg := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
-		if skippedDir(seg) {
-			return "", false
-		}
-	}
-	if frameworkFile(base) {
+	if projectfiles.InSkippedFolder(dir) || projectfiles.FrameworkFile(p) || projectfiles.Bounded(p) != "" {
 		return "", false
 	}
 	switch ext := strings.ToLower(path.Ext(base)); {
@@ -95,25 +92,6 @@ func langOf(p string) (Lang, bool) {
 		return LangJSON, true
 	}
 	return "", false
-}
-
-// skippedDir reports whether a folder name is one that is never read as
-// project code.
-func skippedDir(name string) bool {
-	switch strings.ToLower(name) {
-	case ".tent", ".git", "node_modules", "dist":
-		return true
-	}
-	return false
-}
-
-// frameworkFile reports whether a file name is one the framework writes.
-func frameworkFile(name string) bool {
-	switch strings.ToLower(name) {
-	case "tent.d.ts", "tent.clash.ts", "mcp.lock.json":
-		return true
-	}
-	return false
 }
 
 // notText says why src is not UTF-8 text, with the offset of the first

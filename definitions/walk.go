@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	ignore "github.com/sabhiram/go-gitignore"
+
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 )
 
 // ignoreSet holds the .gitignore files of a project, each applying to the
@@ -43,22 +45,34 @@ func (s *ignoreSet) ignored(p string, isDir bool) bool {
 	if s == nil || len(s.byDir) == 0 {
 		return false
 	}
-	segs := strings.Split(p, "/")
 	// Each folder on the way down may be ignored by any .gitignore above it.
-	for i := 1; i <= len(segs); i++ {
-		sub := strings.Join(segs[:i], "/")
-		dirLike := isDir || i < len(segs)
-		for dir, gi := range s.byDir {
-			rel := sub
-			if dir != "" {
-				if !strings.HasPrefix(sub, dir+"/") {
-					continue
-				}
-				rel = strings.TrimPrefix(sub, dir+"/")
-			}
-			if gi.MatchesPath(rel) || (dirLike && gi.MatchesPath(rel+"/")) {
-				return true
-			}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' && s.ignoredHere(p[:i], true) {
+			return true
+		}
+	}
+	return s.ignoredHere(p, isDir)
+}
+
+// ignoredHere reports whether a .gitignore names the path p itself, not
+// looking at the folders it is in: a walk, which never enters an ignored
+// folder, asks this once per path, so matching is linear in the depth.
+// Only the .gitignore files of p's own folders are asked.
+func (s *ignoreSet) ignoredHere(p string, isDir bool) bool {
+	if s == nil || len(s.byDir) == 0 {
+		return false
+	}
+	for i := -1; i < len(p); i++ {
+		if i >= 0 && p[i] != '/' {
+			continue
+		}
+		dir, rel := "", p
+		if i >= 0 {
+			dir, rel = p[:i], p[i+1:]
+		}
+		gi := s.byDir[dir]
+		if gi != nil && (gi.MatchesPath(rel) || (isDir && gi.MatchesPath(rel+"/"))) {
+			return true
 		}
 	}
 	return false
@@ -94,7 +108,7 @@ func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet, found func(p s
 				}
 				return nil
 			}
-			if skippedDir(d.Name()) || ign.ignored(p, true) {
+			if projectfiles.SkippedFolder(d.Name()) || projectfiles.Bounded(p+"/x") != "" || ign.ignoredHere(p, true) {
 				return fs.SkipDir
 			}
 			if b, err := fs.ReadFile(fsys, path.Join(p, ".gitignore")); err == nil {
@@ -106,7 +120,7 @@ func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet, found func(p s
 		if !link && !d.Type().IsRegular() {
 			return nil
 		}
-		if _, ok := langOf(p); ok && !ign.ignored(p, false) {
+		if _, ok := langOf(p); ok && !ign.ignoredHere(p, false) {
 			found(p, link)
 		}
 		return nil

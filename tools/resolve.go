@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 )
 
 // maxLinks bounds how many links one path may pass through, so that a loop
@@ -46,6 +47,9 @@ var frameworkFiles = []string{"tent.d.ts", "tent.clash.ts", "mcp.lock.json"}
 func (w *Workspace) Resolve(p string, forWrite bool) (string, error) {
 	if err := checkSpelling(p); err != nil {
 		return "", err
+	}
+	if why := projectfiles.Bounded(path.Clean(p)); why != "" {
+		return "", refuse(p, "%s", why)
 	}
 	var (
 		done  []string       // resolved names, no links among them

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 )
 
 // statWalk walks the whole project as walk does (leaving out the skipped
@@ -64,7 +65,9 @@ func (w *Workspace) statDir(ctx context.Context, ig *ignores, fd int, rel string
 		}
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFDIR:
-			if isSkippedFolder(n) || ig.ignored(p, true) {
+			// A folder whose files would be too deep or too long to
+			// be project files is not entered.
+			if isSkippedFolder(n) || projectfiles.Bounded(p+"/x") != "" || ig.ignored(p, true) {
 				continue
 			}
 			sub, err := unix.Openat(fd, n, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)

@@ -11,23 +11,16 @@ import (
 	ignore "github.com/sabhiram/go-gitignore"
 
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 )
 
-// skippedFolders are never walked, at any depth and in any capitals: the
-// framework's state, version history, installed packages and build output
-// (format.md §1).
-var skippedFolders = []string{".tent", ".git", "node_modules", "dist"}
-
-// isSkippedFolder reports whether a folder's name is one the tools never walk.
-func isSkippedFolder(name string) bool {
-	return slices.ContainsFunc(skippedFolders, func(s string) bool { return strings.EqualFold(s, name) })
-}
+// isSkippedFolder reports whether a folder's name is one the tools never
+// walk, at any depth (the one rule: internal/projectfiles).
+func isSkippedFolder(name string) bool { return projectfiles.SkippedFolder(name) }
 
 // isFrameworkFile reports whether the resolved path is one the framework
 // writes at the root (tent.d.ts, tent.clash.ts, mcp.lock.json).
-func isFrameworkFile(rel string) bool {
-	return slices.ContainsFunc(frameworkFiles, func(f string) bool { return strings.EqualFold(f, rel) })
-}
+func isFrameworkFile(rel string) bool { return projectfiles.FrameworkFile(rel) }
 
 // ignores answers what the project's .gitignore files leave out: the root's
 // and every folder's own, each for the paths below its folder. A deeper
@@ -82,15 +75,22 @@ func (ig *ignores) ignored(rel string, isDir bool) bool {
 	return answer
 }
 
-// match answers ignored without the memory of earlier answers.
+// match answers ignored without the memory of earlier answers: the
+// .gitignore of each folder above rel, asked about the rest of the path.
+// The folders and rests are cut from rel, not joined anew, so one answer
+// costs a map lookup per folder and a match per .gitignore on the way:
+// linear in the depth (a walk asks once per path; the folders on the way
+// were asked when it entered them).
 func (ig *ignores) match(rel, suffix string) bool {
-	names := strings.Split(rel, "/")
-	for i := range names {
-		dir := "."
-		if i > 0 {
-			dir = strings.Join(names[:i], "/")
+	for i := -1; i < len(rel); i++ {
+		if i >= 0 && rel[i] != '/' {
+			continue
 		}
-		if gi := ig.of(dir); gi != nil && gi.MatchesPath(strings.Join(names[i:], "/")+suffix) {
+		dir, rest := ".", rel
+		if i >= 0 {
+			dir, rest = rel[:i], rel[i+1:]
+		}
+		if gi := ig.of(dir); gi != nil && gi.MatchesPath(rest+suffix) {
 			return true
 		}
 	}
@@ -98,8 +98,9 @@ func (ig *ignores) match(rel, suffix string) bool {
 }
 
 // walk calls fn for every file, folder and link below the resolved folder
-// rel (not rel itself), in lexical order, leaving out skipped folders and
-// what .gitignore names. A folder that is itself skipped or ignored but
+// rel (not rel itself), in lexical order, leaving out skipped folders,
+// what .gitignore names, and paths deeper or longer than a project path
+// may be (internal/projectfiles). A folder that is itself skipped or ignored but
 // named as rel is walked whole (but for skipped folders within it): who
 // names it wants to see it. depth is 1 for rel's own entries. fn may
 // return fs.SkipDir for a folder. The walk stops when ctx is done.
@@ -126,6 +127,12 @@ func (w *Workspace) walkWith(ctx context.Context, ig *ignores, rel string, fn fu
 		}
 		if d.IsDir() && isSkippedFolder(d.Name()) {
 			return fs.SkipDir
+		}
+		if projectfiles.Bounded(p) != "" {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil // deeper or longer than a project path may be
 		}
 		if !whole && ig.ignored(p, d.IsDir()) {
 			if d.IsDir() {

@@ -20,11 +20,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -215,9 +215,6 @@ func (h *Handle) Create(ctx context.Context, owner, template string) (Info, erro
 	return info, nil
 }
 
-// skipped are the folders a template's copy leaves out.
-var skipped = map[string]bool{".tent": true, ".git": true, "node_modules": true}
-
 // copyProject copies the regular files of a project folder into dst.
 func copyProject(ctx context.Context, src, dst string) error {
 	fsys := os.DirFS(src)
@@ -229,7 +226,7 @@ func copyProject(ctx context.Context, src, dst string) error {
 			return err
 		}
 		if d.IsDir() {
-			if p != "." && skipped[strings.ToLower(d.Name())] {
+			if p != "." && projectfiles.SkippedFolder(d.Name()) {
 				return fs.SkipDir
 			}
 			return os.MkdirAll(filepath.Join(dst, filepath.FromSlash(p)), 0o755)
