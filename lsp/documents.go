@@ -12,7 +12,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/tent-tools/tent-tools/check"
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/tools"
@@ -162,7 +161,7 @@ func (s *server) publish(ctx context.Context, always string) error {
 	if err != nil {
 		return err
 	}
-	findings := check.Run(ctx, ix, check.Options{})
+	findings := s.findings(ctx, ix)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

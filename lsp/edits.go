@@ -20,10 +20,29 @@ import (
 	"github.com/tent-tools/tent-tools/tools"
 )
 
+// findings are the check's findings of a snapshot, kept for the last
+// snapshot checked (publish, hover and codeAction of one version share them).
+func (s *server) findings(ctx context.Context, ix *definitions.Index) []diag.Finding {
+	s.foundMu.Lock()
+	if s.foundIx == ix {
+		fs := s.found
+		s.foundMu.Unlock()
+		return fs
+	}
+	s.foundMu.Unlock()
+	fs := check.Run(ctx, ix, check.Options{})
+	if ctx.Err() == nil {
+		s.foundMu.Lock()
+		s.foundIx, s.found = ix, fs
+		s.foundMu.Unlock()
+	}
+	return fs
+}
+
 // checkFile lists the check's findings of one file.
-func checkFile(ctx context.Context, ix *definitions.Index, rel string) []diag.Finding {
+func (s *server) checkFile(ctx context.Context, ix *definitions.Index, rel string) []diag.Finding {
 	var out []diag.Finding
-	for _, f := range check.Run(ctx, ix, check.Options{}) {
+	for _, f := range s.findings(ctx, ix) {
 		if f.Path == rel {
 			out = append(out, f)
 		}
@@ -310,7 +329,7 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 		return false
 	}
 	if wanted("quickfix") {
-		for _, fd := range checkFile(ctx, ix, rel) {
+		for _, fd := range s.checkFile(ctx, ix, rel) {
 			if fd.Fix == nil || fd.End < start || fd.Start > end {
 				continue
 			}

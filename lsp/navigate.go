@@ -260,7 +260,7 @@ func (s *server) hover(ctx context.Context, req jsonrpc2.Request) (any, error) {
 		r := l.span(t.span.Start, t.span.End)
 		rng = &r
 	}
-	for _, f := range findingsAt(ctx, ix, rel, off) {
+	for _, f := range s.findingsAt(ctx, ix, rel, off) {
 		text := fmt.Sprintf("**%s** %s", f.Code, f.Message)
 		if f.Fix != nil {
 			text += "\n\nfix: " + f.Fix.Title
@@ -349,9 +349,9 @@ func jsonText(v any) string {
 }
 
 // findingsAt lists the check's findings of rel whose span holds off.
-func findingsAt(ctx context.Context, ix *definitions.Index, rel string, off int) []diag.Finding {
+func (s *server) findingsAt(ctx context.Context, ix *definitions.Index, rel string, off int) []diag.Finding {
 	var out []diag.Finding
-	for _, f := range checkFile(ctx, ix, rel) {
+	for _, f := range s.checkFile(ctx, ix, rel) {
 		if f.Start <= off && off <= max(f.End, f.Start) {
 			out = append(out, f)
 		}

@@ -112,6 +112,10 @@ type server struct {
 	running   map[string]context.CancelFunc // requests by id, for $/cancelRequest
 	tokens    int                           // the last progress token made
 
+	foundMu sync.Mutex
+	foundIx *definitions.Index // the snapshot found was checked on
+	found   []diag.Finding
+
 	linesMu sync.Mutex
 	lines   map[*definitions.File]*lines // the positions of indexed files (navigate.go)
 
