@@ -112,3 +112,24 @@ func TestJSX(t *testing.T) {
 		t.Errorf("render =\n%s\nwant\n%s", res.Result, want)
 	}
 }
+
+// TestCancelledFirstRunIsLogged: the first run of a process, cancelled by
+// its caller, is still kept in the run log (the log is not opened with the
+// cancelled context).
+func TestCancelledFirstRunIsLogged(t *testing.T) {
+	root := project(t, "run-limits")
+	r := newRunner(t, root, Config{})
+	ix := index(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := r.Run(ctx, ix, Request{Name: "spin"}); err == nil {
+		t.Fatal("a cancelled spin answered no error")
+	}
+	logs, err := r.Logs(context.Background(), LogsQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logs.Entries) != 1 || logs.Entries[0].Name != "spin" {
+		t.Fatalf("the log holds %+v, want the cancelled spin", logs.Entries)
+	}
+}

@@ -147,12 +147,14 @@ func (r *Runner) database(ctx context.Context, a *app) (*testdb.DB, error) {
 	return r.db, nil
 }
 
-// runLog answers the run log, open.
+// runLog answers the run log, open. It is opened without ctx's
+// cancellation: a run that was cancelled is still recorded, and the log it
+// opens serves the later calls of the process.
 func (r *Runner) runLog(ctx context.Context) (*runlog.Log, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.log == nil {
-		l, err := runlog.Open(ctx, filepath.Join(r.root, ".tent", LogFile))
+		l, err := runlog.Open(context.WithoutCancel(ctx), filepath.Join(r.root, ".tent", LogFile))
 		if err != nil {
 			return nil, err
 		}
