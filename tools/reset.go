@@ -26,7 +26,7 @@ func init() {
 // Reset rebuilds the test database from testdata/*.json. Nothing else
 // ever rebuilds it: runs migrate it by was and removed.
 func (w *Workspace) Reset(ctx context.Context) (Answer, error) {
-	ix, err := w.Index(ctx)
+	ix, err := w.appIndex(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

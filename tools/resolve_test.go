@@ -12,7 +12,7 @@ import (
 
 // hostileTree makes a project folder "proj" beside a folder "outside" that
 // no tool may reach, with links of every kind in the project.
-func hostileTree(t *testing.T) (proj, outside string) {
+func hostileTree(t testing.TB) (proj, outside string) {
 	t.Helper()
 	base := t.TempDir()
 	proj = filepath.Join(base, "proj")

@@ -27,7 +27,7 @@ func init() {
 // Rows answers rows of the test database (tools.md §5, rows), built or
 // migrated first as a run would.
 func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
-	ix, err := w.Index(ctx)
+	ix, err := w.appIndex(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

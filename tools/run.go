@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/runner"
 )
 
@@ -62,12 +64,41 @@ func (w *Workspace) runnerFor() (*runner.Runner, error) {
 	return r, nil
 }
 
+// appIndex is the index that app code runs on (run, rows, reset, shot):
+// one in which no name is defined twice. Where one is (T2001), no
+// definition is used until it is resolved: which of the two a run would
+// take (the first by path) is no choice the person made, and a second
+// users table written without private columns would show what the first
+// hides.
+func (w *Workspace) appIndex(ctx context.Context) (*definitions.Index, error) {
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, d := range ix.Definitions() {
+		if d.Name == "" || seen[d.Name] {
+			continue
+		}
+		seen[d.Name] = true
+		if twice := ix.DefinitionsNamed(d.Name); len(twice) > 1 {
+			var paths []string
+			for _, t := range twice {
+				paths = append(paths, t.Path)
+			}
+			return nil, diag.Errorf(diag.T2001, "%s is defined %d times (%s); nothing runs on the test database until one name is left (rename or remove the others; check shows them)",
+				d.Name, len(twice), strings.Join(paths, ", ")).With("name", d.Name).With("paths", paths)
+		}
+	}
+	return ix, nil
+}
+
 // Run runs a function or a flow (tools.md §5, run) under the workspace's
 // policy: as the system only where its also names runAsSystem (T3102);
 // where the code sends data out, the person is asked through the
 // workspace's approver unless its trust names run (T3103 on a no).
 func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
-	ix, err := w.Index(ctx)
+	ix, err := w.appIndex(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -99,7 +99,7 @@ func asWho(as string) string {
 
 // screenPage runs the screen of in.Path and renders its page.
 func (w *Workspace) screenPage(ctx context.Context, in ShotInput) ([]byte, *runner.Screen, error) {
-	ix, err := w.Index(ctx)
+	ix, err := w.appIndex(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
