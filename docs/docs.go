@@ -66,14 +66,64 @@ func Title(topic string) string {
 	return topic
 }
 
-// Index returns the generated page that lists every topic with its title.
+// Index returns the generated page that lists every topic with its
+// summary, and says that it is itself the page index.
 func Index() string {
 	var b strings.Builder
-	b.WriteString("# The pages of the docs\n\nAsk for a page by its topic (`docs {\"topic\": \"edit\"}`, `tent-tools docs edit`).\n\n")
+	b.WriteString("# The pages of the docs\n\nAsk for a page by its topic (`docs {\"topic\": \"edit\"}`, `tent-tools docs edit`); " +
+		"this list is the page `" + IndexTopic + "`.\n\n")
 	for _, t := range Topics() {
 		if t != IndexTopic {
-			fmt.Fprintf(&b, "- `%s`: %s\n", t, Title(t))
+			fmt.Fprintf(&b, "- `%s`: %s\n", t, Summary(t))
 		}
 	}
 	return b.String()
+}
+
+// maxSummary is how long a summary may be before it is cut at a word.
+const maxSummary = 120
+
+// Summary returns a page's one-line summary: its title where that says
+// more than the topic, else the first sentence of its first paragraph
+// (a tool's page is titled with the tool's name only), cut at a word.
+func Summary(topic string) string {
+	title := Title(topic)
+	if !strings.EqualFold(strings.Trim(title, "` "), topic) {
+		return title
+	}
+	page, _ := Page(topic)
+	var para []string
+	for _, line := range strings.Split(page, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "#") && len(para) == 0:
+			continue
+		case line == "" || strings.HasPrefix(line, "```") || strings.HasPrefix(line, "#"):
+			if len(para) > 0 {
+				return cutSummary(strings.Join(para, " "))
+			}
+		default:
+			para = append(para, line)
+		}
+	}
+	if len(para) > 0 {
+		return cutSummary(strings.Join(para, " "))
+	}
+	return title
+}
+
+// cutSummary keeps a paragraph's first sentence, and at most maxSummary
+// bytes of it, cut at a word and marked with "…".
+func cutSummary(text string) string {
+	if i := strings.Index(text, ". "); i > 0 {
+		text = text[:i+1]
+	}
+	if len(text) <= maxSummary {
+		return text
+	}
+	cut := strings.LastIndex(text[:maxSummary], " ")
+	if cut <= 0 {
+		cut = maxSummary
+	}
+	return strings.TrimRight(text[:cut], ",;:") + "…"
 }
