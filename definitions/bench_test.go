@@ -91,10 +91,9 @@ func BenchmarkBuildWithoutTrees(b *testing.B) {
 	if err := projectgen.Write(dir, files); err != nil {
 		b.Fatal(err)
 	}
-	ctx := WithoutTrees(context.Background())
 	cpu := startCPU(b)
 	for b.Loop() {
-		ix, err := Build(ctx, dir)
+		ix, err := BuildWith(context.Background(), dir, Options{DropTrees: true})
 		if err != nil {
 			b.Fatal(err)
 		}

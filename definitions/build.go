@@ -27,8 +27,27 @@ import (
 // root that is not a folder, or the context's error when it is done.
 //
 // Files are read through an os.Root, so a link that leads out of the
-// project is never followed.
+// project is never followed. The index keeps every syntax tree (see
+// Options and BuildWith).
 func Build(ctx context.Context, root string) (*Index, error) {
+	return BuildWith(ctx, root, Options{})
+}
+
+// Options say how Build and FromFiles index.
+type Options struct {
+	// DropTrees frees each file's syntax tree as soon as the file is
+	// read: File.Tree is nil. On a large project the trees are most of
+	// the index's memory (300 MB and more on 1,000 tables), and growing
+	// the C heap for them a quarter of a build's CPU time. What walks a
+	// tree (rename, remove) parses the few files it needs
+	// (File.SyntaxTree), and an Update of such a file parses it whole
+	// and keeps its new tree, so that only the files that change keep
+	// trees for incremental parsing.
+	DropTrees bool
+}
+
+// BuildWith is Build with opts.
+func BuildWith(ctx context.Context, root string, opts Options) (*Index, error) {
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, diag.Errorf(diag.T9103, "project folder %s: %v", root, errors.Unwrap(err))
@@ -57,7 +76,7 @@ func Build(ctx context.Context, root string) (*Index, error) {
 	}()
 	fr := newFolderReader(r)
 	defer fr.close()
-	files := runWorkers(ctx, func(w *worker) (out []*File) {
+	files := runWorkers(ctx, opts, func(w *worker) (out []*File) {
 		for t := range todo {
 			if ctx.Err() != nil {
 				continue // let the walk end
@@ -102,7 +121,13 @@ func (w *worker) readFile(ctx context.Context, r *os.Root, fr *folderReader, p s
 // relative to the root -> text), for tests and benchmarks. Paths are
 // filtered as Build filters them, .gitignore files among them included.
 // The index keeps the texts: the caller must not change them afterwards.
+// It keeps every syntax tree (see FromFilesWith).
 func FromFiles(ctx context.Context, files map[string][]byte) *Index {
+	return FromFilesWith(ctx, files, Options{})
+}
+
+// FromFilesWith is FromFiles with opts.
+func FromFilesWith(ctx context.Context, files map[string][]byte, opts Options) *Index {
 	ign := &ignoreSet{}
 	for p, src := range files {
 		if p = cleanPath(p); path.Base(p) == ".gitignore" {
@@ -125,7 +150,7 @@ func FromFiles(ctx context.Context, files map[string][]byte) *Index {
 		}
 	}
 	var next atomic.Int64
-	out := runWorkers(ctx, func(w *worker) (out []*File) {
+	out := runWorkers(ctx, opts, func(w *worker) (out []*File) {
 		for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
 			out = append(out, w.indexFile(ctx, todo[i].path, todo[i].src, nil))
 		}
@@ -167,17 +192,17 @@ type worker struct {
 	nodes []snode
 	words wordScratch
 	// dropTrees frees each syntax tree once the file is read (see
-	// WithoutTrees).
+	// Options.DropTrees).
 	dropTrees bool
 }
 
 // runWorkers runs work on GOMAXPROCS goroutines, each with its own worker
-// (which keeps no trees under WithoutTrees(ctx)), and returns the files
-// they all return. A few long-lived goroutines, rather than one per file,
+// (which keeps no trees where opts say so), and returns the files they
+// all return. A few long-lived goroutines, rather than one per file,
 // keep the stacks that the recursive readers grow, and no file waits for
 // a goroutine to start.
-func runWorkers(ctx context.Context, work func(w *worker) []*File) []*File {
-	drop := withoutTrees(ctx)
+func runWorkers(ctx context.Context, opts Options, work func(w *worker) []*File) []*File {
+	drop := opts.DropTrees
 	n := runtime.GOMAXPROCS(0)
 	out := make([][]*File, n)
 	var wg sync.WaitGroup
@@ -241,24 +266,4 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 		tree.Close()
 	}
 	return f
-}
-
-// noTreesKey marks a context made by WithoutTrees.
-type noTreesKey struct{}
-
-// WithoutTrees returns a context under which Build and FromFiles keep no
-// syntax trees: each file's tree is freed as soon as the file is read,
-// and File.Tree is nil. A later Update of such a file parses it whole
-// (and keeps that tree), and what walks File.Tree (rename, remove) cannot
-// use the index. It is for one-shot readers of a whole project, such as
-// `tent-tools check`: on a large project the trees are most of the
-// process's memory, and growing the C heap for them a quarter of its CPU
-// time.
-func WithoutTrees(ctx context.Context) context.Context {
-	return context.WithValue(ctx, noTreesKey{}, true)
-}
-
-func withoutTrees(ctx context.Context) bool {
-	drop, _ := ctx.Value(noTreesKey{}).(bool)
-	return drop
 }

@@ -203,7 +203,7 @@ func (d *decoder) files(ctx context.Context) ([]*File, error) {
 	bounds[n] = len(d.data)
 	var failed atomic.Pointer[error]
 	var next atomic.Int64
-	files := runWorkers(ctx, func(w *worker) (out []*File) {
+	files := runWorkers(ctx, Options{DropTrees: true}, func(w *worker) (out []*File) {
 		defer func() {
 			if r := recover(); r != nil {
 				err := fmt.Errorf("%w: %v", errCache, r)

@@ -332,7 +332,7 @@ func gobFiles(ix *Index) []gobFile {
 }
 
 func benchCacheIndex(b *testing.B) *Index {
-	return FromFiles(WithoutTrees(context.Background()), benchProject(b))
+	return FromFilesWith(context.Background(), benchProject(b), Options{DropTrees: true})
 }
 
 // BenchmarkCacheLoad reads the 1,000-table project's index from the cache

@@ -116,7 +116,7 @@ func notText(src []byte) (why string, at int, ok bool) {
 // SyntaxTree returns a syntax tree of the file for the caller to walk and
 // then close: a copy of the tree the index keeps (walking a tree fills its
 // node cache, so the shared one is never walked), or, where it keeps none
-// (an index read from the cache, or built WithoutTrees), a new parse of
+// (an index read from the cache, or built with Options.DropTrees), a new parse of
 // the file's text. It is nil for test data and unreadable files.
 func (f *File) SyntaxTree() *sitter.Tree {
 	if (f.Lang != LangTS && f.Lang != LangTSX) || f.Src == nil {

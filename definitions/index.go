@@ -190,7 +190,7 @@ func (ix *Index) UpdateFiles(ctx context.Context, changes []FileChange) *Index {
 		return ix
 	}
 	var next atomic.Int64
-	read := runWorkers(ctx, func(w *worker) (out []*File) {
+	read := runWorkers(ctx, Options{}, func(w *worker) (out []*File) {
 		for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
 			c := todo[i]
 			switch {

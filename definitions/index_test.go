@@ -381,7 +381,7 @@ func TestWithoutTrees(t *testing.T) {
 	ctx := context.Background()
 	files := smallProject()
 	with := FromFiles(ctx, files)
-	without := FromFiles(WithoutTrees(ctx), files)
+	without := FromFilesWith(ctx, files, Options{DropTrees: true})
 	if got, want := dumpIndex(without), dumpIndex(with); got != want {
 		t.Fatalf("the index without trees differs\n--- without\n%s\n--- with\n%s", got, want)
 	}

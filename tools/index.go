@@ -97,7 +97,9 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 				return nil, err
 			}
 		}
-		ix, err := definitions.Build(ctx, w.root)
+		// No syntax trees: what walks one parses the few files it
+		// needs, and a file that changes keeps its new tree.
+		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true})
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
 		}
