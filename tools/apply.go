@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	ignore "github.com/sabhiram/go-gitignore"
+
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
@@ -247,6 +249,11 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 	}
 	changes := defchange.Diff(before, after, st.renames)
 	changes = append(changes, st.fileChanges()...)
+	hidden, err := w.hiddenByIgnore(ctx, ix, st)
+	if err != nil {
+		return 0, err
+	}
+	changes = append(changes, hidden...)
 	ask, err := w.opts.Policy.Judge(st.paths(), changes)
 	if err != nil {
 		return 0, err
@@ -263,6 +270,43 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 	}
 	w.index.committed(w, ix, next, st)
 	return n, nil
+}
+
+// hiddenByIgnore is what a stage's change of a .gitignore does to the
+// definitions: the ones it would leave out of the index are removed, and
+// the policy judges them so (remove:table ...), as it would judge deleting
+// their files. Otherwise a .gitignore naming tables/orders.ts would be a
+// way around a policy that denies remove:*.
+func (w *Workspace) hiddenByIgnore(ctx context.Context, ix *definitions.Index, st *stage) ([]defchange.DefChange, error) {
+	after := newIgnores(w)
+	changed := false
+	for _, f := range st.files {
+		if path.Base(f.rel) != ".gitignore" {
+			continue
+		}
+		changed = true
+		var gi *ignore.GitIgnore
+		if !f.gone {
+			gi = ignore.CompileIgnoreLines(strings.Split(string(f.data), "\n")...)
+		}
+		after.files[dirOf(f.rel)] = gi
+	}
+	if !changed {
+		return nil, nil
+	}
+	if ix == nil {
+		var err error
+		if ix, err = w.Index(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var out []defchange.DefChange
+	for _, d := range ix.Definitions() {
+		if d.Name != "" && after.ignored(d.Path, false) {
+			out = append(out, defchange.DefChange{Definition: d.Name, Kind: string(d.Kind), Action: defchange.Remove, Fields: []defchange.Field{}})
+		}
+	}
+	return out, nil
 }
 
 // checkSizes refuses (T9104) a stage of edit, write or undo that leaves a
