@@ -18,6 +18,9 @@ type ListInput struct {
 	Path  string `json:"path,omitempty"`
 	Depth int    `json:"depth,omitempty"`
 	Glob  string `json:"glob,omitempty"`
+	// NoHidden leaves out the files and folders whose names begin with a
+	// dot (.gitignore, .github/); left out, they are listed.
+	NoHidden bool `json:"noHidden,omitempty"`
 }
 
 // ListAnswer is the data answer of list: the folder, its entries in lexical
@@ -89,6 +92,12 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 			below = strings.TrimPrefix(p, rel+"/")
 		}
 		deepest := depth > 0 && level >= depth
+		if in.NoHidden && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if in.Glob != "" && (d.IsDir() || !doublestar.MatchUnvalidated(in.Glob, below)) {
 			if d.IsDir() && deepest {
 				return fs.SkipDir

@@ -62,3 +62,34 @@ func TestSearchModes(t *testing.T) {
 		}
 	}
 }
+
+// TestListNoHidden: noHidden leaves out dotfiles and dot-folders with
+// what they hold; without it they are listed.
+func TestListNoHidden(t *testing.T) {
+	t.Parallel()
+	w, _ := openFiles(t, map[string]string{
+		".env.example":     "A=1\n",
+		".github/ci.yml":   "on: push\n",
+		"tables/orders.ts": "x\n",
+	})
+	paths := func(input string) string {
+		ans, err := call(w, "list", input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ps []string
+		for _, e := range ans.Data.(ListAnswer).Entries {
+			ps = append(ps, e.Path)
+		}
+		return strings.Join(ps, " ")
+	}
+	if got, want := paths(`{}`), ".env.example .github .github/ci.yml tables tables/orders.ts"; got != want {
+		t.Errorf("list: %s; want %s", got, want)
+	}
+	if got, want := paths(`{"noHidden": true}`), "tables tables/orders.ts"; got != want {
+		t.Errorf("list noHidden: %s; want %s", got, want)
+	}
+	if got, want := paths(`{"noHidden": true, "glob": "**/*"}`), "tables/orders.ts"; got != want {
+		t.Errorf("list noHidden with a glob: %s; want %s", got, want)
+	}
+}

@@ -14,11 +14,12 @@ func init() {
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
 			depth := fs.Int("depth", 0, "how many folders deep to go, `N` (default 2; every depth with --glob)")
 			glob := fs.String("glob", "", "list only the files whose path below PATH matches `GLOB` (** crosses folders)")
+			noHidden := fs.Bool("no-hidden", false, "leave out the files and folders whose names begin with a dot")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) > 1 {
 					return tools.Answer{}, usagef("list", "list takes at most one PATH")
 				}
-				in := tools.ListInput{Depth: *depth, Glob: *glob}
+				in := tools.ListInput{Depth: *depth, Glob: *glob, NoHidden: *noHidden}
 				if len(args) == 1 {
 					in.Path = args[0]
 				}
