@@ -464,3 +464,32 @@ func TestProgressAndChanged(t *testing.T) {
 	c.shutdown()
 	os.RemoveAll(dir)
 }
+
+// TestWatchedFilesThroughTheClient: a client that registers watched files
+// dynamically is asked to, and its didChangeWatchedFiles brings the
+// change made outside (the server then watches nothing itself).
+func TestWatchedFilesThroughTheClient(t *testing.T) {
+	dir := copyShop(t)
+	c := start(t, dir)
+	caps := fullCapabilities()
+	caps["workspace"] = map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}
+	c.initialize(caps, nil)
+	reg, _ := c.waitFor(0, "client/registerCapability", nil)
+	if !strings.Contains(string(reg), "workspace/didChangeWatchedFiles") {
+		t.Fatalf("registration: %s", reg)
+	}
+	// The first index (and the history's starting state) is done.
+	c.waitFor(0, "$/progress", func(raw json.RawMessage) bool { return strings.Contains(string(raw), `"end"`) })
+	mark := c.mark()
+	if err := os.WriteFile(dir+"/lib/extra.ts", []byte("export const x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": c.uri("lib/extra.ts"), "type": 1}}})
+	raw, _ := c.waitFor(mark, "tent/changed", func(raw json.RawMessage) bool { return strings.Contains(string(raw), "lib/extra.ts") })
+	var ch tentChanged
+	json.Unmarshal(raw, &ch)
+	if ch.Point == nil {
+		t.Errorf("tent/changed without its point: %s", raw)
+	}
+	c.shutdown()
+}
