@@ -17,6 +17,7 @@ import (
 	"github.com/tent-tools/tent-tools/check"
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/internal/projectgen"
+	"github.com/tent-tools/tent-tools/internal/soak"
 	"github.com/tent-tools/tent-tools/outline"
 )
 
@@ -228,7 +229,7 @@ func TestIndexCacheMatchesBuild(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
-			indexCacheRun(t, seed, 20)
+			indexCacheRun(t, seed, soak.Rounds(20, 150))
 		})
 	}
 }
