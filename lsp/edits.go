@@ -337,9 +337,16 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 			data, _ := json.Marshal(actionData{Fix: d.Data.Fix, Code: fd.Code})
 			a := codeAction{Title: fd.Fix.Title, Kind: "quickfix", Diagnostics: []diagnostic{d}, IsPreferred: true, Data: data}
 			if !resolve {
-				if a, err = s.resolve(ctx, a); err != nil {
-					return nil, err
+				// Listing actions judges nothing and asks no one: the fix's
+				// text edit as it is; its save is recorded as a change made
+				// in the editor (outside).
+				b := change.NewBuilder()
+				b.Edit(f.Path, f.Src, change.Edit{Start: fd.Fix.Start, End: fd.Fix.End, Text: fd.Fix.Text})
+				set, err := b.Set()
+				if err != nil || fd.Fix.Path != rel {
+					continue
 				}
+				a.Edit, _ = s.editOf(ix, set)
 			}
 			out = append(out, a)
 		}

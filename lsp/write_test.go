@@ -493,3 +493,35 @@ func TestWatchedFilesThroughTheClient(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestCodeActionsWithoutResolve: a client that cannot resolve lazily gets
+// the fix's edit at once, and the removal as the tent.call command.
+func TestCodeActionsWithoutResolve(t *testing.T) {
+	c := start(t, copyShop(t))
+	caps := fullCapabilities()
+	delete(caps, "textDocument")
+	c.initialize(caps, nil)
+	text := c.open("tables/orders.ts")
+	broken := strings.Replace(text, "ref('users')", "ref('userz')", 1)
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": c.uri("tables/orders.ts"), "version": 2}, "contentChanges": []any{map[string]any{"text": broken}}})
+	p := posOf(t, broken, "userz", 0, 1)
+	raw := c.must("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": c.uri("tables/orders.ts")},
+		"range": map[string]any{"start": p, "end": p}, "context": map[string]any{"diagnostics": []any{}}})
+	var actions []struct {
+		Kind string          `json:"kind"`
+		Edit json.RawMessage `json:"edit"`
+	}
+	json.Unmarshal(raw, &actions)
+	if len(actions) == 0 || actions[0].Kind != "quickfix" || !strings.Contains(string(actions[0].Edit), `"newText":"users"`) {
+		t.Fatalf("the fix without resolve: %s", raw)
+	}
+	p = posOf(t, broken, "total:", 0, 1)
+	var refactors []codeAction
+	json.Unmarshal(c.must("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": c.uri("tables/orders.ts")},
+		"range": map[string]any{"start": p, "end": p}, "context": map[string]any{"diagnostics": []any{}, "only": []string{"refactor"}}}), &refactors)
+	if len(refactors) != 1 || refactors[0].Command == nil || refactors[0].Command.Command != "tent.call" || refactors[0].Edit != nil {
+		t.Fatalf("the removal without resolve: %+v", refactors)
+	}
+	c.shutdown()
+}
