@@ -119,3 +119,25 @@ func TestErrorsHaveCodes(t *testing.T) {
 		t.Errorf("permission: %v", err)
 	}
 }
+
+// TestFolderInJournal: a folder in .tent/tmp/, which the journal never
+// makes, stops writes with T9112 saying how to fix it; nothing is removed
+// from it.
+func TestFolderInJournal(t *testing.T) {
+	w, dir := openCopy(t, Options{})
+	mustCall(t, w, "history", `{}`)
+	kept := filepath.Join(dir, ".tent", "tmp", "x", "keep.txt")
+	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kept, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call(w, "write", `{"path": "lib/n.ts", "text": "export const n = 1\n"}`)
+	if te := wantCode(t, err, diag.T9112); te != nil && !strings.Contains(te.Message, "rm -r .tent/tmp/x") {
+		t.Error(te.Message)
+	}
+	if got, err := os.ReadFile(kept); err != nil || string(got) != "mine\n" {
+		t.Errorf("the folder's file: %q, %v", got, err)
+	}
+}
