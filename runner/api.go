@@ -33,7 +33,19 @@ func (r *Runner) app(ix *definitions.Index) *app {
 // database drifted, T9103/T9102 for an `as` that names no single user.
 // Writes of a run that fails are rolled back.
 func (r *Runner) Run(ctx context.Context, ix *definitions.Index, req Request) (*Result, error) {
-	return r.run(ctx, r.app(ix), ix, indexSource{ix: ix, root: r.root}, req)
+	res, err := r.run(ctx, r.app(ix), ix, indexSource{ix: ix, root: r.root}, req)
+	return res, stoppedEarly(ctx, err)
+}
+
+// stoppedEarly codes an error that the caller's context caused before the
+// run's own watchdog was running (bundling, opening the test database):
+// the run was stopped, T4004, as it is once the app's code runs.
+func stoppedEarly(ctx context.Context, err error) error {
+	var te *diag.ToolError
+	if err == nil || errors.As(err, &te) || ctx.Err() == nil {
+		return err
+	}
+	return diag.Errorf(diag.T4004, "the run was stopped before it started: %v", context.Cause(ctx))
 }
 
 // Rows is the answer of rows (tools.md §7).
