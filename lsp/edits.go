@@ -291,21 +291,15 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-	rel, err := s.relPath(string(p.TextDocument.URI))
-	if err != nil {
-		return nil, err
-	}
-	_, enc := s.workspace()
-	ix, err := s.index(ctx)
+	ix, rel, l, err := s.document(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	out := []codeAction{}
-	f := ix.File(rel)
-	if f == nil {
+	if l == nil {
 		return out, nil
 	}
-	l := newLines(f.Src, enc)
+	f := ix.File(rel)
 	start, err := l.offset(p.Range.Start)
 	if err != nil {
 		return nil, paramsError(req.Method(), err)
@@ -333,7 +327,7 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 			if fd.Fix == nil || fd.End < start || fd.Start > end {
 				continue
 			}
-			d := toDiagnostic(ix, fd, l, enc, false, false, s.uriOf)
+			d := toDiagnostic(ix, fd, l, l.enc, false, false, s.uriOf)
 			data, _ := json.Marshal(actionData{Fix: d.Data.Fix, Code: fd.Code})
 			a := codeAction{Title: fd.Fix.Title, Kind: "quickfix", Diagnostics: []diagnostic{d}, IsPreferred: true, Data: data}
 			if !resolve {

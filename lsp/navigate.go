@@ -25,23 +25,36 @@ type target struct {
 	mark  definitions.Mark
 }
 
-// at resolves a document position: the project path, its text's lines,
-// the byte offset and the index it was read on (with the overlays).
-func (s *server) at(ctx context.Context, p protocol.TextDocumentPositionParams) (*definitions.Index, string, *lines, int, error) {
-	rel, err := s.relPath(string(p.TextDocument.URI))
+// document resolves a document: its project path, the index it is read on
+// (with the overlays), and its text's lines in the client's position
+// encoding (nil where the index holds no such file).
+func (s *server) document(ctx context.Context, uri protocol.DocumentURI) (*definitions.Index, string, *lines, error) {
+	rel, err := s.relPath(string(uri))
 	if err != nil {
-		return nil, "", nil, 0, err
+		return nil, "", nil, err
 	}
 	_, enc := s.workspace()
 	ix, err := s.index(ctx)
 	if err != nil {
-		return nil, "", nil, 0, err
+		return nil, "", nil, err
 	}
 	f := ix.File(rel)
 	if f == nil {
+		return ix, rel, nil, nil
+	}
+	return ix, rel, newLines(f.Src, enc), nil
+}
+
+// at resolves a document position: the project path, its text's lines,
+// the byte offset and the index it was read on (with the overlays).
+func (s *server) at(ctx context.Context, p protocol.TextDocumentPositionParams) (*definitions.Index, string, *lines, int, error) {
+	ix, rel, l, err := s.document(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, "", nil, 0, err
+	}
+	if l == nil {
 		return ix, rel, nil, 0, nil
 	}
-	l := newLines(f.Src, enc)
 	off, err := l.offset(p.Position)
 	if err != nil {
 		return nil, "", nil, 0, paramsError("position", err)
@@ -364,21 +377,15 @@ func (s *server) documentSymbol(ctx context.Context, req jsonrpc2.Request) (any,
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-	rel, err := s.relPath(string(p.TextDocument.URI))
-	if err != nil {
-		return nil, err
-	}
-	_, enc := s.workspace()
-	ix, err := s.index(ctx)
+	ix, rel, l, err := s.document(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	out := []protocol.DocumentSymbol{}
-	f := ix.File(rel)
-	if f == nil {
+	if l == nil {
 		return out, nil
 	}
-	l := newLines(f.Src, enc)
+	f := ix.File(rel)
 	sym := func(name, detail string, kind protocol.SymbolKind, whole, sel definitions.Span) protocol.DocumentSymbol {
 		if sel.End < sel.Start || sel.Start < whole.Start || sel.End > whole.End {
 			sel = definitions.Span{Start: whole.Start, End: whole.Start}

@@ -175,6 +175,4 @@ func readText(t *testing.T, dir, rel string) string {
 	return c.file(rel)
 }
 
-
-
 var interrupt = os.Interrupt
