@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -103,6 +104,17 @@ func (p *Policy) Judge(paths []string, changes []defchange.DefChange) (ask []str
 		for _, path := range paths {
 			if !asked[path] && !anyPath(globs, path) {
 				return nil, refusal(hit{item: path, path: true}, "the policy names %s in no list (allow: %s)", path, strings.Join(globs, ", "))
+			}
+		}
+	}
+	if len(changeRules) == 0 && len(globs) > 0 && !slices.Contains(globs, "**") {
+		// Path globs that name some paths only let an agent write there,
+		// not declare data wherever it writes: a table (the rows, the
+		// private columns) that a change adds must be named by a change
+		// rule, wherever it is declared.
+		for _, c := range changes {
+			if d := describe(c); c.Action == defchange.Add && c.Kind == "table" && !asked[d] {
+				return nil, refusal(hit{item: d}, "the policy's allow names paths only (%s); adding a table needs a change rule (allow or ask \"add:table\"), %s", strings.Join(globs, ", "), d)
 			}
 		}
 	}
