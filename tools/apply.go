@@ -109,8 +109,26 @@ func (st *stage) delete(rel string, old []byte, mode fs.FileMode) {
 }
 
 // stageSet resolves and reads everything a change set touches and stages
-// its new texts. Nothing is written.
+// its new texts, from the files on the disk: a file that changed since the
+// set was planned refuses it. Nothing is written.
 func (w *Workspace) stageSet(s *change.Set) (*stage, error) {
+	return w.stageFrom(s, func(rel string, f *change.FileEdit) ([]byte, fs.FileMode, error) {
+		old, mode, err := w.current(rel)
+		if err != nil {
+			return nil, 0, err
+		}
+		if f != nil && !bytes.Equal(old, f.Base) {
+			return nil, 0, fmt.Errorf("%s changed on the disk since it was read; nothing was written, try again", f.Path)
+		}
+		return old, mode, nil
+	})
+}
+
+// stageFrom stages a change set's new texts: each file's edits applied,
+// its move and the deletions, each path through the resolver. base answers
+// the text a path holds before the change and its mode; f is the file's
+// edit, nil for a deletion. Nothing is written.
+func (w *Workspace) stageFrom(s *change.Set, base func(rel string, f *change.FileEdit) ([]byte, fs.FileMode, error)) (*stage, error) {
 	st := &stage{summary: setSummary(s), readable: true, renames: defchange.Renames{}}
 	if s.Action == "rename" && s.Target != "" && s.To != "" {
 		to := s.To
@@ -124,12 +142,9 @@ func (w *Workspace) stageSet(s *change.Set) (*stage, error) {
 		if err != nil {
 			return nil, err
 		}
-		old, mode, err := w.current(src)
+		old, mode, err := base(src, f)
 		if err != nil {
 			return nil, err
-		}
-		if !bytes.Equal(old, f.Base) {
-			return nil, fmt.Errorf("%s changed on the disk since it was read; nothing was written, try again", f.Path)
 		}
 		text, err := f.Result()
 		if err != nil {
@@ -155,7 +170,7 @@ func (w *Workspace) stageSet(s *change.Set) (*stage, error) {
 		if err != nil {
 			return nil, err
 		}
-		old, mode, err := w.current(rel)
+		old, mode, err := base(rel, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
-	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
 )
 
@@ -81,51 +80,19 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	st := &stage{summary: setSummary(s), readable: true, renames: defchange.Renames{}}
-	if s.Action == "rename" && s.Target != "" && s.To != "" {
-		to := s.To
-		if table, _, ok := cutTable(s.Target); ok {
-			to = table + "." + s.To
+	// The plan's texts are the ones it was made on (the overlays'), not
+	// the disk's; a deletion's is the overlay's where there is one.
+	st, err := w.stageFrom(s, func(rel string, f *change.FileEdit) ([]byte, fs.FileMode, error) {
+		if f != nil {
+			return f.Base, w.modeOf(rel), nil
 		}
-		st.renames[s.Target] = to
-	}
-	for _, f := range s.Files {
-		src, err := w.Resolve(f.Path, true)
-		if err != nil {
-			return nil, err
+		if text, ok := w.Overlay(rel); ok {
+			return text, w.modeOf(rel), nil
 		}
-		mode := w.modeOf(src)
-		text, err := f.Result()
-		if err != nil {
-			return nil, err
-		}
-		if f.To == "" || f.To == f.Path {
-			st.put(src, f.Base, true, mode, text)
-			continue
-		}
-		dst, err := w.Resolve(f.To, true)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.fsys.Lstat(dst); err == nil && !movesAway(s, dst) {
-			return nil, diag.Errorf(diag.T9107, "%s already exists; moving %s there would overwrite it", f.To, f.Path).With("path", f.To)
-		}
-		st.put(dst, nil, false, mode, text).from = src
-		st.delete(src, f.Base, mode)
-		st.moves = append(st.moves, fileMove{from: src, to: dst})
-	}
-	for _, d := range s.Deletes {
-		rel, err := w.Resolve(d, true)
-		if err != nil {
-			return nil, err
-		}
-		old, ok := w.Overlay(rel)
-		if !ok {
-			if old, _, err = w.current(rel); err != nil {
-				return nil, err
-			}
-		}
-		st.delete(rel, old, w.modeOf(rel))
+		return w.current(rel)
+	})
+	if err != nil {
+		return nil, err
 	}
 	st.dropUnchanged()
 	_, before, after := reread(ctx, ix, st, w.walkRules())
@@ -165,16 +132,6 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 	}
 	w.expectPlan(plan)
 	return plan, nil
-}
-
-// cutTable splits "orders.buyer" into its table and column.
-func cutTable(target string) (table, column string, ok bool) {
-	for i := 0; i < len(target); i++ {
-		if target[i] == '.' {
-			return target[:i], target[i+1:], true
-		}
-	}
-	return target, "", false
 }
 
 // oldOf is the old text of a staged file that goes.
