@@ -58,6 +58,9 @@ type Changed struct {
 	Created bool `json:"created,omitempty"`
 	// Cut counts changed lines left out of Changed to keep the answer short.
 	Cut int `json:"cut,omitempty"`
+	// Tolerated lists the replacements of edit whose find matched only once
+	// differences were set aside, what those were and the lines it matched.
+	Tolerated []Tolerance `json:"tolerated,omitempty"`
 }
 
 // JSON renders a data answer as every face prints it: indented by two

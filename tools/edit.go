@@ -42,7 +42,10 @@ func init() {
 // Edit replaces text in one file, literally (a "$1" in With is just text).
 // Each Find must stand exactly once in the file as the replacements before
 // it left it, else nothing is written and the answer is T9106 with how often
-// it stands, where, or (where it stands nowhere) the nearest lines.
+// it stands, where, or (where it stands nowhere) the nearest lines. A Find
+// that stands nowhere as written but exactly once when indentation, trailing
+// spaces, line ends and quote style are set aside is replaced there, With
+// given the matched lines' indentation, and the answer says so (Tolerated).
 //
 // The file keeps its line ends: in a file that ends its lines with CRLF, a
 // "\n" in Find or With means CRLF (and in an LF file a CRLF in them means
@@ -70,13 +73,35 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	endsWithLineEnd := bytes.HasSuffix(body, []byte("\n"))
 
 	var spans [][2]int // what the replacements put in, as offsets in body
+	var tolerances []Tolerance
 	for i, it := range items {
 		find, with := adaptLineEnds(it.Find, lineEnd), adaptLineEnds(it.With, lineEnd)
 		at := occurrences(body, []byte(find))
-		if len(at) != 1 {
+		var start, end int
+		switch {
+		case len(at) == 1:
+			start, end = at[0], at[0]+len(find)
+		case len(at) > 1:
 			return Answer{}, notOnce(rel, body, find, at, i, len(items))
+		default:
+			near := tolerantMatch(body, find)
+			switch {
+			case len(near) == 0:
+				return Answer{}, notOnce(rel, body, find, at, i, len(items))
+			case len(near) > 1:
+				return Answer{}, tolerantTwice(rel, body, near, i, len(items))
+			}
+			start, end = near[0][0], near[0][1]
+			matched := string(body[start:end])
+			starts := lineStarts(body)
+			tol := Tolerance{Normalised: tolerated(matched, find), Lines: [2]int{lineAt(starts, start), lineAt(starts, max(start, end-1))}}
+			if len(items) > 1 {
+				tol.Edit = i + 1
+			}
+			tolerances = append(tolerances, tol)
+			with = tolerantWith(with, matched, find)
+			find = matched
 		}
-		start, end := at[0], at[0]+len(find)
 		body = append(body[:start:start], append([]byte(with), body[end:]...)...)
 		spans = shiftSpans(spans, start, end, len(with), changedPart(find, with))
 	}
@@ -104,9 +129,12 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	default:
 		fmt.Fprintf(&b, "edited %s (%s)\n", rel, plural(len(items), "replacement"))
 	}
+	for _, tol := range tolerances {
+		writeTolerance(&b, tol)
+	}
 	b.WriteString(numbered(shown))
 	writePoint(&b, point)
-	return Answer{Text: b.String(), Data: Changed{Path: rel, Changed: shown, Point: pointRef(point)}}, nil
+	return Answer{Text: b.String(), Data: Changed{Path: rel, Changed: shown, Point: pointRef(point), Tolerated: tolerances}}, nil
 }
 
 // replacements checks the input's form and returns its replacements.

@@ -3,6 +3,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
@@ -97,10 +98,14 @@ func TestEditRefuses(t *testing.T) {
 			facts: map[string]any{"count": 2, "lines": []int{1}}},
 		{name: "nowhere", before: "export const orders = table({\n", input: `{"path": "f.ts", "find": "export const order = table", "with": "c"}`, code: diag.T9106,
 			facts: map[string]any{"count": 0, "nearest": []Line{{Line: 1, Text: "export const orders = table({"}}}},
-		{name: "only with other spaces", before: "if (x) {\n\treturn 1\n}\n", input: `{"path": "f.ts", "find": "if (x) {\n    return 1", "with": "c"}`, code: diag.T9106,
+		{name: "only with other spaces", before: "if (x) {\n\treturn 1\n}\n", input: `{"path": "f.ts", "find": "if (x)  {\n    return 1", "with": "c"}`, code: diag.T9106,
 			facts: map[string]any{"count": 0, "whitespace": true, "nearest": []Line{{Line: 1, Text: "if (x) {"}}}},
 		{name: "second edit fails, first rolled back", before: "one two\n", input: `{"path": "f.ts", "edits": [{"find": "one", "with": "two"}, {"find": "two", "with": "three"}]}`, code: diag.T9106,
 			facts: map[string]any{"count": 2, "edit": 2}},
+		{name: "twice once indentation is set aside", before: "if (a) {\n\treturn 1\n}\nif (b) {\n  return 1\n}\n", input: `{"path": "f.ts", "find": "    return 1", "with": "c"}`, code: diag.T9106,
+			facts: map[string]any{"count": 0, "tolerantCount": 2, "lines": []int{2, 5}}},
+		{name: "exact twice, tolerant once", before: "a = 'x'\na = 'x'\nb = \"x\"\n", input: `{"path": "f.ts", "find": "'x'", "with": "y"}`, code: diag.T9106,
+			facts: map[string]any{"count": 2, "lines": []int{1, 2}}},
 		{name: "both forms", before: "a\n", input: `{"path": "f.ts", "find": "a", "with": "b", "edits": [{"find": "a", "with": "b"}]}`, code: diag.T9102},
 		{name: "empty find", before: "a\n", input: `{"path": "f.ts", "find": "", "with": "b"}`, code: diag.T9102},
 		{name: "no with", before: "a\n", input: `{"path": "f.ts", "find": "a"}`, code: diag.T9102},
@@ -122,6 +127,103 @@ func TestEditRefuses(t *testing.T) {
 			}
 			if got := readFile(t, dir, "f.ts"); got != tt.before {
 				t.Errorf("the file changed to %q", got)
+			}
+		})
+	}
+}
+
+func TestEditTolerant(t *testing.T) {
+	tests := []struct {
+		name, before, input, after string
+		tolerated                  []Tolerance // nil: find stood as written
+	}{
+		{
+			name:      "exact match wins over a tolerant one",
+			before:    "a = \"x\"\nb = 'x'\n",
+			input:     `{"path": "f.ts", "find": "'x'", "with": "'y'"}`,
+			after:     "a = \"x\"\nb = 'y'\n",
+			tolerated: nil,
+		},
+		{
+			name:      "indentation: with takes the file's",
+			before:    "export const t = table({\n    columns: {\n        a: text(),\n    },\n})\n",
+			input:     `{"path": "f.ts", "find": "  columns: {\n    a: text(),\n  },\n", "with": "  columns: {\n    a: text(),\n    b: money(),\n  },\n"}`,
+			after:     "export const t = table({\n    columns: {\n        a: text(),\n        b: money(),\n    },\n})\n",
+			tolerated: []Tolerance{{Normalised: []string{"indentation"}, Lines: [2]int{2, 4}}},
+		},
+		{
+			name:      "tabs in the file, spaces in find",
+			before:    "if (x) {\n\treturn 1\n}\n",
+			input:     `{"path": "f.ts", "find": "if (x) {\n    return 1\n", "with": "if (x) {\n    return 2\n"}`,
+			after:     "if (x) {\n\treturn 2\n}\n",
+			tolerated: []Tolerance{{Normalised: []string{"indentation"}, Lines: [2]int{1, 2}}},
+		},
+		{
+			name:      "find starts mid-line without the indentation",
+			before:    "  a: text(),\n  b: text(),\n",
+			input:     `{"path": "f.ts", "find": "a: text(),\nb: text(),", "with": "a: text(),\nc: money(),"}`,
+			after:     "  a: text(),\n  c: money(),\n",
+			tolerated: []Tolerance{{Normalised: []string{"indentation"}, Lines: [2]int{1, 2}}},
+		},
+		{
+			name:      "trailing spaces in the file",
+			before:    "a: text(),   \nb: text(),\t\n",
+			input:     `{"path": "f.ts", "find": "a: text(),\nb: text(),\n", "with": "a: money(),\nb: text(),\n"}`,
+			after:     "a: money(),\nb: text(),\t\n",
+			tolerated: []Tolerance{{Normalised: []string{"trailing spaces"}, Lines: [2]int{1, 2}}},
+		},
+		{
+			name:      "quote style",
+			before:    "a: ref('users'),\n",
+			input:     `{"path": "f.ts", "find": "ref(\"users\")", "with": "ref('people')"}`,
+			after:     "a: ref('people'),\n",
+			tolerated: []Tolerance{{Normalised: []string{"quotes"}, Lines: [2]int{1, 1}}},
+		},
+		{
+			name:      "a stray CRLF line in an LF file",
+			before:    "a\nb\r\nc\nd\ne\n",
+			input:     `{"path": "f.ts", "find": "b\nc", "with": "x\ny"}`,
+			after:     "a\nx\ny\nd\ne\n",
+			tolerated: []Tolerance{{Normalised: []string{"line ends"}, Lines: [2]int{2, 3}}},
+		},
+		{
+			name:      "CRLF file and BOM kept, several differences",
+			before:    "\xEF\xBB\xBFif (x) {  \r\n\treturn \"a\"\r\n}\r\n",
+			input:     `{"path": "f.ts", "find": "if (x) {\n  return 'a'\n", "with": "if (x) {\n  return 'b'\n"}`,
+			after:     "\xEF\xBB\xBFif (x) {  \r\n\treturn 'b'\r\n}\r\n",
+			tolerated: []Tolerance{{Normalised: []string{"trailing spaces", "indentation", "quotes"}, Lines: [2]int{1, 2}}},
+		},
+		{
+			name:      "lines with keeps from find stay as the file has them",
+			before:    "t({\r\n\ta: ref('users'),  \r\n\tb: text(),\r\n})\r\n",
+			input:     `{"path": "f.ts", "find": "  a: ref(\"users\"),\n  b: text(),\n", "with": "  a: ref(\"users\"),\n  c: money(),\n  b: text(),\n"}`,
+			after:     "t({\r\n\ta: ref('users'),  \r\n\tc: money(),\r\n\tb: text(),\r\n})\r\n",
+			tolerated: []Tolerance{{Normalised: []string{"trailing spaces", "indentation", "quotes"}, Lines: [2]int{2, 3}}},
+		},
+		{
+			name:      "in edits, the tolerant one is named",
+			before:    "one\n\ttwo\n",
+			input:     `{"path": "f.ts", "edits": [{"find": "one", "with": "1"}, {"find": "  two", "with": "  2"}]}`,
+			after:     "1\n\t2\n",
+			tolerated: []Tolerance{{Edit: 2, Normalised: []string{"indentation"}, Lines: [2]int{2, 2}}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, dir := openFiles(t, map[string]string{"f.ts": tt.before})
+			ans, err := call(w, "edit", tt.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := readFile(t, dir, "f.ts"); got != tt.after {
+				t.Errorf("got %q; want %q", got, tt.after)
+			}
+			got := ans.Data.(Changed).Tolerated
+			if string(mustJSON(t, got)) != string(mustJSON(t, tt.tolerated)) {
+				t.Errorf("tolerated = %s; want %s", mustJSON(t, got), mustJSON(t, tt.tolerated))
+			}
+			if said := strings.Contains(ans.Text, "did not stand as written"); said != (tt.tolerated != nil) {
+				t.Errorf("the text answer says so: %v; want %v:\n%s", said, tt.tolerated != nil, ans.Text)
 			}
 		})
 	}
