@@ -44,6 +44,10 @@ type Options struct {
 	// and keeps its new tree, so that only the files that change keep
 	// trees for incremental parsing.
 	DropTrees bool
+	// FileRead, where set, is called once for each file the build has
+	// read and indexed, from several goroutines at once: a count of the
+	// work done, for a progress line.
+	FileRead func()
 }
 
 // BuildWith is Build with opts.
@@ -82,6 +86,9 @@ func BuildWith(ctx context.Context, root string, opts Options) (*Index, error) {
 				continue // let the walk end
 			}
 			out = append(out, w.readFile(ctx, r, fr, t.path, t.link))
+			if opts.FileRead != nil {
+				opts.FileRead()
+			}
 		}
 		return out
 	})

@@ -16,7 +16,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -42,6 +44,10 @@ type Config struct {
 	// HTTP is the client ctx.http.fetch uses (nil: a plain client). Which
 	// hosts it may reach is engine.ts's to say, whatever the client.
 	HTTP *http.Client
+	// Progress, where set, hears of the first build of the test database
+	// (work named, 0 steps: not counted), for a progress line; its end is
+	// called once the database is built or has failed.
+	Progress func(work string, total int) (step func(n int), end func())
 }
 
 // Runner runs one project folder's code. It keeps the test database and
@@ -124,6 +130,10 @@ func (r *Runner) database(ctx context.Context, a *app) (*testdb.DB, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.db == nil {
+		if _, err := os.Stat(TestDBPath(r.root)); errors.Is(err, fs.ErrNotExist) && r.cfg.Progress != nil {
+			_, end := r.cfg.Progress("building the test database", 0)
+			defer end()
+		}
 		db, err := testdb.Open(ctx, TestDBPath(r.root))
 		if err != nil {
 			return nil, err

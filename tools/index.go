@@ -99,7 +99,9 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		}
 		// No syntax trees: what walks one parses the few files it
 		// needs, and a file that changes keeps its new tree.
-		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true})
+		step, end := w.opts.Progress.begin("indexing "+w.root, len(seen))
+		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, FileRead: func() { step(1) }})
+		end()
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
 		}

@@ -144,4 +144,7 @@ type Options struct {
 	Approver Approver
 	// Now is the clock points are recorded by; nil means time.Now.
 	Now func() time.Time
+	// Progress hears of long work as it goes (progress.go); nil hears
+	// nothing.
+	Progress Progress
 }

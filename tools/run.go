@@ -56,7 +56,7 @@ func (w *Workspace) runnerFor() (*runner.Runner, error) {
 	if w.run != nil {
 		return w.run, nil
 	}
-	r, err := runner.New(w.Root(), runner.Config{})
+	r, err := runner.New(w.Root(), runner.Config{Progress: w.opts.Progress})
 	if err != nil {
 		return nil, err
 	}

@@ -158,8 +158,9 @@ type Browser struct {
 // NewBrowser makes a Browser; nothing starts until the first picture.
 func NewBrowser() *Browser { return &Browser{} }
 
-// get answers the running browser, starting it where none runs.
-func (s *Browser) get(ctx context.Context) (*shot.Browser, error) {
+// get answers the running browser, starting it where none runs; progress
+// hears of the start.
+func (s *Browser) get(ctx context.Context, progress Progress) (*shot.Browser, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -168,7 +169,9 @@ func (s *Browser) get(ctx context.Context) (*shot.Browser, error) {
 	if s.running != nil {
 		return s.running, nil
 	}
+	_, end := progress.begin("starting the browser", 0)
 	b, err := shot.Start(ctx, shot.Config{})
+	end()
 	if err != nil {
 		return nil, err
 	}
@@ -212,5 +215,5 @@ func (w *Workspace) browser(ctx context.Context) (*shot.Browser, error) {
 	}
 	b := w.shots
 	w.shotMu.Unlock()
-	return b.get(ctx)
+	return b.get(ctx, w.opts.Progress)
 }

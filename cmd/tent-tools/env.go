@@ -39,7 +39,11 @@ func (e *env) workspace() (*tools.Workspace, error) {
 	if caller == "" {
 		caller = defaultCaller(e.dir)
 	}
-	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}}
+	progress, err := terminalProgress(e.stderr)
+	if err != nil {
+		return nil, usagef("", "%v", err)
+	}
+	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}, Progress: progress}
 	if e.policyFile != "" {
 		data, err := os.ReadFile(e.policyFile)
 		if err != nil {
