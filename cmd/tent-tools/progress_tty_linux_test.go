@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tent-tools/tent-tools/internal/chromiumtest"
 	"github.com/tent-tools/tent-tools/internal/projectgen"
+	"github.com/tent-tools/tent-tools/shot"
 )
 
 // generated writes a generated project of tables tables into a new folder.
@@ -65,13 +67,18 @@ func TestProgressOnATerminal(t *testing.T) {
 		name, dir, after string
 		args             []string
 		want             string // "": nothing shown
+		browser          bool   // the case needs Chromium
 	}{
-		{"first index", big, "0s", []string{"map"}, "indexing "},
-		{"first index, shorter than the delay", big, "1h", []string{"map"}, ""},
-		{"first build of the test database", shop(t), "0s", []string{"rows", "orders"}, "building the test database"},
+		{"first index", big, "0s", []string{"map"}, "indexing ", false},
+		{"first index, shorter than the delay", big, "1h", []string{"map"}, "", false},
+		{"first build of the test database", shop(t), "0s", []string{"rows", "orders"}, "building the test database", false},
+		{"start of the browser", shop(t), "0s", []string{"shot", "/orders/o2", "--as", "u3", "-o", "o2.png"}, "starting the browser", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.browser {
+				chromiumtest.Need(t, shot.Find)
+			}
 			shown := onTerminal(t, c.dir, c.after, c.args...)
 			if c.want == "" {
 				if shown != "" {
