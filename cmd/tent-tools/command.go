@@ -106,15 +106,40 @@ func lookupCommand(name string) (command, bool) {
 	if c, ok := commands[name]; ok {
 		return c, true
 	}
+	c, ok := commands[commandName(name)]
+	return c, ok
+}
+
+// commandName spells a tool's name (changedBy) as the command line names
+// its commands (changed-by).
+func commandName(tool string) string {
 	var b strings.Builder
-	for i, r := range name {
+	for i, r := range tool {
 		if unicode.IsUpper(r) && i > 0 {
 			b.WriteByte('-')
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}
-	c, ok := commands[b.String()]
-	return c, ok
+	return b.String()
+}
+
+// spellings lists the commands whose tool is spelled otherwise (changed-by,
+// changedBy), as help shows them: either spelling is accepted, by the
+// command line and by call.
+func spellings() string {
+	var b strings.Builder
+	for _, t := range tools.All() {
+		name := commandName(t.Name)
+		if _, ok := commands[name]; ok && name != t.Name {
+			fmt.Fprintf(&b, "  %-12s  %s\n", name, t.Name)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\ncommands and the tools of their name as an agent calls them (tent-tools call TOOL)\n" +
+		"are spelled alike but for these; either spelling is accepted by both:\n" +
+		"  command       tool\n" + b.String()
 }
 
 // start parses the command's flags and arguments (in any order; "--" ends
@@ -193,6 +218,7 @@ func usage(cmd string) string {
 	for _, c := range sortedCommands() {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.name, c.summary)
 	}
+	b.WriteString(spellings())
 	b.WriteString("\nflags every command takes (before or after the command):\n")
 	fs := newFlagSet("tent-tools")
 	(&env{dir: "."}).globalFlags(fs)
