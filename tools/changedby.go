@@ -66,7 +66,7 @@ func (w *Workspace) ChangedBy(ctx context.Context, in ChangedByInput) (Answer, e
 				a := ChangedByAnswer{Point: p.N, Time: pa.Time, Who: p.Who, Agent: p.Agent, Kind: p.Kind, Turn: pa.Turn,
 					Tool: p.Tool, Summary: p.Summary, Change: c}
 				var b strings.Builder
-				writePointLine(&b, pa)
+				writePointLine(&b, pa, w.opts.TextZone)
 				fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
 				if c.To != "" {
 					fmt.Fprintf(&b, " -> %s", c.To)

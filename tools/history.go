@@ -86,7 +86,7 @@ func (w *Workspace) History(ctx context.Context, in HistoryInput) (Answer, error
 	for _, p := range points {
 		pa := answerPoint(p)
 		a.Points = append(a.Points, pa)
-		writePointLine(&b, pa)
+		writePointLine(&b, pa, w.opts.TextZone)
 		if len(pa.Files) > 0 {
 			shown := pa.Files[:min(len(pa.Files), textFilesShown)]
 			fmt.Fprintf(&b, "  files: %s", strings.Join(shown, ", "))
@@ -152,10 +152,20 @@ func answerPoint(p *history.Point) PointAnswer {
 	return pa
 }
 
-// writePointLine writes a point's first line: number, time, who, kind,
-// turn, tool and summary.
-func writePointLine(b *strings.Builder, pa PointAnswer) {
-	fmt.Fprintf(b, "point %d  %s  %s", pa.Point, pa.Time, pa.Kind)
+// textTime writes utc, a time of a data answer (RFC 3339, UTC), in zone
+// (nil: as it is), in seconds with the zone's offset.
+func textTime(utc string, zone *time.Location) string {
+	t, err := time.Parse(time.RFC3339, utc)
+	if zone == nil || err != nil {
+		return utc
+	}
+	return t.In(zone).Format(time.RFC3339)
+}
+
+// writePointLine writes a point's first line: number, time (in zone, nil:
+// UTC), who, kind, turn, tool and summary.
+func writePointLine(b *strings.Builder, pa PointAnswer, zone *time.Location) {
+	fmt.Fprintf(b, "point %d  %s  %s", pa.Point, textTime(pa.Time, zone), pa.Kind)
 	if pa.Who != "" {
 		fmt.Fprintf(b, " by %s", pa.Who)
 	}

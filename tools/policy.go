@@ -147,4 +147,8 @@ type Options struct {
 	// Progress hears of long work as it goes (progress.go); nil hears
 	// nothing.
 	Progress Progress
+	// TextZone is the time zone of the times in text answers (RFC 3339,
+	// in seconds, with the zone's offset), such as time.Local for a
+	// person at a terminal; nil means UTC. Data answers are always UTC.
+	TextZone *time.Location
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/tools"
@@ -44,6 +45,9 @@ func (e *env) workspace() (*tools.Workspace, error) {
 		return nil, usagef("", "%v", err)
 	}
 	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}, Progress: progress}
+	if f, ok := e.stdout.(*os.File); ok && isTerminal(f) {
+		opts.TextZone = time.Local // a person reads the times: in their own
+	}
 	if e.policyFile != "" {
 		data, err := os.ReadFile(e.policyFile)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -24,17 +25,20 @@ func generated(t *testing.T, tables int) string {
 	return dir
 }
 
-// onTerminal runs the binary in dir with its stderr on a pseudo-terminal
-// and TENT_TOOLS_PROGRESS_AFTER set to after; it answers what the terminal
-// showed.
-func onTerminal(t *testing.T, dir, after string, args ...string) string {
+// onTerminal runs the binary in dir with env added to its environment
+// and its stderr (with stdout too, where both) on a pseudo-terminal; it
+// answers what the terminal showed.
+func onTerminal(t *testing.T, dir string, env []string, both bool, args ...string) string {
 	t.Helper()
 	control, term := openPTY(t)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Stderr = dir, term
-	cmd.Env = append(os.Environ(), progressAfterVar+"="+after)
+	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
+	if both {
+		cmd.Stdout = term
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +83,7 @@ func TestProgressOnATerminal(t *testing.T) {
 			if c.browser {
 				chromiumtest.Need(t, shot.Find)
 			}
-			shown := onTerminal(t, c.dir, c.after, c.args...)
+			shown := onTerminal(t, c.dir, []string{progressAfterVar + "=" + c.after}, false, c.args...)
 			if c.want == "" {
 				if shown != "" {
 					t.Errorf("the terminal showed %q; want nothing", shown)
@@ -111,5 +115,31 @@ func TestProgressNotOnATerminal(t *testing.T) {
 	}
 	if out.Len() == 0 {
 		t.Error("map printed no map")
+	}
+}
+
+// TestHistoryTimesOnATerminal: history's text shows times in the local
+// zone with its offset on a terminal, in UTC elsewhere; its JSON is UTC.
+func TestHistoryTimesOnATerminal(t *testing.T) {
+	t.Parallel()
+	dir := shop(t)
+	if r := tentTools(t, dir, "", "edit", "tables/orders.ts", "--find", "total: money(),", "--with", "total: money({ was: 'sum' }),"); r.exit != 0 {
+		t.Fatalf("edit: %s", r.stderr)
+	}
+	kolkata := []string{"TZ=Asia/Kolkata"}
+	seconds := `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`
+	local := regexp.MustCompile(`point 1  ` + seconds + `\+05:30  `)
+	if shown := onTerminal(t, dir, kolkata, true, "history"); !local.MatchString(shown) {
+		t.Errorf("history on a terminal in Asia/Kolkata shows %q; want the time with +05:30", shown)
+	}
+	utc := regexp.MustCompile(`point 1  ` + seconds + `Z  `)
+	cmd := exec.Command(bin, "history")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), kolkata...)
+	out, err := cmd.Output()
+	if err != nil || !utc.MatchString(string(out)) {
+		t.Errorf("history in a pipe says %q (%v); want the time in UTC", out, err)
+	}
+	if shown := onTerminal(t, dir, kolkata, true, "history", "--json"); !regexp.MustCompile(`"time": ?"` + seconds + `Z"`).MatchString(shown) {
+		t.Errorf("history --json on a terminal shows %q; want the time in UTC", shown)
 	}
 }
