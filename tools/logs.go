@@ -2,10 +2,12 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/runner"
 )
 
@@ -35,6 +37,10 @@ func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
 	}
 	logs, err := r.Logs(ctx, runner.LogsQuery{Errors: in.Errors, Since: in.Since})
 	if err != nil {
+		var te *diag.ToolError
+		if !errors.As(err, &te) {
+			err = w.stateDBError(runner.LogFile, err)
+		}
 		return Answer{}, err
 	}
 	var b strings.Builder

@@ -104,6 +104,26 @@ func TestNewerHistory(t *testing.T) {
 	}
 }
 
+// TestNewerRunLog: a logs.db stamped with a newer schema version is
+// refused by logs with T9113, as history.db is.
+func TestNewerRunLog(t *testing.T) {
+	w, dir := openCopy(t, Options{})
+	defer w.Close()
+	path := filepath.Join(dir, ".tent", "logs.db")
+	db, err := sqlitefile.Open(path, sqlitefile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA user_version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = call(w, "logs", `{}`)
+	if te := wantCode(t, err, diag.T9113); te != nil && !strings.Contains(te.Message, "logs.db") {
+		t.Error(te.Message)
+	}
+}
+
 // TestErrorsHaveCodes: a file used as a folder, and a state folder that
 // may not be written, answer coded errors.
 func TestErrorsHaveCodes(t *testing.T) {

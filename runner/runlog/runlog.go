@@ -52,8 +52,24 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 // Log is an open run log.
 type Log struct{ db *sql.DB }
 
-// Open opens (creating where needed) the run log at path, keeping the
-// newest Keep runs.
+// schemaSteps are the versions of the run log's schema
+// (sqlitefile.Migrate): the first is the schema from before versions were
+// stamped, made only where missing.
+var schemaSteps = []string{`CREATE TABLE IF NOT EXISTS runs (
+		seq INTEGER PRIMARY KEY AUTOINCREMENT,
+		time TEXT NOT NULL,
+		name TEXT NOT NULL,
+		who TEXT NOT NULL,
+		input TEXT NOT NULL,
+		result TEXT,
+		error TEXT,
+		ms REAL NOT NULL
+	);
+	CREATE INDEX IF NOT EXISTS runs_time ON runs (time)`}
+
+// Open opens (creating where needed) the run log at path, brought to the
+// schema version of this release (a newer file is sqlitefile.ErrNewer),
+// keeping the newest Keep runs.
 func Open(ctx context.Context, path string) (*Log, error) {
 	return open(ctx, path, Keep)
 }
@@ -64,19 +80,7 @@ func open(ctx context.Context, path string, keep int) (*Log, error) {
 		return nil, fmt.Errorf("run log: %w", err)
 	}
 	db.SetMaxOpenConns(1)
-	_, err = db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS runs (
-		seq INTEGER PRIMARY KEY AUTOINCREMENT,
-		time TEXT NOT NULL,
-		name TEXT NOT NULL,
-		who TEXT NOT NULL,
-		input TEXT NOT NULL,
-		result TEXT,
-		error TEXT,
-		ms REAL NOT NULL
-	)`)
-	if err == nil {
-		_, err = db.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS runs_time ON runs (time)`)
-	}
+	_, err = sqlitefile.Migrate(ctx, db, schemaSteps)
 	if err == nil {
 		// The log keeps the newest runs only, so it cannot grow without end.
 		_, err = db.ExecContext(ctx, `DELETE FROM runs WHERE seq <= (SELECT max(seq) FROM runs) - ?`, keep)

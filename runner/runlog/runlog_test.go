@@ -2,6 +2,7 @@ package runlog
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 )
 
 func TestAddList(t *testing.T) {
@@ -162,5 +164,51 @@ func TestUnreadableEntriesAreSkipped(t *testing.T) {
 	}
 	if _, err := json.Marshal(got); err != nil {
 		t.Errorf("the entries do not make JSON: %v", err)
+	}
+}
+
+// TestSchemaVersions: a run log made before versions were stamped (the
+// first schema, user_version 0) opens, keeps its runs and is stamped; one
+// made by a newer release is refused with sqlitefile.ErrNewer.
+func TestSchemaVersions(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first.db")
+	db, err := sqlitefile.Open(first, sqlitefile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE runs (
+		seq INTEGER PRIMARY KEY AUTOINCREMENT, time TEXT NOT NULL, name TEXT NOT NULL,
+		who TEXT NOT NULL, input TEXT NOT NULL, result TEXT, error TEXT, ms REAL NOT NULL);
+		INSERT INTO runs (time, name, who, input, result, ms)
+		VALUES ('2024-06-01T10:00:00.000000Z', 'old', 'nobody', '{}', '1', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	l, err := Open(ctx, first)
+	if err != nil {
+		t.Fatalf("a run log of the first schema: %v", err)
+	}
+	entries, _, err := l.List(ctx, Query{})
+	l.Close()
+	if err != nil || len(entries) != 1 || entries[0].Name != "old" {
+		t.Fatalf("the first schema's runs: %+v, %v", entries, err)
+	}
+
+	newer := filepath.Join(dir, "newer.db")
+	db, err = sqlitefile.Open(newer, sqlitefile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA user_version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if l, err := Open(ctx, newer); !errors.Is(err, sqlitefile.ErrNewer) {
+		if l != nil {
+			l.Close()
+		}
+		t.Fatalf("a run log of a newer release: %v, want ErrNewer", err)
 	}
 }
