@@ -18,6 +18,7 @@ const (
 	KindCommand = "command" // a tool changed files
 	KindUndo    = "undo"    // undo put files back
 	KindOutside = "outside" // files changed on the disk, not by a tool
+	KindShell   = "shell"   // files a command of the shell tool changed
 )
 
 // Point is one recorded change.

@@ -141,9 +141,49 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 	if version == 0 {
 		return w.recordStart(ctx, hs, disk)
 	}
-	var changed []fileSeen // content differs, or new
-	var restamp []history.FileState
-	var gone []string
+	seen := w.compareDisk(disk, known)
+	// An editor's saves of a change planned for it are its point (expect.go).
+	if seen.changed, seen.gone, err = w.claimExpected(ctx, hs, known, seen.changed, seen.gone); err != nil {
+		return err
+	}
+	if seen.none() {
+		return w.restamp(ctx, hs, seen.restamp)
+	}
+	p := &history.Point{Time: w.now(), Kind: history.KindOutside, Done: true}
+	blobs, state := w.outsidePoint(ctx, hs, p, seen)
+	p.Summary = "changed outside the tools: " + history.Summary(seen.paths(), 3)
+	_, err = w.recordSeen(ctx, hs, p, blobs, state)
+	return err
+}
+
+// diskChanges is what a look at the disk found against the history's
+// state: files whose content differs or that are new, files gone, and
+// files whose stamp alone changed.
+type diskChanges struct {
+	known   map[string]history.FileState
+	changed []fileSeen
+	gone    []string
+	restamp []history.FileState
+}
+
+// none reports whether no file's content changed.
+func (d diskChanges) none() bool { return len(d.changed) == 0 && len(d.gone) == 0 }
+
+// paths are the files changed and gone, sorted.
+func (d diskChanges) paths() []string {
+	var paths []string
+	for _, c := range d.changed {
+		paths = append(paths, c.state.Path)
+	}
+	paths = append(paths, d.gone...)
+	sort.Strings(paths)
+	return paths
+}
+
+// compareDisk reads the files whose stamp differs from the history's and
+// sorts them into changed, gone and restamped.
+func (w *Workspace) compareDisk(disk, known map[string]history.FileState) diskChanges {
+	d := diskChanges{known: known}
 	for p, now := range disk {
 		was, ok := known[p]
 		if ok && was.SameStamp(now) {
@@ -154,30 +194,29 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 			continue // unreadable now: the next look tries again
 		}
 		if ok && seen.state.Hash == was.Hash {
-			restamp = append(restamp, seen.state)
+			d.restamp = append(d.restamp, seen.state)
 			continue
 		}
-		changed = append(changed, seen)
+		d.changed = append(d.changed, seen)
 	}
 	for p := range known {
 		if _, ok := disk[p]; !ok {
-			gone = append(gone, p)
+			d.gone = append(d.gone, p)
 		}
 	}
-	// An editor's saves of a change planned for it are its point (expect.go).
-	if changed, gone, err = w.claimExpected(ctx, hs, known, changed, gone); err != nil {
-		return err
-	}
-	if len(changed) == 0 && len(gone) == 0 {
-		if len(restamp) > 0 {
-			if err := hs.Restamp(ctx, restamp); err != nil {
-				return err
-			}
-			w.state.recorded(ctx, hs, history.StateChange{Put: restamp})
-		}
+	return d
+}
+
+// restamp records new stamps of files whose content did not change.
+func (w *Workspace) restamp(ctx context.Context, hs *history.Store, restamp []history.FileState) error {
+	if len(restamp) == 0 {
 		return nil
 	}
-	return w.recordOutside(ctx, hs, known, changed, gone, restamp)
+	if err := hs.Restamp(ctx, restamp); err != nil {
+		return err
+	}
+	w.state.recorded(ctx, hs, history.StateChange{Put: restamp})
+	return nil
 }
 
 // fileSeen is a file read for its hash: its state, and its text where it
@@ -237,19 +276,18 @@ func (w *Workspace) recordStart(ctx context.Context, hs *history.Store, disk map
 	return nil
 }
 
-// recordOutside records a point of the kind outside: the files changed,
-// added and gone, with their definition changes (the old texts from the
-// history's contents, the new ones as read).
-func (w *Workspace) recordOutside(ctx context.Context, hs *history.Store, known map[string]history.FileState,
-	changed []fileSeen, gone []string, restamp []history.FileState) error {
+// outsidePoint fills a point with the files changed, added and gone,
+// with their definition changes (the old texts from the history's
+// contents, the new ones as read), and returns the contents and the state
+// change to record with it.
+func (w *Workspace) outsidePoint(ctx context.Context, hs *history.Store, p *history.Point, d diskChanges) (map[string][]byte, history.StateChange) {
+	changed, gone, known := d.changed, d.gone, d.known
 	sort.Slice(changed, func(i, j int) bool { return changed[i].state.Path < changed[j].state.Path })
 	sort.Strings(gone)
-	p := &history.Point{Time: w.now(), Kind: history.KindOutside, Done: true}
 	blobs := map[string][]byte{}
-	state := history.StateChange{Put: restamp, Delete: gone}
+	state := history.StateChange{Put: d.restamp, Delete: gone}
 	oldTexts, newTexts := map[string][]byte{}, map[string][]byte{}
 	var fileChanges []defchange.DefChange
-	var paths []string
 	oldText := func(path string) {
 		if was, ok := known[path]; ok && indexCandidate(path) {
 			if data, ok, err := hs.Blob(ctx, was.Hash); err == nil && ok {
@@ -274,25 +312,27 @@ func (w *Workspace) recordOutside(ctx context.Context, hs *history.Store, known 
 		oldText(path)
 		state.Put = append(state.Put, c.state)
 		fileChanges = append(fileChanges, defchange.DefChange{Definition: path, Kind: defchange.KindFile, Action: action, Fields: []defchange.Field{}})
-		paths = append(paths, path)
 	}
 	for _, path := range gone {
 		p.Files = append(p.Files, history.FileChange{Path: path, Before: known[path].Hash})
 		oldText(path)
 		fileChanges = append(fileChanges, defchange.DefChange{Definition: path, Kind: defchange.KindFile, Action: defchange.Remove, Fields: []defchange.Field{}})
-		paths = append(paths, path)
 	}
 	sort.Slice(p.Files, func(i, j int) bool { return p.Files[i].Path < p.Files[j].Path })
 	before := definitions.FromFiles(ctx, oldTexts).Files()
 	after := definitions.FromFiles(ctx, newTexts).Files()
 	p.Changes = append(defchange.Diff(before, after, nil), fileChanges...)
-	sort.Strings(paths)
-	p.Summary = "changed outside the tools: " + history.Summary(paths, 3)
+	return blobs, state
+}
+
+// recordSeen records a point that outsidePoint filled, and tells who
+// listens; it returns the point's number.
+func (w *Workspace) recordSeen(ctx context.Context, hs *history.Store, p *history.Point, blobs map[string][]byte, state history.StateChange) (int, error) {
 	n, err := hs.Record(ctx, p, blobs, state)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	w.state.recorded(ctx, hs, state)
 	w.emitPoint(n, p.Files, p.Changes)
-	return nil
+	return n, nil
 }

@@ -33,6 +33,7 @@ type Policy struct {
 const (
 	AlsoEngine      = "engine"      // write engine.ts
 	AlsoRunAsSystem = "runAsSystem" // run with as: "system"
+	AlsoShell       = "shell"       // run commands in the project folder (shell)
 	TrustRun        = "run"         // run functions that send data out without asking
 )
 
@@ -84,8 +85,8 @@ func (p *Policy) validate() error {
 		}
 	}
 	for _, a := range p.Also {
-		if a != AlsoEngine && a != AlsoRunAsSystem {
-			return fmt.Errorf("also: unknown name %q (known: %s, %s)", a, AlsoEngine, AlsoRunAsSystem)
+		if a != AlsoEngine && a != AlsoRunAsSystem && a != AlsoShell {
+			return fmt.Errorf("also: unknown name %q (known: %s, %s, %s)", a, AlsoEngine, AlsoRunAsSystem, AlsoShell)
 		}
 	}
 	for _, t := range p.Trust {
@@ -117,7 +118,7 @@ func validateRule(r string) error {
 }
 
 // Lets reports whether the policy's also names what (AlsoEngine,
-// AlsoRunAsSystem). A nil policy lets nothing more.
+// AlsoRunAsSystem, AlsoShell). A nil policy lets nothing more.
 func (p *Policy) Lets(what string) bool {
 	return p != nil && slices.Contains(p.Also, what)
 }
