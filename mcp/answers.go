@@ -39,6 +39,7 @@ var answerTypes = map[string]any{
 	"rows":      runner.Rows{},
 	"run":       runner.Result{},
 	"search":    tools.SearchAnswer{},
+	"shell":     tools.ShellAnswer{},
 	"shot":      tools.ShotPicture{},
 	"undo":      tools.UndoAnswer{},
 	"write":     tools.Changed{},

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/tent-tools/tent-tools/tools"
+)
+
+func init() {
+	register(command{
+		name:    "shell",
+		summary: "Run COMMAND (by sh -c), or the words PROGRAM ARG... after --, in the project folder; only where the policy's also names shell",
+		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
+			timeout := fs.Int("timeout", 0, "kill the command's whole process group after `SECONDS` (default 30, at most 600)")
+			return func(e *env, args []string) (tools.Answer, error) {
+				in := tools.ShellInput{Timeout: *timeout}
+				switch {
+				case len(args) == 0:
+					return tools.Answer{}, usagef("shell", "shell needs a COMMAND (one argument, run by sh -c) or, after --, a PROGRAM and its arguments")
+				case len(args) == 1:
+					in.Command = args[0]
+				default:
+					in.Argv = args
+				}
+				return e.call("shell", in)
+			}
+		},
+	})
+}
