@@ -87,17 +87,18 @@ var changesState = map[string]bool{"run": true, "reset": true, "remember": true}
 
 // destructive are the tools that may take away what was there: a file's
 // text (write, undo), a definition or a file (remove), a file's place
-// (move), the test database's rows (reset).
-var destructive = map[string]bool{"remove": true, "write": true, "undo": true, "move": true, "reset": true}
+// (move), the test database's rows (reset), anything (shell's command).
+var destructive = map[string]bool{"remove": true, "write": true, "undo": true, "move": true, "reset": true, "shell": true}
 
 // notIdempotent are the tools that change more when called again with the
 // same input: edit (its with may hold its find), undo (it undoes the newest
-// change, which is the last undo), run (app code).
-var notIdempotent = map[string]bool{"edit": true, "undo": true, "run": true}
+// change, which is the last undo), run (app code), shell (any command).
+var notIdempotent = map[string]bool{"edit": true, "undo": true, "run": true, "shell": true}
 
 // openWorld are the tools that reach beyond the workspace: run may send
-// mail (captured) or reach a host that engine.ts allows.
-var openWorld = map[string]bool{"run": true}
+// mail (captured) or reach a host that engine.ts allows; shell's command
+// may reach anything its process may.
+var openWorld = map[string]bool{"run": true, "shell": true}
 
 // annotations are a tool's hints, true for what it does.
 func annotations(t tools.Tool) *sdk.ToolAnnotations {

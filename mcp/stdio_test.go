@@ -63,7 +63,7 @@ func TestListTools(t *testing.T) {
 		if rt.Writes && a.ReadOnlyHint {
 			t.Errorf("%s writes files but says it is read-only", rt.Name)
 		}
-		if *a.OpenWorldHint != (rt.Name == "run") {
+		if *a.OpenWorldHint != (rt.Name == "run" || rt.Name == "shell") {
 			t.Errorf("%s: openWorldHint %v", rt.Name, *a.OpenWorldHint)
 		}
 	}
@@ -87,6 +87,7 @@ func TestListTools(t *testing.T) {
 		{"run", false, false, false},
 		{"remember", false, false, true},
 		{"reset", false, true, true},
+		{"shell", false, true, false},
 	}
 	for _, tt := range tests {
 		a := listed[tt.tool].Annotations
@@ -155,7 +156,7 @@ func TestEveryTool(t *testing.T) {
 		}
 	}
 	for _, rt := range tools.All() {
-		if !called[rt.Name] && rt.Name != "shot" { // TestShot calls shot
+		if !called[rt.Name] && rt.Name != "shot" && rt.Name != "shell" { // TestShot calls shot, TestShell shell
 			t.Errorf("tool %s has no call in this test", rt.Name)
 		}
 	}
