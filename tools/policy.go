@@ -146,7 +146,9 @@ type Options struct {
 	// Now is the clock points are recorded by; nil means time.Now.
 	Now func() time.Time
 	// Progress hears of long work as it goes (progress.go); nil hears
-	// nothing.
+	// nothing. The test database is the folder's: its first build is
+	// heard by the Progress of the workspace that first runs app code in
+	// the folder.
 	Progress Progress
 	// TextZone is the time zone of the times in text answers (RFC 3339,
 	// in seconds, with the zone's offset), such as time.Local for a

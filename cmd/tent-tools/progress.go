@@ -24,12 +24,9 @@ const progressAfterVar = "TENT_TOOLS_PROGRESS_AFTER"
 // watches stderr: a progress line on stderr where it is a terminal, shown
 // once the work has run progressAfter and cleared when it ends. Where
 // stderr is no terminal (a script, CI, a log) it answers nil: nothing is
-// written.
+// written. A TENT_TOOLS_PROGRESS_AFTER that is no duration is an error,
+// terminal or not.
 func terminalProgress(stderr io.Writer) (tools.Progress, error) {
-	f, ok := stderr.(*os.File)
-	if !ok || !isTerminal(f) {
-		return nil, nil
-	}
 	after := progressAfter
 	if v := os.Getenv(progressAfterVar); v != "" {
 		d, err := time.ParseDuration(v)
@@ -37,6 +34,10 @@ func terminalProgress(stderr io.Writer) (tools.Progress, error) {
 			return nil, fmt.Errorf("%s=%q: want a duration such as 300ms or 0s", progressAfterVar, v)
 		}
 		after = d
+	}
+	f, ok := stderr.(*os.File)
+	if !ok || !isTerminal(f) {
+		return nil, nil
 	}
 	return progressTo(f, after), nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -141,5 +142,21 @@ func TestHistoryTimesOnATerminal(t *testing.T) {
 	}
 	if shown := onTerminal(t, dir, kolkata, true, "history", "--json"); !regexp.MustCompile(`"time": ?"` + seconds + `Z"`).MatchString(shown) {
 		t.Errorf("history --json on a terminal shows %q; want the time in UTC", shown)
+	}
+}
+
+// TestProgressAfterNotADuration: a delay that is no duration is a usage
+// error that names the variable, terminal or not.
+func TestProgressAfterNotADuration(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(bin, "map")
+	cmd.Dir = shop(t)
+	cmd.Env = append(os.Environ(), progressAfterVar+"=soon")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(errOut.String(), progressAfterVar+`="soon": want a duration`) {
+		t.Errorf("map with %s=soon: %v, stderr %q; want exit 2 naming the variable", progressAfterVar, err, errOut.String())
 	}
 }
