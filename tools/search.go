@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -128,30 +130,9 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 		if isBinary(src) {
 			return Answer{}, checkText(rel, src)
 		}
-		s.file(rel, src)
-	} else {
-		err := w.walk(ctx, rel, func(p string, d fs.DirEntry, _ int) error {
-			if !d.Type().IsRegular() || isFrameworkFile(p) {
-				return nil
-			}
-			if in.Include != "" {
-				if ok, _ := doublestar.Match(in.Include, p); !ok {
-					return nil
-				}
-			}
-			if info, err := d.Info(); err != nil || info.Size() > MaxFile {
-				return nil
-			}
-			src, err := w.fsys.ReadFile(p)
-			if err != nil || isBinary(src) {
-				return nil
-			}
-			s.file(p, src)
-			return nil
-		})
-		if err != nil {
-			return Answer{}, fmt.Errorf("search %s: %w", rel, err)
-		}
+		s.add(s.match(rel, src))
+	} else if err := s.folder(ctx, rel, in.Include); err != nil {
+		return Answer{}, fmt.Errorf("search %s: %w", rel, err)
 	}
 	return s.answer(in.Text), nil
 }
@@ -198,24 +179,87 @@ func (s *searcher) next(src []byte) (at, n int) {
 	return bytes.Index(src, s.find), len(s.find)
 }
 
-// file adds the hits in one file: one per line that holds the text.
-func (s *searcher) file(p string, src []byte) {
-	var starts []int
-	last, lines := 0, 0
-	defer func() {
-		if s.byFile && lines > 0 {
-			if len(s.lines) < s.limit {
-				s.lines = append(s.lines, FileLines{Path: p, Lines: lines})
-			} else {
-				s.cut++
+// fileHits are the hits of one file: the first (up to the limit) of the
+// lines that hold the text, and how many lines do.
+type fileHits struct {
+	path  string
+	hits  []Hit
+	lines int
+}
+
+// folder searches the files below the resolved folder rel that include
+// matches: one goroutine walks, searchWorkers read and match the files, and
+// the hits are added in the walk's (path) order, so the answer is the one a
+// search file by file gives.
+func (s *searcher) folder(ctx context.Context, rel, include string) error {
+	type job struct {
+		path string
+		d    fs.DirEntry
+		out  chan fileHits
+	}
+	jobs := make(chan job)
+	order := make(chan chan fileHits, 4*searchWorkers)
+	var walkErr error
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		walkErr = s.w.walk(ctx, rel, func(p string, d fs.DirEntry, _ int) error {
+			if !d.Type().IsRegular() || isFrameworkFile(p) {
+				return nil
 			}
-			s.total += lines
-		}
+			if include != "" {
+				if ok, _ := doublestar.Match(include, p); !ok {
+					return nil
+				}
+			}
+			out := make(chan fileHits, 1)
+			order <- out
+			jobs <- job{path: p, d: d, out: out}
+			return nil
+		})
 	}()
+	var workers sync.WaitGroup
+	for range searchWorkers {
+		workers.Go(func() {
+			for j := range jobs {
+				j.out <- s.read(j.path, j.d)
+			}
+		})
+	}
+	for out := range order {
+		s.add(<-out)
+	}
+	workers.Wait()
+	return walkErr
+}
+
+// searchWorkers is how many files search reads and matches at once.
+var searchWorkers = max(1, runtime.GOMAXPROCS(0))
+
+// read returns the hits of the file p found by the walk; none where it is
+// larger than MaxFile, unreadable or binary.
+func (s *searcher) read(p string, d fs.DirEntry) fileHits {
+	if info, err := d.Info(); err != nil || info.Size() > MaxFile {
+		return fileHits{}
+	}
+	src, err := s.w.fsys.ReadFile(p)
+	if err != nil || isBinary(src) {
+		return fileHits{}
+	}
+	return s.match(p, src)
+}
+
+// match finds the lines of one file that hold the text: one hit per line,
+// the first up to the limit kept. It only reads s, so files may be matched
+// at once.
+func (s *searcher) match(p string, src []byte) fileHits {
+	found := fileHits{path: p}
+	var starts []int
+	last := 0
 	for i := 0; i <= len(src); {
 		j, n := s.next(src[i:])
 		if j < 0 {
-			return
+			break
 		}
 		at := i + j
 		if starts == nil {
@@ -224,24 +268,45 @@ func (s *searcher) file(p string, src []byte) {
 		line := lineAt(starts, at)
 		if line != last {
 			last = line
-			lines++
-			switch {
-			case s.byFile:
-			case len(s.hits) < s.limit:
+			found.lines++
+			if !s.byFile && len(found.hits) < s.limit {
 				text := lineText(src, starts, line)
-				s.hits = append(s.hits, Hit{Path: p, Line: line, Text: excerpt(text, at-starts[line-1], n)})
-				s.files[p] = true
-			default:
-				s.cut++
+				found.hits = append(found.hits, Hit{Path: p, Line: line, Text: excerpt(text, at-starts[line-1], n)})
 			}
 		}
 		// Go on from the next line: a line is one hit however often it holds the text.
-		if line < len(starts) {
-			i = starts[line]
-		} else {
-			return
+		if line >= len(starts) {
+			break
 		}
+		i = starts[line]
 	}
+	return found
+}
+
+// add adds the hits of one file to the answer, in the order of the calls.
+func (s *searcher) add(found fileHits) {
+	if found.lines == 0 {
+		return
+	}
+	if s.byFile {
+		if len(s.lines) < s.limit {
+			s.lines = append(s.lines, FileLines{Path: found.path, Lines: found.lines})
+		} else {
+			s.cut++
+		}
+		s.total += found.lines
+		return
+	}
+	kept := 0
+	for _, h := range found.hits {
+		if len(s.hits) == s.limit {
+			break
+		}
+		s.hits = append(s.hits, h)
+		s.files[found.path] = true
+		kept++
+	}
+	s.cut += found.lines - kept
 }
 
 func (s *searcher) answer(text string) Answer {
