@@ -354,6 +354,14 @@ func (w *Workspace) putBack(ctx context.Context, hs *history.Store, seen diskCha
 				return
 			}
 		}
+		// A link or folder the command put in the file's place goes first:
+		// the file comes back as the file it was, not through a link.
+		if info, err := w.fsys.Lstat(p); err == nil && !info.Mode().IsRegular() {
+			if err := w.fsys.RemoveAll(p); err != nil {
+				lost = append(lost, p)
+				return
+			}
+		}
 		if err := w.fsys.WriteFile(p, data, 0o644); err != nil {
 			lost = append(lost, p)
 			return

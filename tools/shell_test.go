@@ -199,6 +199,7 @@ func TestShellRefusedChangeIsPutBack(t *testing.T) {
 		command string
 	}{
 		{"engine", shellPolicy, `echo '// more' >> engine.ts; echo new > added.txt; rm lib/money.ts`},
+		{"link in a file's place", shellPolicy, `rm lib/money.ts; ln -s ../engine.ts lib/money.ts; rm tables/orders.ts; mkdir tables/orders.ts; echo '// x' >> engine.ts`},
 		{"deny path", &Policy{Also: []string{AlsoShell}, Deny: []string{"tables/**"}}, `rm tables/orders.ts; echo new > added.txt`},
 		{"deny change", &Policy{Also: []string{AlsoShell}, Deny: []string{"remove:table"}}, `sed -i 's/orders/purchases/' tables/orders.ts`},
 		{"ask, no one says yes", &Policy{Also: []string{AlsoShell}, Ask: []string{"lib/**"}}, `echo '// x' >> lib/money.ts`},
