@@ -75,22 +75,35 @@ func tolerantMatch(body []byte, find string) [][2]int {
 		return nil
 	}
 	have, offsets := tolerantKey(body)
+	// Indentation is only at a line's start, trailing spaces only at its
+	// end: a find that begins or ends with them must match there.
 	indented := len(find) > 0 && isBlank(find[0])
+	trailing := len(find) > 0 && (isBlank(find[len(find)-1]) || find[len(find)-1] == '\r')
 	var spans [][2]int
 	for i := 0; i <= len(have)-len(want); {
 		j := strings.Index(have[i:], want)
 		if j < 0 {
 			break
 		}
-		start, end := offsets[i+j], offsets[i+j+len(want)-1]+1
+		i += j + 1
+		start, end := offsets[i-1], offsets[i-1+len(want)-1]+1
 		if indented {
 			lineStart := bytes.LastIndexByte(body[:start], '\n') + 1
-			if len(bytes.TrimLeft(body[lineStart:start], " \t")) == 0 {
-				start = lineStart
+			if len(bytes.TrimLeft(body[lineStart:start], " \t")) != 0 {
+				continue
+			}
+			start = lineStart
+		}
+		if trailing && body[end-1] != '\n' {
+			lineEnd := len(body)
+			if k := bytes.IndexByte(body[end:], '\n'); k >= 0 {
+				lineEnd = end + k
+			}
+			if len(bytes.TrimLeft(body[end:lineEnd], " \t\r")) != 0 {
+				continue
 			}
 		}
 		spans = append(spans, [2]int{start, end})
-		i += j + 1
 	}
 	return spans
 }
