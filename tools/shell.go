@@ -108,7 +108,18 @@ func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
 		return Answer{}, err
 	}
 	a.Files = []string{}
-	point, files, err := w.keepShellChanges(ctx, hs, shellLabel(in))
+	// A call cancelled while the command ran still judges what it changed
+	// (nobody is asked then: what ask names is put back), so that no
+	// change passes the policy as a change made outside.
+	cancelled := ctx.Err()
+	point, files, err := w.keepShellChanges(context.WithoutCancel(ctx), hs, shellLabel(in), cancelled != nil)
+	if err == nil && cancelled != nil {
+		changed := "nothing"
+		if len(files) > 0 {
+			changed = fmt.Sprintf("%s, point %d", history.Summary(files, 3), point)
+		}
+		err = fmt.Errorf("shell: the call ended while the command ran, which was killed (what it changed: %s): %w", changed, cancelled)
+	}
 	if err != nil {
 		var te *diag.ToolError
 		if errors.As(err, &te) {
@@ -206,10 +217,9 @@ func runShell(ctx context.Context, dir string, argv []string, timeout time.Durat
 		a.TimedOut = true
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		<-exited
-	case <-ctx.Done():
+	case <-ctx.Done(): // the caller sees ctx's end; the changes are still judged
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		<-exited
-		return ShellAnswer{}, ctx.Err()
 	}
 	// What the command left running (a child in the background) goes with it.
 	syscall.Kill(-pgid, syscall.SIGKILL)
@@ -280,7 +290,7 @@ func safeEnv() []string {
 // keepShellChanges finds the files the command changed, judges them by
 // the policy and records them as one point of the kind shell (0 and no
 // files where it changed nothing). A refused change is put back.
-func (w *Workspace) keepShellChanges(ctx context.Context, hs *history.Store, label string) (int, []string, error) {
+func (w *Workspace) keepShellChanges(ctx context.Context, hs *history.Store, label string, noAsk bool) (int, []string, error) {
 	disk, err := w.tracked(ctx)
 	if err != nil {
 		return 0, nil, err
@@ -298,7 +308,7 @@ func (w *Workspace) keepShellChanges(ctx context.Context, hs *history.Store, lab
 	blobs, state := w.outsidePoint(ctx, hs, p, seen)
 	paths := seen.paths()
 	p.Summary = "shell " + label + ": " + history.Summary(paths, 3)
-	if err := w.judgeShell(ctx, label, paths, p); err != nil {
+	if err := w.judgeShell(ctx, label, paths, p, noAsk); err != nil {
 		back, lost := w.putBack(ctx, hs, seen)
 		var te *diag.ToolError
 		if !errors.As(err, &te) {
@@ -320,7 +330,7 @@ func (w *Workspace) keepShellChanges(ctx context.Context, hs *history.Store, lab
 // judgeShell judges the files a command changed as a tool's write is
 // judged: engine.ts only where also names engine, then the policy's
 // rules, and the person where ask names them.
-func (w *Workspace) judgeShell(ctx context.Context, label string, paths []string, p *history.Point) error {
+func (w *Workspace) judgeShell(ctx context.Context, label string, paths []string, p *history.Point, noAsk bool) error {
 	if !w.opts.Policy.Lets(AlsoEngine) {
 		for _, f := range paths {
 			if strings.EqualFold(f, engineFile) {
@@ -331,6 +341,9 @@ func (w *Workspace) judgeShell(ctx context.Context, label string, paths []string
 	ask, err := w.opts.Policy.Judge(paths, p.Changes)
 	if err != nil {
 		return err
+	}
+	if len(ask) > 0 && noAsk {
+		return diag.Errorf(diag.T3103, "the call ended before the person could be asked to keep what shell %s changed; nothing was written", label).With("asked", ask)
 	}
 	return w.approve(ctx, "keep what shell "+label+" changed", ask)
 }

@@ -247,3 +247,51 @@ func TestShellRefusedChangeIsPutBack(t *testing.T) {
 		})
 	}
 }
+
+func TestShellCancelledStillJudges(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		policy *Policy
+		kept   bool
+	}{
+		{"allowed", shellPolicy, true},
+		{"ask", &Policy{Also: []string{AlsoShell}, Ask: []string{"made.txt"}}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w, dir := openCopy(t, Options{Policy: tt.policy})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() {
+				for {
+					if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
+						break
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				cancel()
+				close(done)
+			}()
+			_, err := w.Shell(ctx, ShellInput{Command: "echo x > made.txt; sleep 300", Timeout: 60})
+			<-done
+			_, statErr := os.Stat(filepath.Join(dir, "made.txt"))
+			if kept := statErr == nil; kept != tt.kept {
+				t.Errorf("made.txt kept: %v; want %v (err %v)", kept, tt.kept, err)
+			}
+			if tt.kept && !errors.Is(err, context.Canceled) {
+				t.Errorf("err %v; want context.Canceled", err)
+			}
+			if !tt.kept {
+				wantCode(t, err, diag.T3103)
+			}
+			hs, err := w.history(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			last, _ := hs.Last(context.Background())
+			p, err := pointAt(context.Background(), hs, last)
+			if tt.kept && (err != nil || p.Kind != history.KindShell) {
+				t.Errorf("newest point %+v (%v); want the shell's", p, err)
+			}
+		})
+	}
+}
