@@ -46,6 +46,7 @@ func TestSearchParallelSameAnswer(t *testing.T) {
 					t.Fatal(err)
 				}
 				got := ans.Text + string(data)
+				inPathOrder(t, ans.Data.(SearchAnswer))
 				if workers == 1 {
 					want = got
 					if !strings.Contains(input, "no such") && strings.HasPrefix(ans.Text, "no ") {
@@ -58,5 +59,22 @@ func TestSearchParallelSameAnswer(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// inPathOrder fails t unless the hits are in path and line order and the
+// files in path order, as the walk meets them.
+func inPathOrder(t *testing.T, a SearchAnswer) {
+	t.Helper()
+	for i := 1; i < len(a.Hits); i++ {
+		p, h := a.Hits[i-1], a.Hits[i]
+		if p.Path > h.Path || (p.Path == h.Path && p.Line >= h.Line) {
+			t.Errorf("hit %s:%d after %s:%d", h.Path, h.Line, p.Path, p.Line)
+		}
+	}
+	for i := 1; i < len(a.Files); i++ {
+		if a.Files[i-1].Path >= a.Files[i].Path {
+			t.Errorf("file %s after %s", a.Files[i].Path, a.Files[i-1].Path)
+		}
 	}
 }
