@@ -49,7 +49,17 @@ type Plan struct {
 type expects struct {
 	mu      sync.Mutex
 	waiting []*expectation
+	// settling is set where the last look held back a planned file that
+	// holds another text but was written within saveSettle: an editor's
+	// save may be under way (a save truncates, then writes), so the file
+	// is looked at again before it is judged.
+	settling bool
 }
+
+// saveSettle is how long after its last write a planned file that holds
+// neither its planned text nor one on the way may still be a save under
+// way, and is not yet judged as saved otherwise.
+const saveSettle = 2 * time.Second
 
 // expectation is one planned change waiting for its files.
 type expectation struct {
@@ -189,6 +199,14 @@ func (p *Plan) toolName() string {
 	return p.Summary
 }
 
+// settlingSaves reports whether the last look held back a planned file
+// that may still be being saved; a watcher looks again after saveSettle.
+func (w *Workspace) settlingSaves() bool {
+	w.expect.mu.Lock()
+	defer w.expect.mu.Unlock()
+	return w.expect.settling
+}
+
 // Waiting reports how many planned changes wait for the editor's saves.
 func (w *Workspace) Waiting() int {
 	w.expect.mu.Lock()
@@ -221,6 +239,7 @@ func (w *Workspace) claimExpected(ctx context.Context, hs *history.Store, known 
 	claimed := map[string]bool{}
 	var keep []*expectation
 	now := time.Now()
+	w.expect.settling = false
 	for _, e := range w.expect.waiting {
 		var arrived []string
 		waiting := 0
@@ -237,6 +256,10 @@ func (w *Workspace) claimExpected(ctx context.Context, hs *history.Store, known 
 			case isChanged && want.passing[c.state.Hash]:
 				waiting++
 				claimed[p] = true // on its way: neither recorded nor stamped yet
+			case isChanged && now.Sub(time.Unix(0, c.state.MTime)) < saveSettle:
+				waiting++
+				claimed[p] = true // perhaps a save under way: looked at again
+				w.expect.settling = true
 			case isChanged || isGone[p]:
 				delete(e.want, p) // saved as something else: recorded as what it is
 			case want.hash != "" && known[p].Hash == want.hash:

@@ -209,10 +209,12 @@ func TestPlannedChangeSavedByTheEditorIsOneCommandPoint(t *testing.T) {
 		name, target, to string
 		reverse          bool // save the files last first
 		deviate          bool // one file saved with another text
+		midSave          bool // each file is seen half written first
 	}{
 		{name: "column, in order", target: "orders.buyer", to: "customer"},
 		{name: "table with its test data file, reversed", target: "orders", to: "purchases", reverse: true},
 		{name: "a file saved otherwise", target: "orders.buyer", to: "customer", deviate: true},
+		{name: "each file seen half written", target: "orders", to: "purchases", midSave: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, dir := openCopy(t, Options{Caller: "ann", Agent: "editor"})
@@ -252,7 +254,28 @@ func TestPlannedChangeSavedByTheEditorIsOneCommandPoint(t *testing.T) {
 				files[0].Text = append(slices.Clone(files[0].Text), "// mine\n"...)
 			}
 			for i, f := range files {
+				if tc.midSave && !f.Gone && f.From == "" {
+					// An editor's save truncates, then writes: a look
+					// in between sees part of the text, just written.
+					half := f
+					half.Text = f.Text[:len(f.Text)/2]
+					writePlanned(t, dir, half)
+					if err := w.Refresh(ctx); err != nil {
+						t.Fatal(err)
+					}
+					if points := newPoints(t, w, nBefore); len(points) != 0 {
+						t.Fatalf("a file seen half saved was recorded: %+v", points)
+					}
+				}
 				writePlanned(t, dir, f)
+				if tc.deviate && i == 0 {
+					// Saved otherwise, and still for longer than a save
+					// takes: judged as what it is.
+					old := time.Now().Add(-time.Minute)
+					if err := os.Chtimes(filepath.Join(dir, f.Path), old, old); err != nil {
+						t.Fatal(err)
+					}
+				}
 				if err := w.Refresh(ctx); err != nil {
 					t.Fatal(err)
 				}

@@ -154,6 +154,12 @@ func (wt *Watcher) listen(ctx context.Context) {
 			if err := wt.w.Refresh(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				wt.report(err)
 			}
+			if wt.w.settlingSaves() {
+				// A planned file was held back as a save perhaps under
+				// way: look again once it has been still for long enough.
+				timer.Reset(saveSettle)
+				fire = timer.C
+			}
 		}
 	}
 }
