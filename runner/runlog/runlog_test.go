@@ -2,8 +2,8 @@ package runlog
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
