@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/sample"
+	"github.com/tent-tools/tent-tools/internal/testneed"
 )
 
 // needGit skips t where git is missing, but fails it under CI, where every
@@ -16,10 +17,7 @@ import (
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("git is needed: %v", err)
-		}
-		t.Skipf("git is needed: %v", err)
+		testneed.Missing(t, "git is needed: %v", err)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/testneed"
 )
 
 // Need fails the test where find (shot.Find) finds no Chromium and CI is
@@ -17,10 +19,7 @@ import (
 func Need(t testing.TB, find func() (string, error)) {
 	t.Helper()
 	if _, err := find(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs a Chromium for the pictures: %v", err)
-		}
-		t.Skipf("no Chromium: %v", err)
+		testneed.Missing(t, "no Chromium for the pictures (CI needs one): %v", err)
 	}
 }
 
