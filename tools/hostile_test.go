@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/policy"
 )
 
 // TestHostilePaths runs every tool that takes a path with every kind of
@@ -83,7 +84,7 @@ func TestHostilePaths(t *testing.T) {
 // and that a write through one lands on its target and keeps the link.
 func TestInsideLinks(t *testing.T) {
 	proj, _ := hostileTree(t)
-	w, err := Open(proj, Options{Policy: &Policy{Also: []string{AlsoEngine}}})
+	w, err := Open(proj, Options{Policy: &Policy{Also: []string{policy.AlsoEngine}}})
 	if err != nil {
 		t.Fatal(err)
 	}

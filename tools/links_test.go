@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/policy"
 
 	"github.com/tent-tools/tent-tools/internal/sample"
 )
@@ -105,7 +106,7 @@ func TestJournalFolderLink(t *testing.T) {
 func TestFrameworkFileLink(t *testing.T) {
 	for _, name := range []string{"engine.ts", "tent.d.ts"} {
 		t.Run(name, func(t *testing.T) {
-			w, dir := openCopy(t, Options{Policy: &Policy{Also: []string{AlsoEngine}}})
+			w, dir := openCopy(t, Options{Policy: &Policy{Also: []string{policy.AlsoEngine}}})
 			cfg := filepath.Join(dir, "lib", "engcfg.ts")
 			if err := os.WriteFile(cfg, []byte("export default engine({})\n"), 0o644); err != nil {
 				t.Fatal(err)

@@ -7,40 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/policy"
 )
 
-// Policy is an agent's policy (tools.md §3): which paths and changes it may
-// write, which wait for the person, and what more it may do. The zero value
-// and a nil *Policy mean the default: allow everything ("**") and nothing more.
-// Judge holds a change against it; Also is also enforced where a path is
-// resolved (engine.ts) and by run (runAsSystem), Trust by run.
-type Policy struct {
-	Allow []string `json:"allow,omitempty"`
-	Deny  []string `json:"deny,omitempty"`
-	Ask   []string `json:"ask,omitempty"`
-	Also  []string `json:"also,omitempty"`
-	Trust []string `json:"trust,omitempty"`
-}
-
-// The names that Also and Trust may hold.
-const (
-	AlsoEngine      = "engine"      // write engine.ts
-	AlsoRunAsSystem = "runAsSystem" // run with as: "system"
-	AlsoShell       = "shell"       // run commands in the project folder (shell)
-	TrustRun        = "run"         // run functions that send data out without asking
-)
-
-var (
-	ruleActions = []string{"add", "change", "rename", "remove", "*"}
-	ruleKinds   = []string{"table", "column", "fn", "flow", "screen", "project", "engine", "file", "*"}
-)
+// Policy is an agent's policy (package policy), named here too because
+// every face reads one (ParsePolicy) and opens a workspace with it (Options).
+type Policy = policy.Policy
 
 // ParsePolicy reads a policy from its JSON. Unknown fields, unknown also or
 // trust names and malformed rules are errors, so that a typo in a policy
@@ -67,60 +43,10 @@ func ParsePolicy(data []byte) (*Policy, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("policy: more than one JSON value")
 	}
-	if err := p.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("policy: %w", err)
 	}
 	return &p, nil
-}
-
-func (p *Policy) validate() error {
-	for _, list := range []struct {
-		name  string
-		rules []string
-	}{{"allow", p.Allow}, {"deny", p.Deny}, {"ask", p.Ask}} {
-		for _, r := range list.rules {
-			if err := validateRule(r); err != nil {
-				return fmt.Errorf("%s: %w", list.name, err)
-			}
-		}
-	}
-	for _, a := range p.Also {
-		if a != AlsoEngine && a != AlsoRunAsSystem && a != AlsoShell {
-			return fmt.Errorf("also: unknown name %q (known: %s, %s, %s)", a, AlsoEngine, AlsoRunAsSystem, AlsoShell)
-		}
-	}
-	for _, t := range p.Trust {
-		if t != TrustRun {
-			return fmt.Errorf("trust: unknown name %q (known: %s)", t, TrustRun)
-		}
-	}
-	return nil
-}
-
-// validateRule checks one rule: a change rule ACTION:KIND, or else a path glob.
-func validateRule(r string) error {
-	if r == "" {
-		return fmt.Errorf("empty rule")
-	}
-	if action, kind, ok := strings.Cut(r, ":"); ok {
-		if !slices.Contains(ruleActions, action) {
-			return fmt.Errorf("rule %q: unknown action %q (one of %s)", r, action, strings.Join(ruleActions, ", "))
-		}
-		if !slices.Contains(ruleKinds, kind) {
-			return fmt.Errorf("rule %q: unknown kind %q (one of %s)", r, kind, strings.Join(ruleKinds, ", "))
-		}
-		return nil
-	}
-	if !doublestar.ValidatePattern(r) {
-		return fmt.Errorf("rule %q: not a valid path glob", r)
-	}
-	return nil
-}
-
-// Lets reports whether the policy's also names what (AlsoEngine,
-// AlsoRunAsSystem, AlsoShell). A nil policy lets nothing more.
-func (p *Policy) Lets(what string) bool {
-	return p != nil && slices.Contains(p.Also, what)
 }
 
 // Approver answers the person's yes or no for a write that the policy's ask

@@ -3,6 +3,8 @@ package tools
 import (
 	"strings"
 	"testing"
+
+	"github.com/tent-tools/tent-tools/policy"
 )
 
 func TestParsePolicy(t *testing.T) {
@@ -17,11 +19,11 @@ func TestParsePolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.Lets(AlsoEngine) || !p.Lets(AlsoRunAsSystem) || len(p.Deny) != 2 {
+	if !p.Lets(policy.AlsoEngine) || !p.Lets(policy.AlsoRunAsSystem) || len(p.Deny) != 2 {
 		t.Errorf("parsed %+v", p)
 	}
 	var none *Policy
-	if none.Lets(AlsoEngine) || (&Policy{Allow: []string{"**"}}).Lets(AlsoEngine) {
+	if none.Lets(policy.AlsoEngine) || (&Policy{Allow: []string{"**"}}).Lets(policy.AlsoEngine) {
 		t.Error("the default policy lets engine")
 	}
 	bad := []struct{ json, message string }{

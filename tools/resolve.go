@@ -9,6 +9,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/projectfiles"
+	"github.com/tent-tools/tent-tools/policy"
 )
 
 // maxLinks bounds how many links one path may pass through, so that a loop
@@ -169,8 +170,8 @@ func (w *Workspace) checkWrite(p, rel string) error {
 			return refuse(p, "%s is written by the framework, never by a tool", f)
 		}
 	}
-	if strings.EqualFold(rel, engineFile) && !w.opts.Policy.Lets(AlsoEngine) {
-		return refuse(p, "%s is written only where the policy's also names %q", engineFile, AlsoEngine)
+	if strings.EqualFold(rel, engineFile) && !w.opts.Policy.Lets(policy.AlsoEngine) {
+		return refuse(p, "%s is written only where the policy's also names %q", engineFile, policy.AlsoEngine)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/policy"
 )
 
 // hostileTree makes a project folder "proj" beside a folder "outside" that
@@ -67,7 +68,7 @@ func TestResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	withEngine, err := Open(proj, Options{Policy: &Policy{Also: []string{AlsoEngine}}})
+	withEngine, err := Open(proj, Options{Policy: &Policy{Also: []string{policy.AlsoEngine}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/policy"
 	"github.com/tent-tools/tent-tools/runner"
 )
 
@@ -111,8 +112,8 @@ func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
 		Name:        in.Name,
 		Input:       in.Input,
 		As:          in.As,
-		AllowSystem: p.Lets(AlsoRunAsSystem),
-		Trusted:     p != nil && slices.Contains(p.Trust, TrustRun),
+		AllowSystem: p.Lets(policy.AlsoRunAsSystem),
+		Trusted:     p != nil && slices.Contains(p.Trust, policy.TrustRun),
 		Approver:    w.Options().Approver,
 	})
 	if err != nil {

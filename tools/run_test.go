@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tent-tools/tent-tools/policy"
 	"github.com/tent-tools/tent-tools/runner"
 )
 
@@ -32,10 +33,10 @@ func TestRunPolicy(t *testing.T) {
 		asked  int
 	}{
 		{"system without also", nil, false, `{"name":"listProducts","as":"system"}`, "T3102", 0},
-		{"system with also", &Policy{Also: []string{AlsoRunAsSystem}}, false, `{"name":"listProducts","as":"system"}`, "", 0},
+		{"system with also", &Policy{Also: []string{policy.AlsoRunAsSystem}}, false, `{"name":"listProducts","as":"system"}`, "", 0},
 		{"sending, the person says no", nil, false, placeOrder, "T3103", 1},
 		{"sending, the person says yes", nil, true, placeOrder, "", 1},
-		{"sending, trusted", &Policy{Trust: []string{TrustRun}}, false, placeOrder, "", 0},
+		{"sending, trusted", &Policy{Trust: []string{policy.TrustRun}}, false, placeOrder, "", 0},
 		{"nothing sent, nothing asked", nil, false, `{"name":"listProducts"}`, "", 0},
 		{"unknown function", nil, false, `{"name":"nope"}`, "T4001", 0},
 		{"input that is no object", nil, false, `{"name":"listProducts","input":[1]}`, "T4002", 0},
@@ -61,7 +62,7 @@ func TestRunPolicy(t *testing.T) {
 }
 
 func TestRunAnswer(t *testing.T) {
-	w, _ := openCopy(t, Options{Policy: &Policy{Trust: []string{TrustRun}}})
+	w, _ := openCopy(t, Options{Policy: &Policy{Trust: []string{policy.TrustRun}}})
 	ans, err := call(w, "run", placeOrder)
 	if err != nil {
 		t.Fatal(err)

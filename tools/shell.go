@@ -15,6 +15,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/policy"
 )
 
 // This file is the shell tool (docs/pages/shell.md): a command run in the
@@ -77,8 +78,8 @@ func init() {
 // (T9105, or T3103 where the person said no), with what was put back; a
 // change the policy lets is recorded as one point of the kind shell.
 func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
-	if !w.opts.Policy.Lets(AlsoShell) {
-		return Answer{}, diag.Errorf(diag.T9105, "refused: shell runs only where the policy's also names %q; nothing was run", AlsoShell)
+	if !w.opts.Policy.Lets(policy.AlsoShell) {
+		return Answer{}, diag.Errorf(diag.T9105, "refused: shell runs only where the policy's also names %q; nothing was run", policy.AlsoShell)
 	}
 	argv, err := shellArgv(in)
 	if err != nil {
@@ -331,10 +332,10 @@ func (w *Workspace) keepShellChanges(ctx context.Context, hs *history.Store, lab
 // judged: engine.ts only where also names engine, then the policy's
 // rules, and the person where ask names them.
 func (w *Workspace) judgeShell(ctx context.Context, label string, paths []string, p *history.Point, noAsk bool) error {
-	if !w.opts.Policy.Lets(AlsoEngine) {
+	if !w.opts.Policy.Lets(policy.AlsoEngine) {
 		for _, f := range paths {
 			if strings.EqualFold(f, engineFile) {
-				return diag.Errorf(diag.T9105, "refused: the command changed %s, which only the policy's also %q lets; nothing was written", f, AlsoEngine).With("path", f)
+				return diag.Errorf(diag.T9105, "refused: the command changed %s, which only the policy's also %q lets; nothing was written", f, policy.AlsoEngine).With("path", f)
 			}
 		}
 	}

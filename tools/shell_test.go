@@ -13,10 +13,11 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/policy"
 )
 
 // shellPolicy lets shell and everything a default policy lets.
-var shellPolicy = &Policy{Also: []string{AlsoShell}}
+var shellPolicy = &Policy{Also: []string{policy.AlsoShell}}
 
 // shellAnswer runs shell through Call and returns its data answer.
 func shellAnswer(t *testing.T, w *Workspace, input string) ShellAnswer {
@@ -34,7 +35,7 @@ func TestShellRefusedWithoutAlso(t *testing.T) {
 		policy *Policy
 	}{
 		{"default", nil},
-		{"also engine", &Policy{Also: []string{AlsoEngine}}},
+		{"also engine", &Policy{Also: []string{policy.AlsoEngine}}},
 		{"allow all", &Policy{Allow: []string{"**"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,9 +201,9 @@ func TestShellRefusedChangeIsPutBack(t *testing.T) {
 	}{
 		{"engine", shellPolicy, `echo '// more' >> engine.ts; echo new > added.txt; rm lib/money.ts`},
 		{"link in a file's place", shellPolicy, `rm lib/money.ts; ln -s ../engine.ts lib/money.ts; rm tables/orders.ts; mkdir tables/orders.ts; echo '// x' >> engine.ts`},
-		{"deny path", &Policy{Also: []string{AlsoShell}, Deny: []string{"tables/**"}}, `rm tables/orders.ts; echo new > added.txt`},
-		{"deny change", &Policy{Also: []string{AlsoShell}, Deny: []string{"remove:table"}}, `sed -i 's/orders/purchases/' tables/orders.ts`},
-		{"ask, no one says yes", &Policy{Also: []string{AlsoShell}, Ask: []string{"lib/**"}}, `echo '// x' >> lib/money.ts`},
+		{"deny path", &Policy{Also: []string{policy.AlsoShell}, Deny: []string{"tables/**"}}, `rm tables/orders.ts; echo new > added.txt`},
+		{"deny change", &Policy{Also: []string{policy.AlsoShell}, Deny: []string{"remove:table"}}, `sed -i 's/orders/purchases/' tables/orders.ts`},
+		{"ask, no one says yes", &Policy{Also: []string{policy.AlsoShell}, Ask: []string{"lib/**"}}, `echo '// x' >> lib/money.ts`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w, dir := openCopy(t, Options{Policy: tt.policy})
@@ -255,7 +256,7 @@ func TestShellCancelledStillJudges(t *testing.T) {
 		kept   bool
 	}{
 		{"allowed", shellPolicy, true},
-		{"ask", &Policy{Also: []string{AlsoShell}, Ask: []string{"made.txt"}}, false},
+		{"ask", &Policy{Also: []string{policy.AlsoShell}, Ask: []string{"made.txt"}}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w, dir := openCopy(t, Options{Policy: tt.policy})

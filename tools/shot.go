@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/policy"
 	"github.com/tent-tools/tent-tools/render"
 	"github.com/tent-tools/tent-tools/runner"
 	"github.com/tent-tools/tent-tools/shot"
@@ -111,8 +112,8 @@ func (w *Workspace) screenPage(ctx context.Context, in ShotInput) ([]byte, *runn
 	sc, err := r.Screen(ctx, ix, runner.ScreenRequest{
 		Route:       in.Path,
 		As:          in.As,
-		AllowSystem: p.Lets(AlsoRunAsSystem),
-		Trusted:     p != nil && slices.Contains(p.Trust, TrustRun),
+		AllowSystem: p.Lets(policy.AlsoRunAsSystem),
+		Trusted:     p != nil && slices.Contains(p.Trust, policy.TrustRun),
 	})
 	if err != nil {
 		return nil, nil, err

@@ -1,0 +1,93 @@
+// Package policy is an agent's policy (docs/pages/policy.md): which paths and
+// definition changes it may write, which wait for the person, and what more
+// it may do, and Judge, which holds one change against it. It is pure: the
+// change pipeline of package workspace judges every change by it, and tools
+// (run, shot, shell) ask it what more an agent may do.
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Policy is an agent's policy (tools.md §3): which paths and changes it may
+// write, which wait for the person, and what more it may do. The zero value
+// and a nil *Policy mean the default: allow everything ("**") and nothing more.
+// Judge holds a change against it; Also is also enforced where a path is
+// resolved (engine.ts) and by run (runAsSystem), Trust by run.
+type Policy struct {
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+	Ask   []string `json:"ask,omitempty"`
+	Also  []string `json:"also,omitempty"`
+	Trust []string `json:"trust,omitempty"`
+}
+
+// The names that Also and Trust may hold.
+const (
+	AlsoEngine      = "engine"      // write engine.ts
+	AlsoRunAsSystem = "runAsSystem" // run with as: "system"
+	AlsoShell       = "shell"       // run commands in the project folder (shell)
+	TrustRun        = "run"         // run functions that send data out without asking
+)
+
+var (
+	ruleActions = []string{"add", "change", "rename", "remove", "*"}
+	ruleKinds   = []string{"table", "column", "fn", "flow", "screen", "project", "engine", "file", "*"}
+)
+
+// Validate checks the policy's rules and names: every rule a change rule
+// ACTION:KIND of known words or a valid path glob, every also and trust name
+// known. ParsePolicy (package tools) calls it after its strict decoding.
+func (p *Policy) Validate() error {
+	for _, list := range []struct {
+		name  string
+		rules []string
+	}{{"allow", p.Allow}, {"deny", p.Deny}, {"ask", p.Ask}} {
+		for _, r := range list.rules {
+			if err := validateRule(r); err != nil {
+				return fmt.Errorf("%s: %w", list.name, err)
+			}
+		}
+	}
+	for _, a := range p.Also {
+		if a != AlsoEngine && a != AlsoRunAsSystem && a != AlsoShell {
+			return fmt.Errorf("also: unknown name %q (known: %s, %s, %s)", a, AlsoEngine, AlsoRunAsSystem, AlsoShell)
+		}
+	}
+	for _, t := range p.Trust {
+		if t != TrustRun {
+			return fmt.Errorf("trust: unknown name %q (known: %s)", t, TrustRun)
+		}
+	}
+	return nil
+}
+
+// validateRule checks one rule: a change rule ACTION:KIND, or else a path glob.
+func validateRule(r string) error {
+	if r == "" {
+		return fmt.Errorf("empty rule")
+	}
+	if action, kind, ok := strings.Cut(r, ":"); ok {
+		if !slices.Contains(ruleActions, action) {
+			return fmt.Errorf("rule %q: unknown action %q (one of %s)", r, action, strings.Join(ruleActions, ", "))
+		}
+		if !slices.Contains(ruleKinds, kind) {
+			return fmt.Errorf("rule %q: unknown kind %q (one of %s)", r, kind, strings.Join(ruleKinds, ", "))
+		}
+		return nil
+	}
+	if !doublestar.ValidatePattern(r) {
+		return fmt.Errorf("rule %q: not a valid path glob", r)
+	}
+	return nil
+}
+
+// Lets reports whether the policy's also names what (AlsoEngine,
+// AlsoRunAsSystem, AlsoShell). A nil policy lets nothing more.
+func (p *Policy) Lets(what string) bool {
+	return p != nil && slices.Contains(p.Also, what)
+}
