@@ -127,16 +127,5 @@ func (c *bundleCache) store(b *bundle) {
 	if err != nil {
 		return
 	}
-	if os.MkdirAll(c.dir, 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(c.dir, ".bundle-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.file(b.Entry)) != nil {
-		os.Remove(tmp.Name())
-	}
+	c.write(filepath.Base(c.file(b.Entry)), data)
 }

@@ -121,7 +121,8 @@ func sendsOf(ix *definitions.Index, name string) []string {
 
 // indexSource reads project files from an index snapshot, and those it does
 // not hold (plain .js or .json files that code imports) from the project
-// folder, never outside it.
+// folder, never outside it; with no snapshot (a run from the app snapshot,
+// appcache.go), every file from the folder.
 type indexSource struct {
 	ix   *definitions.Index
 	root string
@@ -129,8 +130,10 @@ type indexSource struct {
 
 // ReadFile answers a project file's text.
 func (s indexSource) ReadFile(p string) ([]byte, bool) {
-	if f := s.ix.File(p); f != nil {
-		return f.Src, f.Src != nil
+	if s.ix != nil {
+		if f := s.ix.File(p); f != nil {
+			return f.Src, f.Src != nil
+		}
 	}
 	if s.root == "" || strings.HasPrefix(p, ".tent/") {
 		return nil, false

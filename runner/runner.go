@@ -66,6 +66,7 @@ type Runner struct {
 	migrated string // the fingerprint of the model the database was last brought to
 	lastIx   *definitions.Index
 	lastApp  *app
+	keptIx   *definitions.Index // the snapshot whose app KeepApp last wrote
 }
 
 // The files a Runner keeps in the project's .tent/ folder.

@@ -50,6 +50,15 @@ func TestShopRuns(t *testing.T) {
 	ix := index(t, root)
 	pay := &fakePayments{}
 	r := newRunner(t, root, Config{HTTP: &http.Client{Transport: pay}})
+	checkShopRuns(t, pay, func(req Request) (*Result, error) {
+		return r.Run(context.Background(), ix, req)
+	})
+}
+
+// checkShopRuns runs shop's sequence through run, on a test database not
+// built yet, and compares the answers with the golden file.
+func checkShopRuns(t *testing.T, pay *fakePayments, run func(Request) (*Result, error)) {
+	t.Helper()
 	say := &yes{}
 	cases := []struct {
 		label string
@@ -92,7 +101,7 @@ func TestShopRuns(t *testing.T) {
 	var out bytes.Buffer
 	for _, c := range cases {
 		c.req.Now = fixedNow
-		res, err := r.Run(context.Background(), ix, c.req)
+		res, err := run(c.req)
 		var ans any = res
 		if err != nil {
 			ans = map[string]any{"error": err}

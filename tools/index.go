@@ -389,6 +389,41 @@ func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[stri
 	return seen, rules, nil
 }
 
+// coldStamps stamps the files the index is read from (each file it may
+// hold, and the .gitignore files), for a tool that keeps a cache of its own
+// made from an index and the stamps it was read by (run's app snapshot),
+// and can answer from it without the index. It answers nil where that is
+// no shortcut or no sound one: the index is loaded already, or an editor's
+// unsaved text is set.
+func (w *Workspace) coldStamps(ctx context.Context) map[string]definitions.Stamp {
+	if w.index.current() != nil || w.overlay.any() || w.checkFrameworkLinks() != nil {
+		return nil
+	}
+	seen, rules, err := w.scanOnce(ctx, newIgnores(w))
+	if err != nil {
+		return nil
+	}
+	maps.Copy(seen, rules)
+	return seen
+}
+
+// indexStamps answers the stamps of the files the index ix was read from,
+// as coldStamps stamps them, where ix is the workspace's index as on the
+// disk now; nil where the workspace moved on or ix holds an editor's
+// unsaved text.
+func (w *Workspace) indexStamps(ix *definitions.Index) map[string]definitions.Stamp {
+	c := &w.index
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ix != ix || w.overlay.any() {
+		return nil
+	}
+	stamps := make(map[string]definitions.Stamp, len(c.seen)+len(c.rules))
+	maps.Copy(stamps, c.seen)
+	maps.Copy(stamps, c.rules)
+	return stamps
+}
+
 // indexCandidate reports whether the index may hold a file, by its name
 // alone; the index itself decides (definitions.Index.Update filters).
 func indexCandidate(p string) bool {

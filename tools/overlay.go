@@ -77,6 +77,13 @@ func (o *overlays) touch(rel string) {
 	o.pending[rel] = true
 }
 
+// any reports whether an overlay is set.
+func (o *overlays) any() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.texts) > 0
+}
+
 // Overlay returns the overlay's text of a resolved path, if it has one.
 func (w *Workspace) Overlay(rel string) ([]byte, bool) {
 	o := &w.overlay

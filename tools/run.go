@@ -99,23 +99,37 @@ func (w *Workspace) appIndex(ctx context.Context) (*definitions.Index, error) {
 // where the code sends data out, the person is asked through the
 // workspace's approver unless its trust names run (T3103 on a no).
 func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
-	ix, err := w.appIndex(ctx)
-	if err != nil {
-		return Answer{}, err
-	}
 	r, err := w.runnerFor()
 	if err != nil {
 		return Answer{}, err
 	}
 	p := w.Options().Policy
-	res, err := r.Run(ctx, ix, runner.Request{
+	req := runner.Request{
 		Name:        in.Name,
 		Input:       in.Input,
 		As:          in.As,
 		AllowSystem: p.Lets(policy.AlsoRunAsSystem),
 		Trusted:     p != nil && slices.Contains(p.Trust, policy.TrustRun),
 		Approver:    w.Options().Approver,
-	})
+	}
+	// A process that has not read the index runs from the app snapshot
+	// where its files have the stamps the snapshot was made from: a run
+	// needs the schema, not the index of the code (runner/appcache.go).
+	var res *runner.Result
+	ran := false
+	if stamps := w.coldStamps(ctx); stamps != nil {
+		res, ran, err = r.RunStamped(ctx, stamps, req)
+	}
+	if !ran {
+		ix, ierr := w.appIndex(ctx)
+		if ierr != nil {
+			return Answer{}, ierr
+		}
+		res, err = r.Run(ctx, ix, req)
+		if stamps := w.indexStamps(ix); stamps != nil {
+			r.KeepApp(ix, stamps)
+		}
+	}
 	if err != nil {
 		return Answer{}, err
 	}

@@ -168,7 +168,11 @@ func (d *DB) Migrate(ctx context.Context, m *Model) ([]string, error) {
 			if err := exec(createSQL(t)); err != nil {
 				return nil, err
 			}
-			if err := fill(ctx, tx, t, m.TestData[t.Name]); err != nil {
+			rows, err := m.testData(t.Name)
+			if err != nil {
+				return nil, err
+			}
+			if err := fill(ctx, tx, t, rows); err != nil {
 				return nil, err
 			}
 			continue
@@ -323,7 +327,11 @@ func (d *DB) Reset(ctx context.Context, m *Model) error {
 		if _, err := tx.ExecContext(ctx, createSQL(t)); err != nil {
 			return fmt.Errorf("reset: create %s: %w", t.Name, err)
 		}
-		if err := fill(ctx, tx, t, m.TestData[t.Name]); err != nil {
+		rows, err := m.testData(t.Name)
+		if err != nil {
+			return fmt.Errorf("reset: %w", err)
+		}
+		if err := fill(ctx, tx, t, rows); err != nil {
 			return fmt.Errorf("reset: %w", err)
 		}
 	}
