@@ -251,4 +251,9 @@ const (
 	// T9136: check --baseline, --write-baseline: the file cannot be read
 	// or written, or is no baseline of the check.
 	T9136 = "T9136"
+
+	// T9140: undo cannot go back past a point: the history does not hold
+	// a file's earlier content (too large to keep, or changed outside the
+	// tools before any tool read it).
+	T9140 = "T9140"
 )

@@ -83,10 +83,14 @@ func (s *Store) State(ctx context.Context) (map[string]FileState, int64, error) 
 }
 
 // SetStart records the starting state: the files as the first call found
-// them, with their contents (those not too large to keep), so that undo
-// can put back the first point. It replaces no state already recorded:
+// them, by hash and stamp only. Their contents are not kept here (that
+// made the first call write the whole project into the database): a point
+// that changes or removes a file keeps the content it found (Record's
+// blobs), and Keep stores contents read later. A file changed outside the
+// tools before any of them kept its content has lost its earlier content
+// for the history (see Blob). SetStart replaces no state already recorded:
 // where another process recorded it first, it returns false.
-func (s *Store) SetStart(ctx context.Context, files []FileState, blobs map[string][]byte) (bool, error) {
+func (s *Store) SetStart(ctx context.Context, files []FileState) (bool, error) {
 	recorded := false
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var v int64
@@ -97,9 +101,6 @@ func (s *Store) SetStart(ctx context.Context, files []FileState, blobs map[strin
 		if !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("history: %w", err)
 		}
-		if err := putBlobs(ctx, tx, blobs); err != nil {
-			return err
-		}
 		if err := applyState(ctx, tx, StateChange{Put: files}); err != nil {
 			return err
 		}
@@ -107,6 +108,51 @@ func (s *Store) SetStart(ctx context.Context, files []FileState, blobs map[strin
 		return bump(ctx, tx)
 	})
 	return recorded, err
+}
+
+// Keep stores contents by hash (each once), without a point: the earlier
+// contents of files read before something may change them. It does not
+// change the state's version.
+func (s *Store) Keep(ctx context.Context, blobs map[string][]byte) error {
+	if len(blobs) == 0 {
+		return nil
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error { return putBlobs(ctx, tx, blobs) })
+}
+
+// Unkept returns the files of the state whose content the store does not
+// keep and whose size is at most maxSize: the files whose earlier content
+// would be lost if they changed now.
+func (s *Store) Unkept(ctx context.Context, maxSize int64) ([]FileState, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT f.path, f.hash, f.size, f.mtime, f.inode FROM files f
+		WHERE f.size <= ? AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.hash = f.hash)`, maxSize)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []FileState
+	for rows.Next() {
+		var f FileState
+		var inode int64
+		if err := rows.Scan(&f.Path, &f.Hash, &f.Size, &f.MTime, &inode); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		f.Inode = uint64(inode)
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return out, nil
+}
+
+// Blobs counts the contents the store keeps.
+func (s *Store) Blobs(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM blobs`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("history: %w", err)
+	}
+	return n, nil
 }
 
 // Restamp records new stamps for files whose content did not change (a

@@ -137,7 +137,8 @@ func putBlobs(ctx context.Context, tx *sql.Tx, blobs map[string][]byte) error {
 }
 
 // Blob returns the content kept for a hash; ok is false where none was
-// kept (a file too large to keep).
+// kept: a file too large to keep, or one whose content no tool read before
+// it changed outside the tools (SetStart keeps no contents).
 func (s *Store) Blob(ctx context.Context, hash string) (data []byte, ok bool, err error) {
 	err = s.db.QueryRowContext(ctx, `SELECT data FROM blobs WHERE hash = ?`, hash).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -29,9 +29,16 @@ func TestStartAndPoints(t *testing.T) {
 		t.Fatalf("version %d before the start", v)
 	}
 	a, b := []byte("one\n"), []byte("two\n")
-	ok, err := s.SetStart(ctx, []FileState{{Path: "a.ts", Hash: Hash(a), Size: 4, MTime: 1, Inode: 7}}, map[string][]byte{Hash(a): a})
+	ok, err := s.SetStart(ctx, []FileState{{Path: "a.ts", Hash: Hash(a), Size: 4, MTime: 1, Inode: 7}, {Path: "big.json", Hash: Hash(b), Size: 5 << 20}})
 	if err != nil || !ok {
 		t.Fatalf("start: %v %v", ok, err)
+	}
+	// The start keeps hashes and stamps only: no content.
+	if n, err := s.Blobs(ctx); n != 0 || err != nil {
+		t.Fatalf("the start kept %d contents (%v); want none", n, err)
+	}
+	if un, err := s.Unkept(ctx, 1<<20); err != nil || len(un) != 1 || un[0].Path != "a.ts" || un[0].Inode != 7 {
+		t.Fatalf("unkept %+v, %v; want a.ts alone (big.json is over the bound)", un, err)
 	}
 	// A second process that finds the start recorded records nothing.
 	other, err := Open(ctx, path)
@@ -39,14 +46,14 @@ func TestStartAndPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if ok, err := other.SetStart(ctx, nil, nil); ok || err != nil {
+	if ok, err := other.SetStart(ctx, nil); ok || err != nil {
 		t.Fatalf("second start: %v %v", ok, err)
 	}
 
 	p := &Point{Time: time.Unix(100, 0), Who: "ann", Agent: "builder", Kind: KindCommand, Turn: 3, Tool: "edit", Summary: "edit a.ts",
 		Files:   []FileChange{{Path: "a.ts", Before: Hash(a), After: Hash(b)}},
 		Changes: []defchange.DefChange{{Definition: "orders", Kind: "table", Action: "change", Fields: []defchange.Field{{Path: "steps", Old: "x", New: "y"}}}}}
-	n, err := s.Record(ctx, p, map[string][]byte{Hash(b): b}, StateChange{Put: []FileState{{Path: "a.ts", Hash: Hash(b), Size: 4, MTime: 2, Inode: 8}}})
+	n, err := s.Record(ctx, p, map[string][]byte{Hash(a): a, Hash(b): b}, StateChange{Put: []FileState{{Path: "a.ts", Hash: Hash(b), Size: 4, MTime: 2, Inode: 8}}})
 	if err != nil || n != 1 {
 		t.Fatalf("record: %d %v", n, err)
 	}
@@ -82,6 +89,16 @@ func TestStartAndPoints(t *testing.T) {
 	if _, ok, _ := other.Blob(ctx, Hash([]byte("never"))); ok {
 		t.Error("a content never kept is found")
 	}
+	if un, err := s.Unkept(ctx, 1<<20); err != nil || len(un) != 0 {
+		t.Errorf("unkept after the point kept a.ts: %+v, %v", un, err)
+	}
+	c := []byte("three\n")
+	if err := s.Keep(ctx, map[string][]byte{Hash(c): c}); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := other.Blob(ctx, Hash(c)); !ok || err != nil || string(got) != string(c) {
+		t.Errorf("kept content read back as %q %v %v", got, ok, err)
+	}
 
 	// A point taken back leaves the state as it was.
 	n2, err := s.Record(ctx, &Point{Time: time.Unix(200, 0), Kind: KindCommand, Files: []FileChange{{Path: "b.ts", After: Hash(a)}}},
@@ -92,7 +109,7 @@ func TestStartAndPoints(t *testing.T) {
 	if err := s.Drop(ctx, n2, StateChange{Delete: []string{"b.ts"}}); err != nil {
 		t.Fatal(err)
 	}
-	if state, _, _ := s.State(ctx); len(state) != 1 {
+	if state, _, _ := s.State(ctx); len(state) != 2 || state["b.ts"].Hash != "" {
 		t.Errorf("state after drop: %+v", state)
 	}
 	if last, _ := s.Last(ctx); last != 1 {

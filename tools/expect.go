@@ -311,11 +311,26 @@ func (w *Workspace) recordPlanned(ctx context.Context, hs *history.Store, known 
 		Tool: e.tool, Summary: e.plan.Summary, Changes: e.plan.Changes, Done: true,
 	}
 	blobs := map[string][]byte{}
+	earlier := map[string][]byte{} // the plan's old texts, by path
+	for _, f := range e.plan.Files {
+		switch {
+		case f.Old == nil:
+		case f.From != "":
+			earlier[f.From] = f.Old // a move's old text is its From's
+		default:
+			earlier[f.Path] = f.Old
+		}
+	}
 	var state history.StateChange
 	for _, path := range arrived {
 		fc := history.FileChange{Path: path}
 		if was, ok := known[path]; ok {
 			fc.Before = was.Hash
+			// Kept where the plan's old text is the one the history knew:
+			// the start keeps no contents.
+			if old, ok := earlier[path]; ok && history.Hash(old) == was.Hash {
+				blobs[was.Hash] = old
+			}
 		}
 		if c, ok := seen[path]; ok {
 			fc.After = c.state.Hash

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"sort"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
@@ -255,25 +258,113 @@ func (w *Workspace) look(rel string, st history.FileState) (fileSeen, error) {
 	return fileSeen{state: st, data: data}, nil
 }
 
-// recordStart records the files as the first call finds them.
+// recordStart records the files as the first call finds them: by hash
+// and stamp only, read in parallel, no content kept (docs/pages/history.md).
+// A point keeps the earlier content of each file it changes when it
+// changes it (commitFiles reads it from the disk); an outside change of a
+// file never kept takes it from the index cache where that still holds
+// it (earlierText).
 func (w *Workspace) recordStart(ctx context.Context, hs *history.Store, disk map[string]history.FileState) error {
-	var files []history.FileState
-	blobs := map[string][]byte{}
-	for p, st := range disk {
-		seen, err := w.look(p, st)
-		if err != nil {
-			continue // unreadable: the next look finds it new
-		}
-		files = append(files, seen.state)
-		if seen.data != nil {
-			blobs[seen.state.Hash] = seen.data
+	paths := make([]string, 0, len(disk))
+	for p := range disk {
+		paths = append(paths, p)
+	}
+	hashed := make([]history.FileState, len(paths))
+	var g errgroup.Group
+	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
+	for i, p := range paths {
+		g.Go(func() error {
+			if st, err := w.hashFile(p, disk[p]); err == nil {
+				hashed[i] = st
+			} // unreadable: the next look finds it new
+			return nil
+		})
+	}
+	g.Wait()
+	files := hashed[:0]
+	for _, st := range hashed {
+		if st.Path != "" {
+			files = append(files, st)
 		}
 	}
-	if _, err := hs.SetStart(ctx, files, blobs); err != nil {
+	if _, err := hs.SetStart(ctx, files); err != nil {
 		return err
 	}
 	w.state.forget()
 	return nil
+}
+
+// hashFile reads a file for its hash alone; the stamp is the walk's.
+func (w *Workspace) hashFile(rel string, st history.FileState) (history.FileState, error) {
+	f, err := w.fsys.Open(rel)
+	if err != nil {
+		return history.FileState{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return history.FileState{}, err
+	}
+	st.Path, st.Hash = rel, hex.EncodeToString(h.Sum(nil))
+	return st, nil
+}
+
+// earlierText returns a file's earlier content, of hash, where the
+// history does not keep it: the index's text of the file (in memory, or
+// in the index cache .tent/index, read once per call that needs it) where
+// its hash is that one. ok is false where neither holds it: the content is
+// lost to the history.
+func (w *Workspace) earlierText(ctx context.Context, rel, hash string, cache **definitions.Index) ([]byte, bool) {
+	if !indexCandidate(rel) {
+		return nil, false
+	}
+	if ix := w.index.current(); ix != nil {
+		if f := ix.File(rel); f != nil && history.Hash(f.Src) == hash {
+			return f.Src, true
+		}
+	}
+	if *cache == nil {
+		*cache = &definitions.Index{}
+		if data, err := w.fsys.ReadFile(indexFile); err == nil {
+			if ix, _, err := definitions.LoadCache(ctx, data); err == nil {
+				*cache = ix
+			}
+		}
+	}
+	if f := (*cache).File(rel); f != nil && history.Hash(f.Src) == hash {
+		return f.Src, true
+	}
+	return nil, false
+}
+
+// keepUnkept stores the contents the history does not keep yet of every
+// file it tracks (up to maxKept), read from the disk and checked against
+// the recorded hash: before something runs that may change any file (a
+// shell command), so that what it changes can be put back. A file that
+// no longer holds its recorded content is left out (the look after the
+// command records that change).
+func (w *Workspace) keepUnkept(ctx context.Context, hs *history.Store) error {
+	unkept, err := hs.Unkept(ctx, maxKept)
+	if err != nil || len(unkept) == 0 {
+		return err
+	}
+	var mu sync.Mutex
+	blobs := map[string][]byte{}
+	var g errgroup.Group
+	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
+	for _, f := range unkept {
+		g.Go(func() error {
+			seen, err := w.look(f.Path, f)
+			if err == nil && seen.data != nil && seen.state.Hash == f.Hash {
+				mu.Lock()
+				blobs[f.Hash] = seen.data
+				mu.Unlock()
+			}
+			return nil
+		})
+	}
+	g.Wait()
+	return hs.Keep(ctx, blobs)
 }
 
 // outsidePoint fills a point with the files changed, added and gone,
@@ -288,11 +379,21 @@ func (w *Workspace) outsidePoint(ctx context.Context, hs *history.Store, p *hist
 	state := history.StateChange{Put: d.restamp, Delete: gone}
 	oldTexts, newTexts := map[string][]byte{}, map[string][]byte{}
 	var fileChanges []defchange.DefChange
+	var cache *definitions.Index
 	oldText := func(path string) {
-		if was, ok := known[path]; ok && indexCandidate(path) {
-			if data, ok, err := hs.Blob(ctx, was.Hash); err == nil && ok {
-				oldTexts[path] = data
+		was, ok := known[path]
+		if !ok {
+			return
+		}
+		data, ok, err := hs.Blob(ctx, was.Hash)
+		if err == nil && !ok {
+			// Never kept (the start keeps none): the index may still hold it.
+			if data, ok = w.earlierText(ctx, path, was.Hash, &cache); ok {
+				blobs[was.Hash] = data
 			}
+		}
+		if err == nil && ok && indexCandidate(path) {
+			oldTexts[path] = data
 		}
 	}
 	for _, c := range changed {

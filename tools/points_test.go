@@ -63,6 +63,9 @@ func TestHistoryOfCommandsAndOutside(t *testing.T) {
 	if p := ans.Data.(Changed).Point; p == nil || *p != 1 {
 		t.Fatalf("edit recorded point %v; want 1", p)
 	}
+	// check reads the index: the files' earlier texts, which the start
+	// does not keep, come from it for the outside point's changes.
+	mustCall(t, w, "check", `{}`)
 	// A change made with no tool is noticed at the next call, as outside.
 	p := filepath.Join(dir, "lib", "format.ts")
 	src, _ := os.ReadFile(p)

@@ -104,6 +104,11 @@ func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	// The command may change any file: what the policy refuses is put back
+	// from the history, which must hold every file's content first.
+	if err := w.keepUnkept(ctx, hs); err != nil {
+		return Answer{}, err
+	}
 	a, err := runShell(ctx, w.root, argv, timeout)
 	if err != nil {
 		return Answer{}, err

@@ -90,11 +90,12 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 	}
 	st := &stage{summary: summary, kind: history.KindUndo, recordEmpty: true}
 	back := map[string]string{} // path -> the hash it goes back to ("" : no file)
+	past := map[string]int{}    // path -> the point whose earlier content that is
 	for _, p := range targets {
 		st.undid = append(st.undid, p.N)
 		for _, f := range p.Files {
 			if _, ok := back[f.Path]; !ok {
-				back[f.Path] = f.Before
+				back[f.Path], past[f.Path] = f.Before, p.N
 			}
 		}
 	}
@@ -104,7 +105,7 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		if err := w.stageBack(ctx, hs, st, p, back[p]); err != nil {
+		if err := w.stageBack(ctx, hs, st, p, back[p], past[p]); err != nil {
 			return Answer{}, err
 		}
 	}
@@ -125,8 +126,11 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 }
 
 // stageBack stages one file going back to the content of a hash ("": the
-// file did not exist).
-func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *stage, path, hash string) error {
+// file did not exist), the one it had before point n. A content the
+// history does not keep is T9140, nothing written: too large to keep, or
+// never recorded (the file changed outside the tools before any tool read
+// it; the starting state keeps hashes only, docs/pages/undo.md).
+func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *stage, path, hash string, n int) error {
 	rel, err := w.Resolve(path, true)
 	if err != nil {
 		return err
@@ -149,7 +153,9 @@ func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *stage,
 		return err
 	}
 	if !ok {
-		return fmt.Errorf("undo cannot put back %s: its content was larger than %s and was not kept", rel, size(maxKept))
+		return diag.Errorf(diag.T9140, "cannot undo past point %d: %s's earlier content was never recorded (it was larger than %s, "+
+			"or it changed outside the tools before any tool read it); nothing was written: undo a later point, or restore the file from a copy of your own",
+			n, rel, size(maxKept)).With("point", n).With("path", rel)
 	}
 	if existed {
 		st.put(rel, cur, true, info.Mode().Perm(), data)
