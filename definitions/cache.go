@@ -90,7 +90,14 @@ func (s Stamp) Racy() bool {
 func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 	size := 1 << 16
 	for _, f := range ix.sorted {
-		size += 3 * len(f.Src) // the text, and about twice that for what was read from it
+		if f.record != nil {
+			size += len(f.record)
+		} else {
+			size += 3 * len(f.Src) // the text, and about twice that for what was read from it
+		}
+	}
+	for p := range stamps {
+		size += len(p) + 5*binary.MaxVarintLen64 + 4 // the stamp, and the file's place in the table
 	}
 	e := &encoder{buf: make([]byte, 0, size)}
 	e.buf = append(e.buf, cacheMagic...)
@@ -220,6 +227,7 @@ func (d *decoder) files(ctx context.Context) ([]*File, error) {
 			if json {
 				f = w.indexFile(ctx, f.Path, f.Src, nil)
 			}
+			f.record = d.data[bounds[i]:bounds[i+1]:bounds[i+1]]
 			out = append(out, f)
 		}
 		return out
@@ -272,6 +280,10 @@ func (e *encoder) strs(ss []string) {
 }
 
 func (e *encoder) file(f *File) {
+	if f.record != nil { // loaded from a cache of this version, and unchanged since
+		e.buf = append(e.buf, f.record...)
+		return
+	}
 	e.str(f.Path)
 	if f.Lang == LangJSON && f.Src != nil {
 		e.uint(recordText)

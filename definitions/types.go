@@ -341,6 +341,12 @@ type File struct {
 
 	// Tree is the syntax tree, kept for incremental re-parsing (nil for JSON).
 	Tree *sitter.Tree
+
+	// record is the index cache's record this file was loaded from (nil
+	// for a file read from its text): SaveCache writes it again as it
+	// is instead of encoding the file anew. A File never changes after
+	// it is made, so the record stays its encoding.
+	record []byte
 }
 
 // Place is a plain place that names a definition or a column (format.md §4):

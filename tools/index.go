@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -215,14 +216,10 @@ func (c *indexCache) save(w *Workspace) {
 	if now, err := w.fsys.Lstat(indexNew); err != nil || !os.SameFile(held, now) {
 		return
 	}
-	var buf bytes.Buffer
-	if definitions.SaveCache(&buf, c.ix, stamps) != nil {
-		return
-	}
 	if f.Truncate(0) != nil {
 		return
 	}
-	if _, err := f.WriteAt(buf.Bytes(), 0); err != nil {
+	if definitions.SaveCache(io.NewOffsetWriter(f, 0), c.ix, stamps) != nil {
 		return
 	}
 	if w.fsys.Rename(indexNew, indexFile) == nil {

@@ -15,7 +15,10 @@ import (
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stopProfiles := startProfiles(os.Stderr)
+	status := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfiles()
+	os.Exit(status)
 }
 
 // run runs one command line and returns the exit status.
