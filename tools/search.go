@@ -5,10 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
+	"path"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -16,6 +17,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 )
 
 // SearchInput is the input of search: a text, exact and case-sensitive
@@ -188,14 +190,18 @@ type fileHits struct {
 }
 
 // folder searches the files below the resolved folder rel that include
-// matches: one goroutine walks, searchWorkers read and match the files, and
-// the hits are added in the walk's (path) order, so the answer is the one a
-// search file by file gives.
+// matches: one goroutine walks (as walk does, by descriptors:
+// projectfiles.Walk), searchWorkers read and match the files, and the hits
+// are added in the walk's (path) order, so the answer is the one a search
+// file by file gives.
 func (s *searcher) folder(ctx context.Context, rel, include string) error {
 	type job struct {
-		path string
-		d    fs.DirEntry
+		file projectfiles.Entry
 		out  chan fileHits
+	}
+	start, err := s.w.fsys.Open(rel)
+	if err != nil {
+		return err
 	}
 	jobs := make(chan job)
 	order := make(chan chan fileHits, 4*searchWorkers)
@@ -203,26 +209,36 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 	go func() {
 		defer close(order)
 		defer close(jobs)
-		walkErr = s.w.walk(ctx, rel, func(p string, d fs.DirEntry, _ int) error {
-			if !d.Type().IsRegular() || isFrameworkFile(p) {
-				return nil
+		ig := newIgnores(s.w)
+		// A folder that is itself skipped or ignored but named as rel is
+		// searched whole (but for skipped folders within it), as walk does.
+		whole := slices.ContainsFunc(splitPath(rel), isSkippedFolder) || (rel != "." && ig.ignored(rel, true))
+		walkErr = projectfiles.Walk(ctx, start, rel, func(e projectfiles.Entry) (bool, error) {
+			if e.IsDir() && isSkippedFolder(e.Name) || projectfiles.Bounded(e.Path) != "" ||
+				!whole && !(e.IsRegular() && ig.filesNeverIgnored(path.Dir(e.Path))) && ig.ignored(e.Path, e.IsDir()) {
+				return false, nil
+			}
+			if !e.IsRegular() || isFrameworkFile(e.Path) || e.Size > MaxFile {
+				return true, nil
 			}
 			if include != "" {
-				if ok, _ := doublestar.Match(include, p); !ok {
-					return nil
+				if ok, _ := doublestar.Match(include, e.Path); !ok {
+					return false, nil
 				}
 			}
 			out := make(chan fileHits, 1)
 			order <- out
-			jobs <- job{path: p, d: d, out: out}
-			return nil
+			e.Dir.Hold() // until a worker has read it
+			jobs <- job{file: e, out: out}
+			return false, nil
 		})
 	}()
 	var workers sync.WaitGroup
 	for range searchWorkers {
 		workers.Go(func() {
 			for j := range jobs {
-				j.out <- s.read(j.path, j.d)
+				j.out <- s.read(j.file)
+				j.file.Dir.Release()
 			}
 		})
 	}
@@ -236,17 +252,14 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 // searchWorkers is how many files search reads and matches at once.
 var searchWorkers = max(1, runtime.GOMAXPROCS(0))
 
-// read returns the hits of the file p found by the walk; none where it is
-// larger than MaxFile, unreadable or binary.
-func (s *searcher) read(p string, d fs.DirEntry) fileHits {
-	if info, err := d.Info(); err != nil || info.Size() > MaxFile {
-		return fileHits{}
-	}
-	src, err := s.w.fsys.ReadFile(p)
+// read returns the hits of the file the walk found; none where it is
+// unreadable or binary.
+func (s *searcher) read(e projectfiles.Entry) fileHits {
+	src, err := e.Dir.ReadFile(e.Name, e.Size)
 	if err != nil || isBinary(src) {
 		return fileHits{}
 	}
-	return s.match(p, src)
+	return s.match(e.Path, src)
 }
 
 // match finds the lines of one file that hold the text: one hit per line,

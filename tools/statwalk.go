@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path"
-	"strings"
 
 	ignore "github.com/sabhiram/go-gitignore"
 	"golang.org/x/sys/unix"
@@ -78,7 +77,7 @@ func (w *Workspace) statDir(ctx context.Context, ig *ignores, fd int, rel string
 				return err
 			}
 		case unix.S_IFREG:
-			if ig.ignored(p, false) {
+			if !ig.filesNeverIgnored(rel) && ig.ignored(p, false) {
 				continue
 			}
 			fn(p, history.FileState{Path: p, Size: st.Size, MTime: st.Mtim.Nano(), Inode: st.Ino, CTime: st.Ctim.Nano()})
@@ -142,7 +141,7 @@ func (ig *ignores) refresh(fd int, rel string, names []string) {
 	var rules *ignore.GitIgnore
 	if has {
 		if src, err := readAt(fd, ".gitignore"); err == nil {
-			rules = ignore.CompileIgnoreLines(strings.Split(string(src), "\n")...)
+			rules = ig.compile(rel, src)
 		}
 		ig.stamps[rel] = now
 	} else {

@@ -30,14 +30,58 @@ type ignores struct {
 	w     *Workspace
 	mu    sync.Mutex
 	files map[string]*ignore.GitIgnore // by folder; nil where it has none
-	known map[string]bool              // answers so far, by path ("/" after a folder's)
+	// fileRules says, by folder, that its .gitignore has a rule that may
+	// name a file, not only folders (see filesNeverIgnored).
+	fileRules map[string]bool
+	known     map[string]bool // answers so far, by path ("/" after a folder's)
 	// stamps are the stamps of the .gitignore files compiled, by folder,
 	// for a walk that keeps the rules from one call to the next.
 	stamps map[string]history.FileState
 }
 
 func newIgnores(w *Workspace) *ignores {
-	return &ignores{w: w, files: map[string]*ignore.GitIgnore{}, known: map[string]bool{}, stamps: map[string]history.FileState{}}
+	return &ignores{w: w, files: map[string]*ignore.GitIgnore{}, fileRules: map[string]bool{}, known: map[string]bool{}, stamps: map[string]history.FileState{}}
+}
+
+// compile compiles the .gitignore text src of the folder dir into ig
+// (ig.mu held), and notes whether any of its rules may name a file.
+func (ig *ignores) compile(dir string, src []byte) *ignore.GitIgnore {
+	lines := strings.Split(string(src), "\n")
+	ig.fileRules[dir] = slices.ContainsFunc(lines, mayNameFile)
+	return ignore.CompileIgnoreLines(lines...)
+}
+
+// mayNameFile reports whether a line of a .gitignore may name a file: any
+// rule but one that names folders only (it ends in "/"). A negation (!)
+// counts as one, so that a folder it takes back is matched path by path.
+// A blank line or a comment names nothing.
+func mayNameFile(line string) bool {
+	line = strings.TrimSuffix(line, "\r")
+	if line == "" || line[0] == '#' {
+		return false
+	}
+	return line[0] == '!' || !strings.HasSuffix(line, "/")
+}
+
+// filesNeverIgnored reports, for a walk that entered the folder dir (so
+// that neither it nor a folder above it is ignored), that no .gitignore
+// on the way has a rule that may name a file: a file of dir is then not
+// ignored, and is not matched path by path. A rule "dist/" names only
+// folders, and the folders above a file were each asked when the walk
+// entered them. Where dir's rules were not read, it answers false.
+func (ig *ignores) filesNeverIgnored(dir string) bool {
+	ig.mu.Lock()
+	defer ig.mu.Unlock()
+	for {
+		gi, read := ig.files[dir]
+		if !read || gi != nil && ig.fileRules[dir] {
+			return false
+		}
+		if dir == "." {
+			return true
+		}
+		dir = path.Dir(dir)
+	}
 }
 
 // of returns the compiled .gitignore of the folder dir, or nil.
@@ -49,7 +93,7 @@ func (ig *ignores) of(dir string) *ignore.GitIgnore {
 	}
 	var gi *ignore.GitIgnore
 	if src, err := ig.w.fsys.ReadFile(path.Join(dir, ".gitignore")); err == nil {
-		gi = ignore.CompileIgnoreLines(strings.Split(string(src), "\n")...)
+		gi = ig.compile(dir, src)
 	}
 	ig.files[dir] = gi
 	return gi
