@@ -11,8 +11,6 @@ package check
 
 import (
 	"context"
-	"runtime"
-	"sync"
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
@@ -28,43 +26,10 @@ type Options struct {
 
 // Run checks the project ix holds and returns its findings sorted errors
 // first, then by path, line and column (diag.Sort). It stops early, with the
-// findings so far, when ctx is done.
+// findings so far, when ctx is done. A process that checks one project
+// again and again (the language server) keeps a Checker instead.
 func Run(ctx context.Context, ix *definitions.Index, opts Options) []diag.Finding {
-	p := newPass(ix)
-	rules := registry()
-	results := make([][]diag.Finding, len(rules))
-
-	// Each rule reads the shared index on its own goroutine; a small pool
-	// keeps the number of busy goroutines at the number of cores.
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				if ctx.Err() != nil {
-					continue
-				}
-				results[i] = rules[i].run(p)
-			}
-		}()
-	}
-	for i, r := range rules {
-		if r.run != nil {
-			work <- i
-		}
-	}
-	close(work)
-	wg.Wait()
-
-	out := append([]diag.Finding(nil), ix.Findings()...)
-	for _, fs := range results {
-		out = append(out, fs...)
-	}
-	out = append(out, opts.Extra...)
-	diag.Sort(out)
-	return out
+	return NewChecker().Run(ctx, ix, opts)
 }
 
 // HasErrors reports whether any finding is an error: the CI face then exits 1.

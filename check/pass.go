@@ -7,52 +7,72 @@ import (
 	"github.com/tent-tools/tent-tools/diag"
 )
 
-// pass holds what every rule looks up, built once per run from the index so
-// that the rules, running at the same time, share it read-only.
-type pass struct {
+// shared holds what every rule looks up, built once per run from the index
+// so that the rules, running at the same time, share it read-only.
+type shared struct {
 	ix *definitions.Index
-	// defs is every definition of the shared namespace (not project or
+	// allDefs is every definition of the shared namespace (not project or
 	// engine), in the index's order: by path, then offset.
-	defs []*definitions.Definition
+	allDefs []*definitions.Definition
 	// byName is the first definition of each name, by path order.
 	byName map[string]*definitions.Definition
 	// tables, fns and flows are the names of each kind, sorted.
 	tables, fns, flows []string
 	// rowIDs maps a table to the ids of its test data rows.
 	rowIDs map[string]map[string]bool
+	// values computes what a rule saw of the project outside its own file
+	// (deps.go); nil where nothing is recorded.
+	values *values
 }
 
-func newPass(ix *definitions.Index) *pass {
-	p := &pass{ix: ix, byName: map[string]*definitions.Definition{}, rowIDs: map[string]map[string]bool{}}
+// pass is what one rule sees in one run: the definitions and files it
+// checks (one file's, for a rule that checks file by file; all, for a rule
+// that joins files), and the shared lookups. Each lookup of something
+// outside those files is recorded in deps with what it saw, so that an
+// incremental check (Checker) knows when the findings must be made again.
+type pass struct {
+	*shared
+	// defs are the definitions to check (not project or engine), by path,
+	// then offset.
+	defs []*definitions.Definition
+	// files are the files to check, by path.
+	files []*definitions.File
+	// deps records what the rule looked up outside files; nil for a rule
+	// that joins files, which is run again on every change.
+	deps map[dep]string
+}
+
+func newShared(ix *definitions.Index) *shared {
+	s := &shared{ix: ix, byName: map[string]*definitions.Definition{}, rowIDs: map[string]map[string]bool{}}
 	for _, d := range ix.Definitions() {
 		if d.Kind == definitions.KindProject || d.Kind == definitions.KindEngine {
 			continue
 		}
-		p.defs = append(p.defs, d)
-		if _, seen := p.byName[d.Name]; seen {
+		s.allDefs = append(s.allDefs, d)
+		if _, seen := s.byName[d.Name]; seen {
 			continue
 		}
-		p.byName[d.Name] = d
+		s.byName[d.Name] = d
 		switch d.Kind {
 		case definitions.KindTable:
-			p.tables = append(p.tables, d.Name)
+			s.tables = append(s.tables, d.Name)
 		case definitions.KindFn:
-			p.fns = append(p.fns, d.Name)
+			s.fns = append(s.fns, d.Name)
 		case definitions.KindFlow:
-			p.flows = append(p.flows, d.Name)
+			s.flows = append(s.flows, d.Name)
 		}
 	}
-	sort.Strings(p.tables)
-	sort.Strings(p.fns)
-	sort.Strings(p.flows)
+	sort.Strings(s.tables)
+	sort.Strings(s.fns)
+	sort.Strings(s.flows)
 	for _, f := range ix.Files() {
 		if f.TestData == nil {
 			continue
 		}
-		ids := p.rowIDs[f.TestData.Table]
+		ids := s.rowIDs[f.TestData.Table]
 		if ids == nil {
 			ids = map[string]bool{}
-			p.rowIDs[f.TestData.Table] = ids
+			s.rowIDs[f.TestData.Table] = ids
 		}
 		for _, r := range f.TestData.Rows {
 			if r.ID != "" {
@@ -60,23 +80,106 @@ func newPass(ix *definitions.Index) *pass {
 			}
 		}
 	}
+	return s
+}
+
+// joined is the pass of a rule that joins files: every definition and
+// file, nothing recorded.
+func (s *shared) joined() *pass {
+	return &pass{shared: s, defs: s.allDefs, files: s.ix.Files()}
+}
+
+// fileUnit is the pass of a rule that checks file by file, over file f.
+func (s *shared) fileUnit(f *definitions.File) *pass {
+	p := &pass{shared: s, files: []*definitions.File{f}, deps: map[dep]string{}}
+	for _, d := range f.Definitions {
+		if d.Kind != definitions.KindProject && d.Kind != definitions.KindEngine {
+			p.defs = append(p.defs, d)
+		}
+	}
 	return p
 }
 
-// table returns the table named name, or nil.
+// first returns the first definition named name (by path order), or nil;
+// the rule may read all of it.
+func (p *pass) first(name string) *definitions.Definition {
+	p.record(dep{depDef, name})
+	return p.byName[name]
+}
+
+// firstIs reports whether d is the first definition of its name; where it
+// is not, the first one is returned for its path, position and kind.
+func (p *pass) firstIs(d *definitions.Definition) (*definitions.Definition, bool) {
+	p.record(dep{depFirst, d.Name})
+	first := p.byName[d.Name]
+	return first, first == d
+}
+
+// table returns the table named name, or nil; the rule may read all of it.
 func (p *pass) table(name string) *definitions.Definition {
-	if d := p.byName[name]; d != nil && d.Kind == definitions.KindTable {
+	if d := p.first(name); d != nil && d.Kind == definitions.KindTable {
 		return d
 	}
 	return nil
 }
 
+// isTable reports whether a table is named name.
+func (p *pass) isTable(name string) bool {
+	return p.kindOf(name) == definitions.KindTable
+}
+
 // kindOf returns the kind of the definition named name, or "" when none is.
 func (p *pass) kindOf(name string) definitions.Kind {
+	p.record(dep{depKindOf, name})
 	if d := p.byName[name]; d != nil {
 		return d.Kind
 	}
 	return ""
+}
+
+// names returns the sorted names of the tables, fns or flows.
+func (p *pass) names(kind definitions.Kind) []string {
+	p.record(dep{depNames, string(kind)})
+	switch kind {
+	case definitions.KindTable:
+		return p.tables
+	case definitions.KindFn:
+		return p.fns
+	case definitions.KindFlow:
+		return p.flows
+	}
+	return nil
+}
+
+// rows returns the ids of the test data rows of table.
+func (p *pass) rows(table string) map[string]bool {
+	p.record(dep{depRows, table})
+	return p.rowIDs[table]
+}
+
+// resolve is the project file a relative import names, or "".
+func (p *pass) resolve(from, module string) string {
+	p.record(dep{depResolve, from + "\x00" + module})
+	return p.ix.ResolveImport(from, module)
+}
+
+// project returns the project's definition, or nil.
+func (p *pass) project() *definitions.Definition {
+	p.record(dep{depProject, ""})
+	return p.ix.Project()
+}
+
+// sends returns the ways definition name is inferred to send.
+func (p *pass) sends(name string) []string {
+	p.record(dep{depSends, name})
+	_, inferred := p.ix.Sends(name)
+	return inferred
+}
+
+// calls returns the functions definition name calls.
+func (p *pass) calls(name string) []string {
+	p.record(dep{depCalls, name})
+	return p.ix.Calls(name)
 }
 
 // at makes a finding in the file at path, about the definition def ("" for

@@ -13,7 +13,7 @@ import (
 func duplicateNames(p *pass) []diag.Finding {
 	var out []diag.Finding
 	for _, d := range p.defs {
-		if first := p.byName[d.Name]; first != d {
+		if first, isFirst := p.firstIs(d); !isFirst {
 			out = append(out, p.on(d, diag.T2001, diag.Error,
 				fmt.Sprintf("%s is already defined in %s (%s)", d.Name, where(p, first, first.NameSpan), first.Kind), d.NameSpan))
 		}

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/schema"
 )
@@ -24,7 +25,7 @@ func unknownRefs(p *pass) []diag.Finding {
 				}
 				continue
 			}
-			if p.table(r.Name) != nil {
+			if p.isTable(r.Name) {
 				continue
 			}
 			f := p.on(d, diag.T2003, diag.Error, "", r.Span)
@@ -47,14 +48,15 @@ func unknownRefs(p *pass) []diag.Finding {
 // means, with a hint for the message: a table whose was lists the name,
 // else the one table whose name it misspells.
 func (p *pass) tableFor(name string) (table, hint string) {
-	for _, t := range p.tables {
+	p.record(dep{depTableWas, ""})
+	for _, t := range p.names(definitions.KindTable) {
 		for _, w := range p.byName[t].Table.Was {
 			if w.Name == name {
 				return t, "; table " + name + " was renamed to " + t
 			}
 		}
 	}
-	if s := suggest(name, p.tables); s != "" {
+	if s := suggest(name, p.names(definitions.KindTable)); s != "" {
 		return s, "; did you mean " + s + "?"
 	}
 	return "", ""

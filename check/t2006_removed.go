@@ -6,9 +6,8 @@ import (
 	"github.com/tent-tools/tent-tools/diag"
 )
 
-// definedAndRemoved reports T2006: a table's removed naming one of its live
-// columns (or id, which cannot be removed), and the project's removed
-// naming a live table.
+// definedAndRemoved reports T2006 file by file: a table's removed naming
+// one of its live columns (or id, which cannot be removed).
 func definedAndRemoved(p *pass) []diag.Finding {
 	var out []diag.Finding
 	for _, d := range p.defs {
@@ -26,6 +25,13 @@ func definedAndRemoved(p *pass) []diag.Finding {
 			}
 		}
 	}
+	return out
+}
+
+// removedTables reports T2006 over the joined files: the project's removed
+// naming a live table.
+func removedTables(p *pass) []diag.Finding {
+	var out []diag.Finding
 	if proj := p.ix.Project(); proj != nil && proj.Project != nil {
 		for _, r := range proj.Project.Removed {
 			if t := p.table(r.Name); t != nil {

@@ -9,9 +9,9 @@ import (
 // unknownDBTables reports T2501: ctx.db.X in code where X is no table.
 func unknownDBTables(p *pass) []diag.Finding {
 	var out []diag.Finding
-	for _, file := range p.ix.Files() {
+	for _, file := range p.files {
 		for _, u := range file.Uses.DB {
-			if p.table(u.Table) != nil {
+			if p.isTable(u.Table) {
 				continue
 			}
 			f := p.at(file.Path, u.Def, diag.T2501, diag.Error, fmt.Sprintf("ctx.db.%s names no table", u.Table), u.TableSpan)

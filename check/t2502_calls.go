@@ -12,8 +12,8 @@ import (
 // result).
 func unknownCalls(p *pass) []diag.Finding {
 	var out []diag.Finding
-	callable := append(append([]string(nil), p.fns...), p.flows...)
-	for _, file := range p.ix.Files() {
+	callable := append(append([]string(nil), p.names(definitions.KindFn)...), p.names(definitions.KindFlow)...)
+	for _, file := range p.files {
 		for _, u := range file.Uses.Calls {
 			k := p.kindOf(u.Name.Name)
 			if k == definitions.KindFn || k == definitions.KindFlow {

@@ -16,7 +16,7 @@ import (
 // a package import could never load.
 func unresolvedImports(p *pass) []diag.Finding {
 	var out []diag.Finding
-	for _, file := range p.ix.Files() {
+	for _, file := range p.files {
 		seen := map[definitions.Span]bool{}
 		report := func(module string, span definitions.Span) {
 			if seen[span] {
@@ -46,7 +46,7 @@ func (p *pass) importProblem(from, module string) string {
 	case module == "tent" || module == "tent/ui":
 		return ""
 	case strings.HasPrefix(module, "./") || strings.HasPrefix(module, "../") || module == "." || module == "..":
-		if p.ix.ResolveImport(from, module) != "" {
+		if p.resolve(from, module) != "" {
 			return ""
 		}
 		return fmt.Sprintf("import '%s' names no file of the project", module)

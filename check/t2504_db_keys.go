@@ -15,7 +15,7 @@ var dbMethodsWithKeys = map[string]bool{"insert": true, "update": true, "where":
 // tables are T2501's; their keys are not checked.
 func unknownDBKeys(p *pass) []diag.Finding {
 	var out []diag.Finding
-	for _, file := range p.ix.Files() {
+	for _, file := range p.files {
 		for _, u := range file.Uses.DB {
 			t := p.table(u.Table)
 			if t == nil || !dbMethodsWithKeys[u.Method] {

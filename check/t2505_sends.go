@@ -21,10 +21,10 @@ var sendKinds = []string{"http", "mail"}
 func sendsMismatch(p *pass) []diag.Finding {
 	var out []diag.Finding
 	for _, d := range p.defs {
-		if d.Fn == nil || p.byName[d.Name] != d {
+		if _, isFirst := p.firstIs(d); d.Fn == nil || !isFirst {
 			continue
 		}
-		_, inferred := p.ix.Sends(d.Name)
+		inferred := p.sends(d.Name)
 		declared := map[string]bool{}
 		for _, r := range d.Fn.Sends {
 			declared[r.Name] = true
@@ -72,11 +72,11 @@ func (p *pass) sendsWhy(d *definitions.Definition, kind string) string {
 			}
 		}
 	}
-	for _, callee := range p.ix.Calls(d.Name) {
+	for _, callee := range p.calls(d.Name) {
 		if callee == d.Name {
 			continue
 		}
-		if _, inf := p.ix.Sends(callee); slices.Contains(inf, kind) {
+		if slices.Contains(p.sends(callee), kind) {
 			return "it calls " + callee + ", which does"
 		}
 	}

@@ -12,8 +12,8 @@ import (
 // start and its message names the file to rename it to, where one is likely.
 func unknownTestDataTables(p *pass) []diag.Finding {
 	var out []diag.Finding
-	for _, f := range p.ix.Files() {
-		if f.TestData == nil || p.table(f.TestData.Table) != nil {
+	for _, f := range p.files {
+		if f.TestData == nil || p.isTable(f.TestData.Table) {
 			continue
 		}
 		name := f.TestData.Table
@@ -33,7 +33,7 @@ func unknownTestDataTables(p *pass) []diag.Finding {
 
 // projectRemoved reports whether the project's removed names a table.
 func (p *pass) projectRemoved(name string) bool {
-	if proj := p.ix.Project(); proj != nil && proj.Project != nil {
+	if proj := p.project(); proj != nil && proj.Project != nil {
 		for _, r := range proj.Project.Removed {
 			if r.Name == name {
 				return true

@@ -16,11 +16,11 @@ func missingTestDataRows(p *pass) []diag.Finding {
 		for i, r := range td.file.TestData.Rows {
 			for _, k := range r.Keys {
 				c := td.table.Column(k.Name.Name)
-				if c == nil || c.Schema.Type != schema.Ref || p.table(c.Schema.Ref) == nil {
+				if c == nil || c.Schema.Type != schema.Ref || !p.isTable(c.Schema.Ref) {
 					continue
 				}
 				id, ok := k.Value.(string)
-				if !ok || p.rowIDs[c.Schema.Ref][id] {
+				if !ok || p.rows(c.Schema.Ref)[id] {
 					continue
 				}
 				out = append(out, td.finding(diag.T2606,

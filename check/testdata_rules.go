@@ -18,7 +18,7 @@ type testData struct {
 // unknown tables are T2601's and not checked further.
 func (p *pass) testDataFiles() []testData {
 	var out []testData
-	for _, f := range p.ix.Files() {
+	for _, f := range p.files {
 		if f.TestData == nil {
 			continue
 		}

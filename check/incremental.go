@@ -1,0 +1,291 @@
+package check
+
+import (
+	"context"
+	"hash/maphash"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
+)
+
+// Checker checks one project again and again, as its index changes, and
+// gives each time exactly the findings of a full Run. It keeps the
+// findings of the file-by-file rules per file, with what they looked up in
+// the rest of the project (deps.go); a new snapshot makes them again only
+// for the files that changed and the files whose lookups the change
+// alters (a file that uses a table whose text changed, an import whose
+// file came or went). The rules that join files run again in full; they
+// are cheap. It is safe for concurrent use; runs take turns.
+type Checker struct {
+	mu sync.Mutex
+	// ix is the snapshot last checked in full, units its files' findings
+	// by path, and digests the digests of its definitions (deps.go).
+	ix      *definitions.Index
+	units   map[string]*unit
+	digests map[*definitions.Definition]string
+	// remade counts the files whose findings the last Run made anew.
+	remade int
+}
+
+// unit is one file's findings of the file-by-file rules, with what they
+// looked up elsewhere.
+type unit struct {
+	file  *definitions.File
+	found [][]diag.Finding // by the rule's place in registry()
+	deps  map[dep]string
+}
+
+// NewChecker returns a Checker that has checked nothing yet.
+func NewChecker() *Checker {
+	return &Checker{units: map[string]*unit{}, digests: map[*definitions.Definition]string{}}
+}
+
+// Run checks the project ix holds, as the package's Run does, making again
+// only what changed since the snapshot this Checker checked last. A run
+// stopped by ctx answers the findings so far and keeps nothing.
+func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) []diag.Finding {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := newShared(ix)
+	s.values = &values{s: s, memo: map[dep]string{}, digests: c.digests}
+	rules := registry()
+	files := ix.Files()
+
+	ch := c.changeTo(files)
+	units := make([]*unit, len(files))
+	var todo []int
+	for i, f := range files {
+		u := c.units[f.Path]
+		if u != nil && u.file == f && !ch.alters(u, s.values) {
+			units[i] = u
+			continue
+		}
+		todo = append(todo, i)
+	}
+	c.remake(ctx, s, rules, files, units, todo)
+
+	out := append([]diag.Finding(nil), ix.Findings()...)
+	for r, rule := range rules {
+		for _, u := range units {
+			if u != nil {
+				out = append(out, u.found[r]...)
+			}
+		}
+		if rule.joined != nil && ctx.Err() == nil {
+			out = append(out, rule.joined(s.joined())...)
+		}
+	}
+	out = append(out, opts.Extra...)
+	diag.Sort(out)
+	if ctx.Err() != nil {
+		return out
+	}
+
+	for _, old := range ch.gone {
+		for _, d := range old.Definitions {
+			delete(c.digests, d)
+		}
+	}
+	c.ix, c.remade = ix, len(todo)
+	c.units = make(map[string]*unit, len(files))
+	for i, f := range files {
+		c.units[f.Path] = units[i]
+	}
+	return out
+}
+
+// remake makes the findings of the files at the indexes todo, on a pool of
+// goroutines the size of the cores.
+func (c *Checker) remake(ctx context.Context, s *shared, rules []Rule, files []*definitions.File, units []*unit, todo []int) {
+	var next atomic.Int64
+	work := func() {
+		for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
+			if ctx.Err() != nil {
+				return
+			}
+			i := todo[k]
+			p := s.fileUnit(files[i])
+			u := &unit{file: files[i], found: make([][]diag.Finding, len(rules)), deps: p.deps}
+			for r, rule := range rules {
+				if rule.run != nil {
+					u.found[r] = rule.run(p)
+				}
+			}
+			units[i] = u
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), (len(todo)+63)/64)
+	if workers <= 1 {
+		work()
+		return
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(work)
+	}
+	wg.Wait()
+}
+
+// change is what differs between the snapshot a Checker checked last and
+// a new one, as far as the lookups of unchanged files can tell.
+type change struct {
+	all bool // nothing was checked before: everything is new
+	// names are the names that changed files declare or declared.
+	names map[string]bool
+	// tables are the tables whose test data files changed.
+	tables map[string]bool
+	// paths says a file came or went (imports may resolve otherwise).
+	paths bool
+	// project says project.ts changed.
+	project bool
+	// code says a changed file's calls, sends, imports or exports differ
+	// (the inferred sends of any function may differ).
+	code bool
+	// gone are the old versions of the files that changed or went.
+	gone []*definitions.File
+}
+
+// changeTo works out what changed from the last snapshot to files.
+func (c *Checker) changeTo(files []*definitions.File) *change {
+	ch := &change{names: map[string]bool{}, tables: map[string]bool{}}
+	if c.ix == nil {
+		ch.all = true
+		return ch
+	}
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.Path] = true
+		u := c.units[f.Path]
+		switch {
+		case u == nil:
+			ch.paths = true
+			ch.touch(nil, f)
+		case u.file != f:
+			ch.touch(u.file, f)
+			ch.gone = append(ch.gone, u.file)
+		}
+	}
+	for p, u := range c.units {
+		if !seen[p] {
+			ch.paths = true
+			ch.touch(u.file, nil)
+			ch.gone = append(ch.gone, u.file)
+		}
+	}
+	return ch
+}
+
+// touch notes a file that changed from old to new (either nil where the
+// file came or went).
+func (ch *change) touch(old, new *definitions.File) {
+	for _, f := range []*definitions.File{old, new} {
+		if f == nil {
+			continue
+		}
+		for _, d := range f.Definitions {
+			ch.names[d.Name] = true
+		}
+		if f.TestData != nil {
+			ch.tables[f.TestData.Table] = true
+		}
+		if f.Path == "project.ts" {
+			ch.project = true
+		}
+	}
+	if old == nil || new == nil || codeShape(old) != codeShape(new) {
+		ch.code = true
+	}
+}
+
+// alters reports whether the change may alter what unit u looked up: a
+// lookup it could touch is worked out again and compared.
+func (ch *change) alters(u *unit, v *values) bool {
+	if ch.all {
+		return true
+	}
+	for d, saw := range u.deps {
+		var may bool
+		switch d.kind {
+		case depDef, depFirst, depKindOf:
+			may = ch.names[d.name]
+		case depNames, depTableWas:
+			may = len(ch.names) > 0
+		case depRows:
+			may = ch.tables[d.name]
+		case depResolve:
+			may = ch.paths
+		case depProject:
+			may = ch.project
+		case depSends, depCalls:
+			// The same names and kinds, calls, sends, imports and
+			// exports in every changed file, and the same paths: the
+			// search that infers them walks the same way.
+			may = ch.code || ch.paths
+		}
+		if may && v.of(d) != saw {
+			return true
+		}
+	}
+	return false
+}
+
+// codeShape hashes what the index infers sends and calls from in one file:
+// its definitions' names, kinds, declared sends and steps, its uses of
+// ctx.call, ctx.mail and ctx.http, the helpers its code calls, its imports
+// and exports; not where they stand.
+func codeShape(f *definitions.File) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	w := func(parts ...string) {
+		for _, s := range parts {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+		h.WriteByte(1)
+	}
+	for _, d := range f.Definitions {
+		w("def", d.Name, string(d.Kind))
+		if d.Fn != nil {
+			for _, s := range d.Fn.Sends {
+				w("sends", s.Name)
+			}
+		}
+		if d.Flow != nil {
+			for _, s := range d.Flow.Steps {
+				w("step", s.Name)
+			}
+		}
+	}
+	for _, u := range f.Uses.Sends {
+		w("send", u.Def, u.Kind)
+	}
+	for _, u := range f.Uses.Calls {
+		w("call", u.Def, u.Name.Name)
+	}
+	for _, k := range sortedKeys(f.Uses.LibCalls) {
+		w(append([]string{"lib", k}, f.Uses.LibCalls[k]...)...)
+	}
+	for _, k := range sortedKeys(f.Uses.SendsOf) {
+		w(append([]string{"sendsOf", k}, f.Uses.SendsOf[k]...)...)
+	}
+	for _, im := range f.Imports {
+		w("import", im.Module, im.Imported, im.Local)
+	}
+	for _, ex := range f.Exports {
+		w("export", ex.Local, ex.Exported, ex.Module)
+	}
+	return h.Sum64()
+}
+
+func sortedKeys(m map[string][]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
