@@ -22,9 +22,9 @@ type dep struct {
 type depKind uint8
 
 const (
-	// depDef is the whole first definition named name: its path, kind,
-	// builder, the line and column of its name, its statement's text and
-	// its file's imports, from which the index reads all of it.
+	// depDef is the whole first definition named name but where it
+	// stands: its path, kind, builder, its statement's text and its
+	// file's imports, from which the index reads all of it.
 	depDef depKind = iota
 	// depFirst is which definition is the first named name: its path,
 	// offset, line and column, and kind.
@@ -144,8 +144,10 @@ func (v *values) compute(d dep) string {
 }
 
 // digest is what the index reads a definition from, hashed: its path,
-// kind and builder, where its name stands, the text of its statement and
-// its file's imports (which say what the builders are). "" for nil.
+// kind and builder, the text of its statement and its file's imports
+// (which say what the builders are). "" for nil. Where it stands is not
+// in it: no rule of one file names a place in another but through
+// depFirst.
 func (v *values) digest(d *definitions.Definition) string {
 	if d == nil {
 		return ""
@@ -162,9 +164,6 @@ func (v *values) digest(d *definitions.Definition) string {
 	h.WriteString(d.Builder)
 	h.WriteByte(0)
 	if f := v.s.ix.File(d.Path); f != nil {
-		line, col := f.Pos(d.NameSpan.Start)
-		h.WriteString(strconv.Itoa(line) + ":" + strconv.Itoa(col))
-		h.WriteByte(0)
 		if d.Stmt.Start >= 0 && d.Stmt.Start <= d.Stmt.End && d.Stmt.End <= len(f.Src) {
 			h.Write(f.Src[d.Stmt.Start:d.Stmt.End])
 		}
