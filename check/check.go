@@ -29,7 +29,9 @@ type Options struct {
 // findings so far, when ctx is done. A process that checks one project
 // again and again (the language server) keeps a Checker instead.
 func Run(ctx context.Context, ix *definitions.Index, opts Options) []diag.Finding {
-	return NewChecker().Run(ctx, ix, opts)
+	c := NewChecker()
+	c.once = true
+	return c.Run(ctx, ix, opts)
 }
 
 // HasErrors reports whether any finding is an error: the CI face then exits 1.

@@ -125,8 +125,9 @@ func (v *values) compute(d dep) string {
 		}
 		return strconv.FormatUint(h.Sum64(), 36)
 	case depRows:
-		ids := make([]string, 0, len(s.rowIDs[d.name]))
-		for id := range s.rowIDs[d.name] {
+		set := s.rowSet(d.name)
+		ids := make([]string, 0, len(set))
+		for id := range set {
 			ids = append(ids, id)
 		}
 		slices.Sort(ids)

@@ -23,12 +23,16 @@ import (
 type Checker struct {
 	mu sync.Mutex
 	// ix is the snapshot last checked in full, units its files' findings
-	// by path, and digests the digests of its definitions (deps.go).
+	// in its order of paths, and digests the digests of its definitions
+	// (deps.go).
 	ix      *definitions.Index
-	units   map[string]*unit
+	units   []*unit
 	digests map[*definitions.Definition]string
 	// remade counts the files whose findings the last Run made anew.
 	remade int
+	// once says the Checker runs once (the package's Run): it records no
+	// lookups and keeps nothing.
+	once bool
 }
 
 // unit is one file's findings of the file-by-file rules, with what they
@@ -36,12 +40,18 @@ type Checker struct {
 type unit struct {
 	file  *definitions.File
 	found [][]diag.Finding // by the rule's place in registry()
-	deps  map[dep]string
+	deps  []seen
+}
+
+// seen is one lookup of a unit, with what it saw.
+type seen struct {
+	dep dep
+	val string
 }
 
 // NewChecker returns a Checker that has checked nothing yet.
 func NewChecker() *Checker {
-	return &Checker{units: map[string]*unit{}, digests: map[*definitions.Definition]string{}}
+	return &Checker{digests: map[*definitions.Definition]string{}}
 }
 
 // Run checks the project ix holds, as the package's Run does, making again
@@ -55,16 +65,13 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 	rules := registry()
 	files := ix.Files()
 
-	ch := c.changeTo(files)
-	units := make([]*unit, len(files))
+	ch, units := c.changeTo(files)
 	var todo []int
-	for i, f := range files {
-		u := c.units[f.Path]
-		if u != nil && u.file == f && !ch.alters(u, s.values) {
-			units[i] = u
-			continue
+	for i, u := range units {
+		if u == nil || ch.alters(u, s.values) {
+			units[i] = nil
+			todo = append(todo, i)
 		}
-		todo = append(todo, i)
 	}
 	c.remake(ctx, s, rules, files, units, todo)
 
@@ -81,7 +88,7 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 	}
 	out = append(out, opts.Extra...)
 	diag.Sort(out)
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || c.once {
 		return out
 	}
 
@@ -90,11 +97,7 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 			delete(c.digests, d)
 		}
 	}
-	c.ix, c.remade = ix, len(todo)
-	c.units = make(map[string]*unit, len(files))
-	for i, f := range files {
-		c.units[f.Path] = units[i]
-	}
+	c.ix, c.units, c.remade = ix, units, len(todo)
 	return out
 }
 
@@ -109,11 +112,18 @@ func (c *Checker) remake(ctx context.Context, s *shared, rules []Rule, files []*
 			}
 			i := todo[k]
 			p := s.fileUnit(files[i])
-			u := &unit{file: files[i], found: make([][]diag.Finding, len(rules)), deps: p.deps}
+			if c.once {
+				p.deps = nil
+			}
+			u := &unit{file: files[i], found: make([][]diag.Finding, len(rules))}
 			for r, rule := range rules {
 				if rule.run != nil {
 					u.found[r] = rule.run(p)
 				}
+			}
+			u.deps = make([]seen, 0, len(p.deps))
+			for d, val := range p.deps {
+				u.deps = append(u.deps, seen{d, val})
 			}
 			units[i] = u
 		}
@@ -149,34 +159,42 @@ type change struct {
 	gone []*definitions.File
 }
 
-// changeTo works out what changed from the last snapshot to files.
-func (c *Checker) changeTo(files []*definitions.File) *change {
+// changeTo works out what changed from the last snapshot to files, and
+// lines up the units of the files that did not change with files (nil
+// for the others).
+func (c *Checker) changeTo(files []*definitions.File) (*change, []*unit) {
 	ch := &change{names: map[string]bool{}, tables: map[string]bool{}}
+	units := make([]*unit, len(files))
 	if c.ix == nil {
 		ch.all = true
-		return ch
+		return ch, units
 	}
-	seen := make(map[string]bool, len(files))
-	for _, f := range files {
-		seen[f.Path] = true
-		u := c.units[f.Path]
+	// Both lists are sorted by path: walk them side by side.
+	old := c.units
+	i, j := 0, 0
+	for i < len(files) || j < len(old) {
 		switch {
-		case u == nil:
+		case j == len(old) || i < len(files) && files[i].Path < old[j].file.Path:
 			ch.paths = true
-			ch.touch(nil, f)
-		case u.file != f:
-			ch.touch(u.file, f)
-			ch.gone = append(ch.gone, u.file)
+			ch.touch(nil, files[i])
+			i++
+		case i == len(files) || old[j].file.Path < files[i].Path:
+			ch.paths = true
+			ch.touch(old[j].file, nil)
+			ch.gone = append(ch.gone, old[j].file)
+			j++
+		default:
+			if old[j].file == files[i] {
+				units[i] = old[j]
+			} else {
+				ch.touch(old[j].file, files[i])
+				ch.gone = append(ch.gone, old[j].file)
+			}
+			i++
+			j++
 		}
 	}
-	for p, u := range c.units {
-		if !seen[p] {
-			ch.paths = true
-			ch.touch(u.file, nil)
-			ch.gone = append(ch.gone, u.file)
-		}
-	}
-	return ch
+	return ch, units
 }
 
 // touch notes a file that changed from old to new (either nil where the
@@ -207,7 +225,8 @@ func (ch *change) alters(u *unit, v *values) bool {
 	if ch.all {
 		return true
 	}
-	for d, saw := range u.deps {
+	for _, sn := range u.deps {
+		d := sn.dep
 		var may bool
 		switch d.kind {
 		case depDef, depFirst, depKindOf:
@@ -226,7 +245,7 @@ func (ch *change) alters(u *unit, v *values) bool {
 			// search that infers them walks the same way.
 			may = ch.code || ch.paths
 		}
-		if may && v.of(d) != saw {
+		if may && v.of(d) != sn.val {
 			return true
 		}
 	}

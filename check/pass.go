@@ -2,6 +2,7 @@ package check
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
@@ -18,8 +19,11 @@ type shared struct {
 	byName map[string]*definitions.Definition
 	// tables, fns and flows are the names of each kind, sorted.
 	tables, fns, flows []string
-	// rowIDs maps a table to the ids of its test data rows.
-	rowIDs map[string]map[string]bool
+	// testData maps a table to its test data files, and rowIDs to the ids
+	// of their rows, made on first use (rowSet).
+	testData map[string][]*definitions.File
+	rowsMu   sync.Mutex
+	rowIDs   map[string]map[string]bool
 	// values computes what a rule saw of the project outside its own file
 	// (deps.go); nil where nothing is recorded.
 	values *values
@@ -43,7 +47,8 @@ type pass struct {
 }
 
 func newShared(ix *definitions.Index) *shared {
-	s := &shared{ix: ix, byName: map[string]*definitions.Definition{}, rowIDs: map[string]map[string]bool{}}
+	s := &shared{ix: ix, byName: map[string]*definitions.Definition{},
+		testData: map[string][]*definitions.File{}, rowIDs: map[string]map[string]bool{}}
 	for _, d := range ix.Definitions() {
 		if d.Kind == definitions.KindProject || d.Kind == definitions.KindEngine {
 			continue
@@ -66,21 +71,30 @@ func newShared(ix *definitions.Index) *shared {
 	sort.Strings(s.fns)
 	sort.Strings(s.flows)
 	for _, f := range ix.Files() {
-		if f.TestData == nil {
-			continue
+		if f.TestData != nil {
+			s.testData[f.TestData.Table] = append(s.testData[f.TestData.Table], f)
 		}
-		ids := s.rowIDs[f.TestData.Table]
-		if ids == nil {
-			ids = map[string]bool{}
-			s.rowIDs[f.TestData.Table] = ids
-		}
+	}
+	return s
+}
+
+// rowSet returns the ids of the test data rows of table, made on first use.
+func (s *shared) rowSet(table string) map[string]bool {
+	s.rowsMu.Lock()
+	defer s.rowsMu.Unlock()
+	if ids, ok := s.rowIDs[table]; ok {
+		return ids
+	}
+	ids := map[string]bool{}
+	for _, f := range s.testData[table] {
 		for _, r := range f.TestData.Rows {
 			if r.ID != "" {
 				ids[r.ID] = true
 			}
 		}
 	}
-	return s
+	s.rowIDs[table] = ids
+	return ids
 }
 
 // joined is the pass of a rule that joins files: every definition and
@@ -154,7 +168,7 @@ func (p *pass) names(kind definitions.Kind) []string {
 // rows returns the ids of the test data rows of table.
 func (p *pass) rows(table string) map[string]bool {
 	p.record(dep{depRows, table})
-	return p.rowIDs[table]
+	return p.rowSet(table)
 }
 
 // resolve is the project file a relative import names, or "".

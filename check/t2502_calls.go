@@ -12,7 +12,6 @@ import (
 // result).
 func unknownCalls(p *pass) []diag.Finding {
 	var out []diag.Finding
-	callable := append(append([]string(nil), p.names(definitions.KindFn)...), p.names(definitions.KindFlow)...)
 	for _, file := range p.files {
 		for _, u := range file.Uses.Calls {
 			k := p.kindOf(u.Name.Name)
@@ -24,6 +23,7 @@ func unknownCalls(p *pass) []diag.Finding {
 				msg = fmt.Sprintf("ctx.call('%s') names a %s, not a function", u.Name.Name, k)
 			}
 			f := p.at(file.Path, u.Def, diag.T2502, diag.Error, msg, u.Name.Span)
+			callable := append(append([]string(nil), p.names(definitions.KindFn)...), p.names(definitions.KindFlow)...)
 			if s := suggest(u.Name.Name, callable); s != "" {
 				f.Message += "; did you mean " + s + "?"
 				f.Fix = replace("Call "+s, file.Path, u.Name.Span, s)
