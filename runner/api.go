@@ -175,7 +175,7 @@ func (r *Runner) Reset(ctx context.Context, ix *definitions.Index) error {
 	if r.db == nil {
 		db, err := testdb.Open(ctx, TestDBPath(r.root))
 		if err != nil {
-			return err
+			return stateError(TestDBFile, err)
 		}
 		r.db = db
 	}

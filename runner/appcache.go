@@ -90,6 +90,7 @@ func snapshotOf(a *app, stamps map[string]definitions.Stamp) (*appSnapshot, erro
 
 // app is the app the snapshot holds.
 func (s *appSnapshot) app() *app {
+	s.Model.Fingerprint = s.Fingerprint
 	data := s.TestData
 	s.Model.LoadTestData = func() (map[string][]map[string]any, error) {
 		var rows map[string][]map[string]any

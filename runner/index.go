@@ -76,6 +76,7 @@ func appOf(ix *definitions.Index) *app {
 		a.model.TestData[f.TestData.Table] = rows
 	}
 	a.fingerprint = modelFingerprint(a.model)
+	a.model.Fingerprint = a.fingerprint
 	return a
 }
 

@@ -28,6 +28,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 	"github.com/tent-tools/tent-tools/rename"
 	"github.com/tent-tools/tent-tools/runner/jslib"
 	"github.com/tent-tools/tent-tools/runner/runlog"
@@ -137,7 +138,7 @@ func (r *Runner) database(ctx context.Context, a *app) (*testdb.DB, error) {
 		}
 		db, err := testdb.Open(ctx, TestDBPath(r.root))
 		if err != nil {
-			return nil, err
+			return nil, stateError(TestDBFile, err)
 		}
 		r.db = db
 	}
@@ -167,7 +168,7 @@ func (r *Runner) runLog(ctx context.Context) (*runlog.Log, error) {
 	if r.log == nil {
 		l, err := runlog.Open(context.WithoutCancel(ctx), filepath.Join(r.root, ".tent", LogFile))
 		if err != nil {
-			return nil, err
+			return nil, stateError(LogFile, err)
 		}
 		r.log = l
 	}
@@ -183,4 +184,14 @@ func reservedTables(a *app) error {
 		}
 	}
 	return nil
+}
+
+// stateError codes the error of opening the database name of .tent/: one
+// made by a newer release is T9113, and is left as it is.
+func stateError(name string, err error) error {
+	if errors.Is(err, sqlitefile.ErrNewer) {
+		rel := ".tent/" + name
+		return diag.Errorf(diag.T9113, "%s was %v; update tent-tools to use this project (the file is left as it is)", rel, err).With("path", rel)
+	}
+	return err
 }

@@ -3,6 +3,7 @@ package testdb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -139,6 +140,9 @@ func (d *DB) Migrate(ctx context.Context, m *Model) ([]string, error) {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
+	if fits, err := brought(ctx, tx, m); err != nil || fits {
+		return nil, err
+	}
 	have, err := tables(ctx, tx)
 	if err != nil {
 		return nil, err
@@ -189,10 +193,54 @@ func (d *DB) Migrate(ctx context.Context, m *Model) ([]string, error) {
 			return nil, err
 		}
 	}
+	if err := keepBrought(ctx, tx, m); err != nil {
+		return nil, err
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	return steps, nil
+}
+
+// brought reports whether the database was last brought to m (the same
+// fingerprint) and no table changed since (the same schema version): then
+// it fits m, as Migrate left it, without reading its tables.
+func brought(ctx context.Context, tx *sql.Tx, m *Model) (bool, error) {
+	if m.Fingerprint == "" {
+		return false, nil
+	}
+	var fingerprint string
+	var kept, now int64
+	err := tx.QueryRowContext(ctx, `SELECT fingerprint, schema FROM `+broughtTable+` WHERE id = 1`).Scan(&fingerprint, &kept)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("migrate: %w", err)
+	}
+	if err := tx.QueryRowContext(ctx, `PRAGMA schema_version`).Scan(&now); err != nil {
+		return false, fmt.Errorf("migrate: %w", err)
+	}
+	return fingerprint == m.Fingerprint && kept == now, nil
+}
+
+// keepBrought notes that the database was brought to m, with the schema
+// version that left; a model without a fingerprint clears the note.
+func keepBrought(ctx context.Context, tx *sql.Tx, m *Model) error {
+	if m.Fingerprint == "" {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+broughtTable); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		return nil
+	}
+	var now int64
+	if err := tx.QueryRowContext(ctx, `PRAGMA schema_version`).Scan(&now); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO `+broughtTable+` (id, fingerprint, schema) VALUES (1, ?, ?)`, m.Fingerprint, now); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
 }
 
 // migrateColumns renames, adds and drops the columns of one table.
@@ -334,6 +382,9 @@ func (d *DB) Reset(ctx context.Context, m *Model) error {
 		if err := fill(ctx, tx, t, rows); err != nil {
 			return fmt.Errorf("reset: %w", err)
 		}
+	}
+	if err := keepBrought(ctx, tx, m); err != nil {
+		return fmt.Errorf("reset: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("reset: %w", err)

@@ -36,6 +36,10 @@ type Model struct {
 	// (Migrate creating a table, Reset): a model kept in a cache leaves its
 	// rows unread until then, since most runs create no table.
 	LoadTestData func() (map[string][]map[string]any, error) `json:"-"`
+	// Fingerprint, where set, is a content hash of the model: a database
+	// last brought to the same fingerprint, whose tables no one changed
+	// since, fits without being read again.
+	Fingerprint string `json:"-"`
 
 	loadOnce sync.Once
 	loadErr  error
@@ -86,12 +90,28 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	// One connection: runs on one database happen one after another, and a
 	// run's reads see its own writes.
 	db.SetMaxOpenConns(1)
-	if err := db.PingContext(ctx); err != nil {
+	if _, err := sqlitefile.Migrate(ctx, db, schemaSteps); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("test database %s: %w", path, err)
 	}
 	return &DB{sql: db, path: path}, nil
 }
+
+// schemaSteps are the versions of the database's own tables, beside the
+// tent tables (sqlitefile.Migrate; a newer file is sqlitefile.ErrNewer).
+// The first is the schema from before versions were stamped: the ids made
+// per table. The second keeps which model the database was last brought
+// to, and SQLite's schema cookie then, so that a process that finds both
+// unchanged knows the tables fit without reading them (broughtTable).
+var schemaSteps = []string{
+	`CREATE TABLE IF NOT EXISTS ` + seqTable + ` (tbl TEXT PRIMARY KEY, n INTEGER NOT NULL)`,
+	`CREATE TABLE ` + broughtTable + ` (id INTEGER PRIMARY KEY CHECK (id = 1), fingerprint TEXT NOT NULL, schema INTEGER NOT NULL)`,
+}
+
+// broughtTable keeps the fingerprint of the model the database was last
+// migrated or reset to, with the schema version (PRAGMA schema_version,
+// which SQLite raises with every change of any table's columns) it left.
+const broughtTable = internalPrefix + "model"
 
 // Path is the database file's path.
 func (d *DB) Path() string { return d.path }
