@@ -30,7 +30,10 @@ func (s *server) findings(ctx context.Context, ix *definitions.Index) []diag.Fin
 		return fs
 	}
 	s.foundMu.Unlock()
-	fs := check.Run(ctx, ix, check.Options{})
+	// The folder's checker makes again only what the change can alter:
+	// a keystroke in one file checks that file, not the project.
+	ws, _ := s.workspace()
+	fs := ws.CheckIndex(ctx, ix, check.Options{})
 	if ctx.Err() == nil {
 		s.foundMu.Lock()
 		s.foundIx, s.found = ix, fs

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/check"
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 	"github.com/tent-tools/tent-tools/notes"
@@ -76,6 +77,10 @@ type folder struct {
 	shotMu    sync.Mutex
 	shots     *Browser // the browser of shot's pictures (shot.go)
 	ownsShots bool     // whether Close closes it: not where it is shared
+
+	checkMu sync.Mutex
+	checks  int            // the checks run on the folder so far
+	checker *check.Checker // the incremental check, from the second check on (check.go)
 }
 
 // Open opens the project folder dir as a workspace. The folder must exist.
