@@ -22,8 +22,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/check"
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 	"github.com/tent-tools/tent-tools/notes"
