@@ -3,13 +3,11 @@ package runner
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/tent-tools/tent-tools/definitions"
-	"github.com/tent-tools/tent-tools/runner/testdb"
 )
 
 // A run needs the project's schema, its callables and its test data, not
@@ -27,39 +25,11 @@ const appCacheVersion = "1"
 // appFile is the app snapshot's file in the cache folder.
 const appFile = "app"
 
-// appSnapshot is an app as the disk keeps it, with what it was made from.
-type appSnapshot struct {
-	// Key is appKey when it was written: the snapshot's version, the index
-	// cache's version, and the stamp of the program that wrote it, so a
-	// new build of tent-tools reads the project again.
-	Key string
-	// Stamps are the project files the app was read from (each file the
-	// index may hold, and the .gitignore files), by path.
-	Stamps map[string]definitions.Stamp
-
-	Callables   map[string]*callable
-	Tables      map[string]*tableDef
-	Kinds       map[string]string
-	Users       string
-	Model       *testdb.Model // without its test data
-	HTTPAllow   []string
-	MailFrom    string
-	Private     map[string]bool
-	Fingerprint string
-	// TestData is the model's test data, gob-encoded apart: decoding it
-	// took half of a run's time, and a run needs it only to create a table.
-	TestData []byte
-}
-
-func init() {
-	// The values of test data rows and of column defaults, as
-	// encoding/json decodes them.
-	gob.Register([]any{})
-	gob.Register(map[string]any{})
-}
-
 // appKey is the key an app snapshot must carry to be read: "" where the
-// program's own file cannot be stamped (then no snapshot is kept).
+// program's own file cannot be stamped (then no snapshot is kept). It
+// holds the snapshot's version, the index cache's version, and the stamp
+// of the program that wrote it, so a new build of tent-tools reads the
+// project again.
 var appKey = func() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -72,57 +42,6 @@ var appKey = func() string {
 	return appCacheVersion + "/" + strconv.Itoa(definitions.CacheVersion) + "/" +
 		strconv.FormatInt(info.Size(), 10) + "/" + strconv.FormatInt(info.ModTime().UnixNano(), 10)
 }()
-
-// snapshotOf is the app a, read from an index, with the stamps it was read by.
-func snapshotOf(a *app, stamps map[string]definitions.Stamp) (*appSnapshot, error) {
-	var data bytes.Buffer
-	if err := gob.NewEncoder(&data).Encode(a.model.TestData); err != nil {
-		return nil, err
-	}
-	return &appSnapshot{
-		Key: appKey, Stamps: stamps,
-		Callables: a.callables, Tables: a.tables, Kinds: a.kinds, Users: a.users,
-		Model:     &testdb.Model{Tables: a.model.Tables, Removed: a.model.Removed},
-		HTTPAllow: a.httpAllow, MailFrom: a.mailFrom, Private: a.private, Fingerprint: a.fingerprint,
-		TestData: data.Bytes(),
-	}, nil
-}
-
-// app is the app the snapshot holds.
-func (s *appSnapshot) app() *app {
-	s.Model.Fingerprint = s.Fingerprint
-	data := s.TestData
-	s.Model.LoadTestData = func() (map[string][]map[string]any, error) {
-		var rows map[string][]map[string]any
-		if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&rows); err != nil {
-			return nil, err
-		}
-		return rows, nil
-	}
-	// gob leaves out empty maps; nil ones read the same, and an app is
-	// never written to once made.
-	return &app{
-		callables: s.Callables, tables: s.Tables, kinds: s.Kinds, users: s.Users, model: s.Model,
-		httpAllow: s.HTTPAllow, mailFrom: s.MailFrom, private: s.Private, fingerprint: s.Fingerprint,
-	}
-}
-
-// fits reports whether the snapshot was made from files with exactly the
-// stamps the walk found now: the same paths, each with the same stamp, and
-// none stamped so soon after a change that its stamp proves nothing
-// (definitions.Stamp.Racy).
-func (s *appSnapshot) fits(now map[string]definitions.Stamp) bool {
-	if s.Key != appKey || len(s.Stamps) != len(now) {
-		return false
-	}
-	for p, st := range now {
-		old, ok := s.Stamps[p]
-		if !ok || !old.Same(st) || old.Racy() {
-			return false
-		}
-	}
-	return true
-}
 
 // KeepApp keeps what runs need of ix in the cache folder, with stamps, the
 // stamps of the project files ix was read from (each file the index may
@@ -143,15 +62,17 @@ func (r *Runner) KeepApp(ix *definitions.Index, stamps map[string]definitions.St
 	}
 	r.keptIx = ix
 	r.mu.Unlock()
-	snap, err := snapshotOf(a, stamps)
-	if err != nil {
+	if anyRacy(stamps) {
+		// A file changed too shortly before it was stamped: a second
+		// change within the same tick would keep its stamp. The next
+		// process reads the index, and keeps the app then.
 		return
 	}
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(snap) != nil {
+	data := encodeApp(appKey, stampsDigest(stamps), a)
+	if data == nil {
 		return
 	}
-	r.cache.write(appFile, buf.Bytes())
+	r.cache.write(appFile, data)
 }
 
 // loadApp reads the app snapshot, where it fits the stamps now.
@@ -163,11 +84,11 @@ func (r *Runner) loadApp(now map[string]definitions.Stamp) *app {
 	if err != nil {
 		return nil
 	}
-	var s appSnapshot
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) != nil || s.Model == nil || !s.fits(now) {
+	key, digest, a, err := decodeApp(data)
+	if err != nil || key != appKey || !bytes.Equal(digest, stampsDigest(now)) {
 		return nil
 	}
-	return s.app()
+	return a
 }
 
 // RunStamped is Run for a process that has not read the index: stamps are
