@@ -390,17 +390,14 @@ func (st *stage) fileChanges() []defchange.DefChange {
 	return out
 }
 
-// rereadInPlace bounds the files that reread updates the snapshot with one
-// by one (incrementally, from the old trees); more are read in parallel.
-const rereadInPlace = 8
-
 // reread reads the stage's files as the index reads them: as they were
 // (from the snapshot ix where it holds the very text, else read again) and
-// as they will be. Where ix is given and the stage is small, the new texts
-// update ix file by file (incrementally, from the old trees), and the
-// snapshot after the change is returned too; otherwise the texts are read
-// by themselves, in parallel, and next is nil. Files that the project's
-// .gitignore names are no definitions and are left out.
+// as they will be. Where ix is given, the new texts update it
+// (definitions.Index.UpdateFiles: a few files one by one from their old
+// trees, more in parallel), and the snapshot after the change is returned
+// too, for the commit to keep; otherwise the texts are read by themselves,
+// in parallel, and next is nil. Files that the project's .gitignore names
+// are no definitions and are left out.
 func reread(ctx context.Context, ix *definitions.Index, st *stage, ig *ignores) (next *definitions.Index, before, after []*definitions.File) {
 	read := func(f *stagedFile) bool { return indexCandidate(f.rel) && !ig.ignored(f.rel, false) }
 	oldTexts := map[string][]byte{}
@@ -419,15 +416,12 @@ func reread(ctx context.Context, ix *definitions.Index, st *stage, ig *ignores) 
 	if len(oldTexts) > 0 {
 		before = append(before, definitions.FromFiles(ctx, oldTexts).Files()...)
 	}
-	if ix != nil && len(st.files) <= rereadInPlace {
-		next = ix
+	if ix != nil {
+		changes := make([]definitions.FileChange, 0, len(st.files))
 		for _, f := range st.files {
-			if f.gone {
-				next = next.Update(f.rel, nil)
-			} else {
-				next = next.Update(f.rel, f.data)
-			}
+			changes = append(changes, definitions.FileChange{Path: f.rel, Src: f.data, Gone: f.gone})
 		}
+		next = ix.UpdateFiles(ctx, changes)
 		for _, f := range st.files {
 			if nf := next.File(f.rel); nf != nil && !f.gone {
 				after = append(after, nf)
