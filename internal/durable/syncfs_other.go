@@ -1,0 +1,9 @@
+//go:build !linux
+
+package durable
+
+import "os"
+
+const wholeFS = false
+
+func syncFS(*os.File) error { return ErrUnsupported }
