@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -114,7 +115,40 @@ func (s *server) didChange(ctx context.Context, req jsonrpc2.Request) error {
 	s.mu.Lock()
 	doc.text, doc.version = text, p.TextDocument.Version
 	s.mu.Unlock()
-	return s.publish(ctx, rel)
+	s.publishSoon(rel)
+	return nil
+}
+
+// publishSoon publishes the diagnostics of a changed document after the
+// session's delay, unless another change comes first: then the wait
+// starts again, and the publication carries the last version.
+func (s *server) publishSoon(rel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending == nil {
+		s.pending = map[string]bool{}
+	}
+	s.pending[rel] = true
+	if s.debounce != nil && s.debounce.Stop() {
+		s.debounce.Reset(s.delay)
+		return
+	}
+	s.debounce = time.AfterFunc(s.delay, s.publishPending)
+}
+
+// publishPending publishes the diagnostics of the documents changed since
+// the last publication (the debounce timer's work).
+func (s *server) publishPending() {
+	s.mu.Lock()
+	pending := sortedPaths(s.pending)
+	s.pending = nil
+	s.mu.Unlock()
+	if len(pending) == 0 || s.isExiting() {
+		return
+	}
+	if err := s.publish(context.Background(), pending...); err != nil && !s.isExiting() {
+		s.logf("publish diagnostics: %v", err)
+	}
 }
 
 func (s *server) didSave(ctx context.Context, req jsonrpc2.Request) error {
@@ -154,8 +188,12 @@ func (s *server) refresh(ctx context.Context) error {
 
 // publish publishes the diagnostics of every file whose findings changed
 // since they were last published ([] where a file has none left), and
-// those of the document always, with the document's version.
-func (s *server) publish(ctx context.Context, always string) error {
+// those of the documents always ("" names none), with each document's
+// version. Publications take turns, so that a later snapshot's
+// diagnostics are never overtaken by an earlier one's.
+func (s *server) publish(ctx context.Context, always ...string) error {
+	s.publishMu.Lock()
+	defer s.publishMu.Unlock()
 	_, enc := s.workspace()
 	ix, err := s.index(ctx)
 	if err != nil {
@@ -178,8 +216,11 @@ func (s *server) publish(ctx context.Context, always string) error {
 	for p := range s.published {
 		paths[p] = true
 	}
-	if always != "" {
-		paths[always] = true
+	forced := map[string]bool{}
+	for _, p := range always {
+		if p != "" {
+			paths[p], forced[p] = true, true
+		}
 	}
 	type message struct {
 		path   string
@@ -198,7 +239,7 @@ func (s *server) publish(ctx context.Context, always string) error {
 		}
 		data, _ := json.Marshal(diags)
 		key := string(data)
-		if s.published[p] == key && p != always {
+		if s.published[p] == key && !forced[p] {
 			continue
 		}
 		if len(diags) == 0 {

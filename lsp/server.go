@@ -112,6 +112,17 @@ type server struct {
 	running   map[string]context.CancelFunc // requests by id, for $/cancelRequest
 	tokens    int                           // the last progress token made
 
+	// delay is how long didChange's diagnostics wait for more changes;
+	// pending holds the documents changed since the last publication,
+	// and debounce is the timer that publishes them (documents.go).
+	delay    time.Duration
+	pending  map[string]bool
+	debounce *time.Timer
+
+	// publishMu keeps publications in order: each publishes the findings
+	// of the snapshot it read, and the next one reads a later snapshot.
+	publishMu sync.Mutex
+
 	foundMu sync.Mutex
 	foundIx *definitions.Index // the snapshot found was checked on
 	found   []diag.Finding
@@ -340,7 +351,14 @@ func (s *server) initialize(ctx context.Context, req jsonrpc2.Request) (any, err
 		dec := json.NewDecoder(strings.NewReader(string(p.Options)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&opts); err != nil {
-			return nil, diag.Errorf(diag.T9102, "bad initializationOptions: %v (the fields are caller, agent, policy, yes, writes)", err)
+			return nil, diag.Errorf(diag.T9102, "bad initializationOptions: %v (the fields are caller, agent, policy, yes, writes, diagnosticDelay)", err)
+		}
+	}
+	delay := defaultDiagnosticDelay
+	if opts.DiagnosticDelay != nil {
+		delay = time.Duration(*opts.DiagnosticDelay) * time.Millisecond
+		if delay < 0 || delay > maxDiagnosticDelay {
+			return nil, diag.Errorf(diag.T9102, "bad initializationOptions: diagnosticDelay is %d; it is 0 to %d milliseconds", *opts.DiagnosticDelay, maxDiagnosticDelay.Milliseconds()).With("field", "diagnosticDelay")
 		}
 	}
 	if opts.Writes == "" {
@@ -370,7 +388,7 @@ func (s *server) initialize(ctx context.Context, req jsonrpc2.Request) (any, err
 		return nil, diag.Errorf(diag.T9121, "the workspace folder %s cannot be opened: %v", root, err).With("path", root)
 	}
 	s.mu.Lock()
-	s.ws, s.root, s.caps, s.enc, s.init = ws, root, p.Capabilities, enc, opts
+	s.ws, s.root, s.caps, s.enc, s.init, s.delay = ws, root, p.Capabilities, enc, opts, delay
 	s.mu.Unlock()
 	s.startFollowing()
 	return map[string]any{
@@ -486,6 +504,9 @@ func (s *server) stop() {
 	s.mu.Lock()
 	w, unsub := s.watcher, s.unsub
 	s.watcher, s.unsub = nil, nil
+	if s.debounce != nil {
+		s.debounce.Stop()
+	}
 	follow := s.follow
 	s.follow = nil
 	s.mu.Unlock()

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -70,7 +71,18 @@ type initOptions struct {
 	Policy json.RawMessage `json:"policy,omitempty"`
 	Yes    bool            `json:"yes,omitempty"`
 	Writes string          `json:"writes,omitempty"`
+	// DiagnosticDelay is how many milliseconds the diagnostics of a
+	// didChange wait for more changes (nil: defaultDiagnosticDelay).
+	DiagnosticDelay *int `json:"diagnosticDelay,omitempty"`
 }
+
+// defaultDiagnosticDelay is how long the diagnostics of a didChange wait
+// for more changes: a burst of keystrokes is checked once, at its last
+// version, and the wait is short enough not to be seen.
+const defaultDiagnosticDelay = 50 * time.Millisecond
+
+// maxDiagnosticDelay bounds initializationOptions.diagnosticDelay.
+const maxDiagnosticDelay = 10 * time.Second
 
 // The writers of initOptions.Writes.
 const (
