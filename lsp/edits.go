@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -493,26 +495,106 @@ func (s *server) call(ctx context.Context, tool string, input json.RawMessage) (
 }
 
 // withProgress runs long work with $/progress where the client supports
-// work done progress (a token made with window/workDoneProgress/create).
+// it: begin, the reports of the engine's counted work within it
+// (progress), and end.
 func (s *server) withProgress(ctx context.Context, title string, work func() error) error {
+	token, ok := s.createToken(ctx)
+	if !ok {
+		return work()
+	}
+	zero := 0
+	s.conn.Notify(ctx, "$/progress", progressParams{Token: token, Value: progressBegin{Kind: "begin", Title: title, Percentage: &zero}})
+	s.mu.Lock()
+	s.activeToken = token
+	s.mu.Unlock()
+	err := work()
+	s.mu.Lock()
+	s.activeToken = nil
+	s.mu.Unlock()
+	msg := "done"
+	if err != nil {
+		msg = err.Error()
+	}
+	s.conn.Notify(context.WithoutCancel(ctx), "$/progress", progressParams{Token: token, Value: progressEnd{Kind: "end", Message: msg}})
+	return err
+}
+
+// createToken asks the client for a new work done progress token; false
+// where the client does not support it or does not answer in time.
+func (s *server) createToken(ctx context.Context) (json.RawMessage, bool) {
 	s.mu.Lock()
 	supported := s.caps.Window.WorkDoneProgress
 	s.tokens++
 	token := fmt.Sprintf("tent-%d", s.tokens)
 	s.mu.Unlock()
 	if !supported {
-		return work()
+		return nil, false
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), progressCreateWait)
+	defer cancel()
+	if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+		return nil, false
 	}
 	raw, _ := json.Marshal(token)
-	if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
-		return work()
+	return raw, true
+}
+
+// progressCreateWait bounds how long long work waits for the client to
+// make its progress token: the work goes on without one after it.
+const progressCreateWait = 5 * time.Second
+
+// progressEvery is the least time between two reports of one piece of
+// work; the report of its last step always goes.
+const progressEvery = 50 * time.Millisecond
+
+// progress is the workspace's tools.Progress: the engine's long work (the
+// first index of the project, the first build of the test database, the
+// browser's start) as $/progress. Work inside withProgress reports on its
+// token (the first index, inside "Indexing the project"); other work gets
+// a token of its own, with begin and end. Counted work reports its
+// percentage and count as it goes.
+func (s *server) progress(work string, total int) (step func(n int), end func()) {
+	s.mu.Lock()
+	token := s.activeToken
+	s.mu.Unlock()
+	own := token == nil
+	if own {
+		var ok bool
+		if token, ok = s.createToken(context.Background()); !ok {
+			return func(int) {}, func() {}
+		}
+		title := "Working"
+		if work != "" {
+			title = strings.ToUpper(work[:1]) + work[1:]
+		}
+		begin := progressBegin{Kind: "begin", Title: title}
+		if total > 0 {
+			zero := 0
+			begin.Percentage = &zero
+		}
+		s.conn.Notify(context.Background(), "$/progress", progressParams{Token: token, Value: begin})
 	}
-	s.conn.Notify(ctx, "$/progress", progressParams{Token: raw, Value: progressBegin{Kind: "begin", Title: title}})
-	err := work()
-	msg := "done"
-	if err != nil {
-		msg = err.Error()
+	var mu sync.Mutex
+	done, last, lastAt := 0, -1, time.Time{}
+	step = func(n int) {
+		if total <= 0 {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		pct := min(100, done*100/total)
+		if pct == last || done < total && time.Since(lastAt) < progressEvery {
+			return
+		}
+		last, lastAt = pct, time.Now()
+		s.conn.Notify(context.Background(), "$/progress", progressParams{Token: token,
+			Value: progressReport{Kind: "report", Message: fmt.Sprintf("%s: %d of %d files", work, min(done, total), total), Percentage: &pct}})
 	}
-	s.conn.Notify(context.WithoutCancel(ctx), "$/progress", progressParams{Token: raw, Value: progressEnd{Kind: "end", Message: msg}})
-	return err
+	end = func() {
+		if own {
+			s.conn.Notify(context.Background(), "$/progress", progressParams{Token: token, Value: progressEnd{Kind: "end", Message: "done"}})
+		}
+	}
+	return step, end
 }

@@ -111,6 +111,9 @@ type server struct {
 	exited    chan struct{}
 	running   map[string]context.CancelFunc // requests by id, for $/cancelRequest
 	tokens    int                           // the last progress token made
+	// activeToken is the progress token of the work withProgress runs,
+	// that the engine's progress reports on; nil when none runs.
+	activeToken json.RawMessage
 
 	// delay is how long didChange's diagnostics wait for more changes;
 	// pending holds the documents changed since the last publication,
@@ -383,7 +386,7 @@ func (s *server) initialize(ctx context.Context, req jsonrpc2.Request) (any, err
 			enc = encUTF8
 		}
 	}
-	ws, err := tools.Open(root, tools.Options{Policy: policy, Caller: caller, Agent: opts.Agent, Approver: &approver{s: s}})
+	ws, err := tools.Open(root, tools.Options{Policy: policy, Caller: caller, Agent: opts.Agent, Approver: &approver{s: s}, Progress: s.progress})
 	if err != nil {
 		return nil, diag.Errorf(diag.T9121, "the workspace folder %s cannot be opened: %v", root, err).With("path", root)
 	}

@@ -278,6 +278,13 @@ type progressBegin struct {
 	Title       string `json:"title"`
 	Message     string `json:"message,omitempty"`
 	Cancellable bool   `json:"cancellable"`
+	Percentage  *int   `json:"percentage,omitempty"`
+}
+
+type progressReport struct {
+	Kind       string `json:"kind"`
+	Message    string `json:"message,omitempty"`
+	Percentage *int   `json:"percentage,omitempty"`
 }
 
 type progressEnd struct {
