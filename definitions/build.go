@@ -42,7 +42,8 @@ type Options struct {
 	// tree (rename, remove) parses the few files it needs
 	// (File.SyntaxTree), and an Update of such a file parses it whole
 	// and keeps its new tree, so that only the files that change keep
-	// trees for incremental parsing.
+	// trees for incremental parsing. A file over 256 KB keeps none
+	// either way (maxTreeKept).
 	DropTrees bool
 	// FileRead, where set, is called once for each file the build has
 	// read and indexed, from several goroutines at once: a count of the
@@ -268,9 +269,17 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 	w.nodes, st.words = st.nodes[:0], &w.words
 	readDefinitions(f, st, errs)
 	analyzeCode(f, st)
-	if w.dropTrees {
+	if w.dropTrees || len(src) > maxTreeKept {
 		f.Tree = nil
 		tree.Close()
 	}
 	return f
 }
+
+// maxTreeKept is the largest file whose syntax tree the index keeps
+// (where it keeps trees at all). A tree takes about 170 bytes per byte of
+// text, and it only makes the next parse of the file incremental: a larger
+// file is parsed whole when it changes (File.SyntaxTree parses it where a
+// tree is walked), so that what the index keeps of a file is a small
+// multiple of its text, one line or many (BenchmarkLargeFileMemory).
+const maxTreeKept = 256 << 10

@@ -339,7 +339,8 @@ type File struct {
 	// Findings are what reading this one file found: T1001, T1002, T1003, T2010.
 	Findings []diag.Finding
 
-	// Tree is the syntax tree, kept for incremental re-parsing (nil for JSON).
+	// Tree is the syntax tree, kept for incremental re-parsing (nil for
+	// JSON, for a file over 256 KB, and where the index drops trees).
 	Tree *sitter.Tree
 
 	// record is the index cache's record this file was loaded from (nil
