@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/runner/testdb"
 )
 
 // A run needs the project's schema, its callables and its test data, not
@@ -75,20 +76,100 @@ func (r *Runner) KeepApp(ix *definitions.Index, stamps map[string]definitions.St
 	r.cache.write(appFile, data)
 }
 
-// loadApp reads the app snapshot, where it fits the stamps now.
-func (r *Runner) loadApp(now map[string]definitions.Stamp) *app {
-	if r.cache.dir == "" || appKey == "" {
-		return nil
-	}
+// snapshot is an app snapshot as read from the disk.
+type snapshot struct {
+	key    string
+	digest []byte
+	app    *app
+}
+
+// readApp reads the app snapshot; nil where there is none that decodes.
+func (r *Runner) readApp() *snapshot {
 	data, err := os.ReadFile(filepath.Join(r.cache.dir, appFile))
 	if err != nil {
 		return nil
 	}
 	key, digest, a, err := decodeApp(data)
-	if err != nil || key != appKey || !bytes.Equal(digest, stampsDigest(now)) {
+	if err != nil {
 		return nil
 	}
-	return a
+	return &snapshot{key: key, digest: digest, app: a}
+}
+
+// Prefetch starts reading the app snapshot, and opening the test database
+// where it exists, for a RunStamped to come: a new process walks the
+// project meanwhile (its caller does), so that on a machine of two cores
+// the run waits for the longest of the three, not for their sum. Where
+// RunStamped does not come, what was read is dropped, and the database
+// serves the run from the index.
+func (r *Runner) Prefetch() {
+	if r.cache.dir == "" || appKey == "" {
+		return
+	}
+	r.snapMu.Lock()
+	if r.snapRead == nil && r.snapLast == nil {
+		done := make(chan struct{})
+		r.snapRead = done
+		go func() {
+			defer close(done)
+			s := r.readApp()
+			r.snapMu.Lock()
+			r.snapData = s
+			r.snapMu.Unlock()
+		}()
+	}
+	r.snapMu.Unlock()
+	r.early.Go(r.openEarly)
+}
+
+// openEarly opens the test database, where it exists, unless a run has
+// opened it. A database that does not open is left to the run, which says
+// why. Close waits for it.
+func (r *Runner) openEarly() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.db != nil {
+		return
+	}
+	if _, err := os.Stat(TestDBPath(r.root)); err != nil {
+		return
+	}
+	if db, err := testdb.Open(context.Background(), TestDBPath(r.root)); err == nil {
+		r.db = db
+	}
+}
+
+// loadApp answers the app of the snapshot, where it was made from files
+// with the stamps now: the one the last run used where it still fits, or
+// the one Prefetch read, or the one on the disk now.
+func (r *Runner) loadApp(now map[string]definitions.Stamp) *app {
+	if r.cache.dir == "" || appKey == "" {
+		return nil
+	}
+	digest := stampsDigest(now)
+	r.snapMu.Lock()
+	done := r.snapRead
+	r.snapMu.Unlock()
+	if done != nil {
+		<-done
+	}
+	r.snapMu.Lock()
+	s, last := r.snapData, r.snapLast
+	r.snapData, r.snapRead = nil, nil
+	r.snapMu.Unlock()
+	if last != nil && bytes.Equal(last.digest, digest) {
+		return last.app
+	}
+	if s == nil || !bytes.Equal(s.digest, digest) {
+		s = r.readApp()
+	}
+	if s == nil || s.key != appKey || !bytes.Equal(s.digest, digest) {
+		return nil
+	}
+	r.snapMu.Lock()
+	r.snapLast = s
+	r.snapMu.Unlock()
+	return s.app
 }
 
 // RunStamped is Run for a process that has not read the index: stamps are

@@ -186,3 +186,55 @@ func TestAppCodecRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestPrefetch: a snapshot read ahead serves the run where it fits and is
+// dropped where it does not; the app of the last run serves the next one
+// of the same files without reading the disk; a runner closed while the
+// database opens early keeps nothing open.
+func TestPrefetch(t *testing.T) {
+	ctx := context.Background()
+	root := project(t, "shop")
+	ix := index(t, root)
+	kept := oldStamps(t, ix)
+	newRunner(t, root, Config{}).KeepApp(ix, kept)
+	other := map[string]definitions.Stamp{}
+	for p, s := range kept {
+		s.Size++
+		other[p] = s
+	}
+
+	r := newRunner(t, root, Config{})
+	r.Prefetch()
+	if _, ok, err := r.RunStamped(ctx, other, Request{Name: "listProducts"}); ok || err != nil {
+		t.Fatalf("stamps that do not fit: used = %v (%v)", ok, err)
+	}
+	r.Prefetch()
+	r.Prefetch() // a second call while the first reads starts nothing more
+	if _, ok, err := r.RunStamped(ctx, kept, Request{Name: "listProducts"}); !ok || err != nil {
+		t.Fatalf("stamps that fit: used = %v (%v)", ok, err)
+	}
+	if err := os.Remove(filepath.Join(root, ".tent", CacheDir, appFile)); err != nil {
+		t.Fatal(err)
+	}
+	r.Prefetch()
+	if _, ok, err := r.RunStamped(ctx, kept, Request{Name: "listProducts", As: "u1"}); !ok || err != nil {
+		t.Fatalf("the same files again: used = %v (%v); want the app of the last run", ok, err)
+	}
+	if _, ok, _ := r.RunStamped(ctx, other, Request{Name: "listProducts"}); ok {
+		t.Fatal("other stamps, no snapshot on the disk: used")
+	}
+
+	for range 20 {
+		r := newRunner(t, root, Config{})
+		r.Prefetch()
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r.mu.Lock()
+		open := r.db != nil
+		r.mu.Unlock()
+		if open {
+			t.Fatal("a database opened early is open after Close")
+		}
+	}
+}

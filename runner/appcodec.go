@@ -125,7 +125,7 @@ func decodeApp(b []byte) (key string, digest []byte, a *app, err error) {
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return "", nil, nil, errAppSnapshot
 	}
-	d := &appDecoder{buf: body[len(appMagic):]}
+	d := newAppDecoder(body[len(appMagic):])
 	key = d.str()
 	digest = d.bytes()
 	a = &app{callables: map[string]*callable{}, tables: map[string]*tableDef{}, kinds: map[string]string{}, model: &testdb.Model{}}
@@ -157,7 +157,7 @@ func decodeApp(b []byte) (key string, digest []byte, a *app, err error) {
 	}
 	a.model.Fingerprint = a.fingerprint
 	a.model.LoadTestData = func() (map[string][]map[string]any, error) {
-		d := &appDecoder{buf: data}
+		d := newAppDecoder(data)
 		out := map[string][]map[string]any{}
 		for range d.count() {
 			name := d.str()
@@ -310,6 +310,16 @@ type appDecoder struct {
 	buf   []byte
 	err   error
 	depth int // of the value being read
+	// text is buf as it was given, as one string, so that every string
+	// read is a part of it, not an allocation of its own (30,000 column
+	// names and types on 1,000 tables).
+	text string
+	size int
+}
+
+// newAppDecoder reads b.
+func newAppDecoder(b []byte) *appDecoder {
+	return &appDecoder{buf: b, text: string(b), size: len(b)}
 }
 
 // maxValueDepth bounds the nesting of a value read, as encoding/json
@@ -346,7 +356,12 @@ func (d *appDecoder) bytes() []byte {
 	return b
 }
 
-func (d *appDecoder) str() string { return string(d.bytes()) }
+func (d *appDecoder) str() string {
+	n := d.count()
+	at := d.size - len(d.buf)
+	d.buf = d.buf[n:]
+	return d.text[at : at+n]
+}
 
 func (d *appDecoder) bool() bool {
 	if len(d.buf) == 0 || d.buf[0] > 1 {

@@ -68,6 +68,14 @@ type Runner struct {
 	lastIx   *definitions.Index
 	lastApp  *app
 	keptIx   *definitions.Index // the snapshot whose app KeepApp last wrote
+	early    sync.WaitGroup     // Prefetch's opening of the database, which Close waits for
+
+	// The app snapshot (appcache.go): the one Prefetch is reading (done
+	// when snapRead is closed) and the one the last run used.
+	snapMu   sync.Mutex
+	snapRead chan struct{}
+	snapData *snapshot
+	snapLast *snapshot
 }
 
 // The files a Runner keeps in the project's .tent/ folder.
@@ -108,6 +116,7 @@ func New(root string, cfg Config) (*Runner, error) {
 
 // Close closes the test database and the run log.
 func (r *Runner) Close() error {
+	r.early.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var errs []error

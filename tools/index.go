@@ -393,7 +393,7 @@ func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[stri
 // no shortcut or no sound one: the index is loaded already, or an editor's
 // unsaved text is set.
 func (w *Workspace) coldStamps(ctx context.Context) map[string]definitions.Stamp {
-	if w.index.current() != nil || w.overlay.any() || w.checkFrameworkLinks() != nil {
+	if !w.coldStampsWanted() || w.checkFrameworkLinks() != nil {
 		return nil
 	}
 	seen, rules, err := w.scanOnce(ctx, newIgnores(w))
@@ -402,6 +402,12 @@ func (w *Workspace) coldStamps(ctx context.Context) map[string]definitions.Stamp
 	}
 	maps.Copy(seen, rules)
 	return seen
+}
+
+// coldStampsWanted reports whether coldStamps would walk: no index is
+// loaded yet and no overlay is set.
+func (w *Workspace) coldStampsWanted() bool {
+	return w.index.current() == nil && !w.overlay.any()
 }
 
 // indexStamps answers the stamps of the files the index ix was read from,

@@ -117,8 +117,11 @@ func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
 	// needs the schema, not the index of the code (runner/appcache.go).
 	var res *runner.Result
 	ran := false
-	if stamps := w.coldStamps(ctx); stamps != nil {
-		res, ran, err = r.RunStamped(ctx, stamps, req)
+	if w.coldStampsWanted() {
+		r.Prefetch()
+		if stamps := w.coldStamps(ctx); stamps != nil {
+			res, ran, err = r.RunStamped(ctx, stamps, req)
+		}
 	}
 	if !ran {
 		ix, ierr := w.appIndex(ctx)

@@ -59,6 +59,15 @@ if command -v npm >/dev/null; then
     tsc7="$work/ts7/node_modules/.bin/tsgo"
   fi
 fi
+# run's peer is node running the same bundle on the test database; node
+# 20 has no SQLite of its own, so it reads it through sql.js.
+sqljs=""
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  mkdir -p "$work/nodepeer"
+  if (cd "$work/nodepeer" && npm install --no-audit --no-fund --silent sql.js@1 >/dev/null 2>&1); then
+    sqljs="$work/nodepeer/node_modules/sql.js"
+  fi
+fi
 if command -v rg >/dev/null; then
   rg=$(command -v rg)
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -67,7 +76,7 @@ elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 fi
 # version prints a peer's version, or "missing".
 version() { if [ -n "$1" ]; then "$1" --version | head -1; else echo missing; fi; }
-echo "peers: tsc@5 $(version "$tsc5"); tsc@7 $(version "$tsc7"); $(version "$rg")"
+echo "peers: tsc@5 $(version "$tsc5"); tsc@7 $(version "$tsc7"); $(version "$rg"); node $([ -n "$sqljs" ] && node --version || echo missing)"
 
 # clock runs a command in the project and prints its wall time in
 # seconds, or with measure=mem its peak memory (resident set) in MB; its
@@ -121,6 +130,8 @@ back_column() { warm_copy; grep -q 'total: money()' "$work/warm/tables/accounts2
 back_hub() { warm_copy; grep -q 'const clients ' "$work/warm/tables/accounts.ts" && wtt rename clients accounts; true; }
 back_line() { warm_copy; wtt edit tables/accounts2.ts --find 'title: text(), // edited' --with 'title: text(),'; }
 nothing() { :; }
+# run_ready has the test database built and the run's app kept (.tent/cache).
+run_ready() { warm; "$tt" -C "$work/project" run listAccounts2 --input '{"limit":10}' >/dev/null 2>&1 || true; }
 
 # row NAME TARGET MET PREP A-COMMAND [PEER-NAME PREP B-COMMAND]: RUNS
 # interleaved pairs, then a line of the table. MET is an awk condition on
@@ -171,6 +182,12 @@ if [ -n "$rg" ]; then
   row "search a word (s)" "≤ 0.06 s, ≤ 2× rg" "a <= 0.06 && a <= 2 * b" warm "$tt search buyer" "rg -F" nothing "$rg -F buyer ."
 else
   row "search a word (s)" "≤ 0.06 s" "a <= 0.06" warm "$tt search buyer"
+fi
+if [ -n "$sqljs" ]; then
+  row "run a function reading the db (s)" "≤ 0.1 s, faster than node" "a <= 0.1 && a < b" run_ready "$tt run listAccounts2 --input '{\"limit\":10}'" \
+    "node, the same bundle" nothing "node $root/scripts/bench/noderun.mjs . functions/accounts2.ts listAccounts2 '{\"limit\":10}' $sqljs"
+else
+  row "run a function reading the db (s)" "≤ 0.1 s" "a <= 0.1" run_ready "$tt run listAccounts2 --input '{\"limit\":10}'"
 fi
 row "edit one line, first call on a fresh copy (s)" "≤ 0.3 s" "a <= 0.3" fresh_copy "$tt -C ../copy edit tables/accounts2.ts --find 'title: text(),' --with 'title: text(), // edited'"
 row "edit one line, later calls (s)" "≤ 0.05 s" "a <= 0.05" back_line "$tt -C ../warm edit tables/accounts2.ts --find 'title: text(),' --with 'title: text(), // edited'"
