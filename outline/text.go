@@ -25,27 +25,33 @@ func (m *Map) Text(budget int) string {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
+	// A definition's line is made where it is first written or counted:
+	// a folded map of a large project writes a few of them.
 	lines := make([][]string, len(m.Files))
 	total := 0
 	for i, f := range m.Files {
 		lines[i] = make([]string, len(f.Definitions))
-		for j, d := range f.Definitions {
-			lines[i][j] = "  " + d.line()
-		}
 		total += len(f.Definitions)
 	}
-	full := m.render(lines, nil, total)
-	if utf8.RuneCountInString(full) <= budget {
-		return full
+	if m.fullFits(lines, budget) {
+		return m.render(lines, nil, total)
 	}
 	rank := m.ranking()
+	fits := func(n int) bool { return utf8.RuneCountInString(m.render(lines, rank[:n], total)) <= budget }
 	// The length grows with the number of definitions kept (nearly
 	// monotonically: a kept definition adds its line and may add its
-	// file's path), so the largest count that fits is found by bisection.
-	lo, hi := 0, len(rank)
+	// file's path), so the largest count that fits is found by bisection,
+	// after steps that double from 1 (a budget keeps a few of many
+	// definitions: their lines are all that is made).
+	lo, step := 0, 1
+	for lo+step <= len(rank) && fits(lo+step) {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step-1, len(rank))
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if utf8.RuneCountInString(m.render(lines, rank[:mid], total)) <= budget {
+		if fits(mid) {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -56,6 +62,30 @@ func (m *Map) Text(budget int) string {
 		out = cut(out, budget)
 	}
 	return out
+}
+
+// fullFits reports whether the whole map is at most budget characters,
+// making the definitions' lines only until it is longer.
+func (m *Map) fullFits(lines [][]string, budget int) bool {
+	n := 0
+	for i, f := range m.Files {
+		n += utf8.RuneCountInString(f.Path) + 1
+		for j := range f.Definitions {
+			if n > budget {
+				return false
+			}
+			n += utf8.RuneCountInString(m.line(lines, i, j)) + 1
+		}
+	}
+	return n <= budget
+}
+
+// line is the line of definition j of file i, made once into lines.
+func (m *Map) line(lines [][]string, i, j int) string {
+	if lines[i][j] == "" {
+		lines[i][j] = "  " + m.Files[i].Definitions[j].line()
+	}
+	return lines[i][j]
 }
 
 // at names one definition: file i, definition j.
@@ -104,8 +134,8 @@ func (m *Map) render(lines [][]string, keep []at, total int) string {
 	if keep == nil {
 		for i, f := range m.Files {
 			b.WriteString(f.Path + "\n")
-			for _, l := range lines[i] {
-				b.WriteString(l + "\n")
+			for j := range lines[i] {
+				b.WriteString(m.line(lines, i, j) + "\n")
 			}
 		}
 		return b.String()
@@ -149,7 +179,7 @@ func (m *Map) render(lines [][]string, keep []at, total int) string {
 		var rest kindCounts
 		for j, d := range f.Definitions {
 			if kept[first[i]+j] {
-				b.WriteString(lines[i][j] + "\n")
+				b.WriteString(m.line(lines, i, j) + "\n")
 			} else {
 				rest[kindOrder(d.Kind)]++
 			}
