@@ -4,7 +4,7 @@
 // leaves for a person or an agent to look at. Building blocks here make
 // the edits look hand-made (a list keeps its layout, an inserted name
 // takes the file's quotes and line ends). Applying a set to disk is not
-// this package's job: one place in package tools does that.
+// this package's job: one place in package workspace does that (Apply).
 package change
 
 import (

@@ -1,7 +1,7 @@
 // Package defchange computes what a change did to a project's definitions:
 // for each definition (and each column of a table) added, removed, renamed
 // or changed, the field paths that changed (`columns.buyer.type`, `steps`,
-// `run`) with their old and new text. The change pipeline of package tools
+// `run`) with their old and new text. The change pipeline of package workspace
 // judges these lists by the agent's policy and keeps them with each point;
 // compare and changedBy read them back and compose them (Compose), so that
 // no old version of a file is ever parsed again.

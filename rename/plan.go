@@ -1,7 +1,7 @@
 // Package rename plans the rename of a definition or a column (format.md
 // §3–§4): the name itself, its `was`, every plain place that names it, and
 // the code sites it leaves. Planning is pure: Plan returns a change set and
-// writes nothing; package tools applies it.
+// writes nothing; package workspace applies it.
 package rename
 
 import (

@@ -12,6 +12,7 @@ import (
 	"github.com/tent-tools/tent-tools/change/changetest"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/rename"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // planned opens refactor-basic and plans the rename of orders to
@@ -113,7 +114,7 @@ func TestApplyMoveOntoAFile(t *testing.T) {
 // failingOps fails the nth rename (counting from 1) or, where renames is
 // 0, the nth removal.
 type failingOps struct {
-	fsys             fileOps
+	fsys             workspace.FileOps
 	renames, removes int
 }
 
@@ -134,8 +135,8 @@ func (f *failingOps) Remove(name string) error {
 func TestApplyPutsBack(t *testing.T) {
 	for _, ops := range []failingOps{{renames: 1}, {renames: 4}, {renames: 6}, {removes: 1}} {
 		w, dir, before, s := planned(t)
-		ops.fsys = w.fsys
-		w.ops = &ops
+		ops.fsys = w.FS()
+		w.SetFileOps(&ops)
 		ix, _ := w.Index(context.Background())
 		point, err := w.Apply(context.Background(), ix, s)
 		if err == nil || !strings.Contains(err.Error(), "nothing was changed") {
@@ -144,7 +145,7 @@ func TestApplyPutsBack(t *testing.T) {
 		sameFiles(t, changetest.Load(t, dir), before)
 		noTemps(t, dir)
 		// The point recorded before the renames is taken back.
-		hs, _ := w.history(context.Background())
+		hs, _ := w.HistoryStore(context.Background())
 		if last, _ := hs.Last(context.Background()); point != 0 || last != 0 {
 			t.Errorf("%+v: point %d, last %d; want none", ops, point, last)
 		}
@@ -181,7 +182,7 @@ func TestApplyKeepsMode(t *testing.T) {
 // cutOps loses a new text instead of renaming it into place, and stops
 // the change there, as a power cut would between the point's commit and
 // the rename's reaching the disk.
-type cutOps struct{ fsys fileOps }
+type cutOps struct{ fsys workspace.FileOps }
 
 func (c cutOps) Rename(a, b string) error { c.fsys.Remove(a); panic("power cut") }
 func (c cutOps) Remove(name string) error { panic("power cut") }
@@ -190,7 +191,7 @@ func (c cutOps) Remove(name string) error { panic("power cut") }
 // whose new text was lost is finished from the contents the history keeps.
 func TestFinishFromHistory(t *testing.T) {
 	w, dir := openCopy(t, Options{})
-	w.ops = cutOps{fsys: w.fsys}
+	w.SetFileOps(cutOps{fsys: w.FS()})
 	_, err := call(w, "edit", `{"path": "project.ts", "find": "name: 'shop'", "with": "name: 'store'"}`)
 	if err == nil || !strings.Contains(err.Error(), "power cut") {
 		t.Fatalf("got %v; want the cut", err)
@@ -198,7 +199,7 @@ func TestFinishFromHistory(t *testing.T) {
 	if strings.Contains(readFile(t, dir, "project.ts"), "store") {
 		t.Fatal("the text reached the disk")
 	}
-	w.ops = nil
+	w.SetFileOps(nil)
 	h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer)
 	if !strings.Contains(readFile(t, dir, "project.ts"), "name: 'store'") {
 		t.Error("the change was not finished")

@@ -50,7 +50,7 @@ func (w *Workspace) ChangedBy(ctx context.Context, in ChangedByInput) (Answer, e
 	if in.Name == "" {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: name is empty").With("field", "name")
 	}
-	hs, err := w.history(ctx)
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -66,7 +66,7 @@ func (w *Workspace) ChangedBy(ctx context.Context, in ChangedByInput) (Answer, e
 				a := ChangedByAnswer{Point: p.N, Time: pa.Time, Who: p.Who, Agent: p.Agent, Kind: p.Kind, Turn: pa.Turn,
 					Tool: p.Tool, Summary: p.Summary, Change: c}
 				var b strings.Builder
-				writePointLine(&b, pa, w.opts.TextZone)
+				writePointLine(&b, pa, w.Options().TextZone)
 				fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
 				if c.To != "" {
 					fmt.Fprintf(&b, " -> %s", c.To)

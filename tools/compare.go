@@ -39,7 +39,7 @@ func init() {
 // Compare answers the net change of the points after From up to To,
 // composed from the changes kept with them (never parsing old versions).
 func (w *Workspace) Compare(ctx context.Context, in CompareInput) (Answer, error) {
-	hs, err := w.history(ctx)
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/workspace"
 
 	"github.com/tent-tools/tent-tools/internal/soak"
 )
@@ -21,7 +22,7 @@ import (
 // slowOps renames and removes like the workspace's os.Root, each after a
 // pause, so that a kill lands between two renames of one change.
 type slowOps struct {
-	fsys  fileOps
+	fsys  workspace.FileOps
 	pause time.Duration
 }
 
@@ -40,7 +41,7 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.ops = slowOps{fsys: w.fsys, pause: 2 * time.Millisecond}
+	w.SetFileOps(slowOps{fsys: w.FS(), pause: 2 * time.Millisecond})
 	fmt.Println("ready")
 	if _, err := call(w, "rename", `{"name": "orders", "to": "purchases"}`); err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ func crashRun(t *testing.T, delay time.Duration) (files map[string]string, took 
 	h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer)
 	files = snapshot(t, dir)
 	noTemps(t, dir)
-	hs, err := w.history(ctx)
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

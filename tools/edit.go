@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // EditInput is the input of edit: one replacement (Find, With) or several
@@ -59,7 +60,7 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	src, info, err := w.readFile(rel, MaxFile, func(n int64) error {
+	src, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s, more than the %s that edit changes: split the file, or change it outside the tools", rel, size(n), size(MaxFile)).With("path", rel)
 	})
 	if err != nil {
@@ -112,9 +113,9 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	if hasBOM {
 		out = append(append([]byte{}, bom...), body...)
 	}
-	st := &stage{summary: "edit " + rel}
-	st.put(rel, src, true, info.Mode().Perm(), out)
-	point, err := w.commitStage(ctx, nil, st)
+	st := &workspace.Stage{Summary: "edit " + rel}
+	st.Put(rel, src, true, info.Mode().Perm(), out)
+	point, err := w.CommitStage(ctx, nil, st)
 	if err != nil {
 		return Answer{}, err
 	}

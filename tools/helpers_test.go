@@ -139,7 +139,7 @@ func frameworkState(rel string) bool {
 	if filepath.Base(strings.TrimSuffix(dir, "/")) != ".tent" {
 		return false
 	}
-	for _, own := range []string{"history.db", "notes.db", "index", "index.new", writeLockFile, commitLockFile, "tmp"} {
+	for _, own := range []string{"history.db", "notes.db", "index", "index.new", "write.lock", "read.lock", "tmp"} {
 		if name == own || strings.HasPrefix(name, own+"-") {
 			return true
 		}

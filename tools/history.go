@@ -70,7 +70,7 @@ func (w *Workspace) History(ctx context.Context, in HistoryInput) (Answer, error
 	if n == 0 {
 		n = defaultNewest
 	}
-	hs, err := w.history(ctx)
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -86,7 +86,7 @@ func (w *Workspace) History(ctx context.Context, in HistoryInput) (Answer, error
 	for _, p := range points {
 		pa := answerPoint(p)
 		a.Points = append(a.Points, pa)
-		writePointLine(&b, pa, w.opts.TextZone)
+		writePointLine(&b, pa, w.Options().TextZone)
 		if len(pa.Files) > 0 {
 			shown := pa.Files[:min(len(pa.Files), textFilesShown)]
 			fmt.Fprintf(&b, "  files: %s", strings.Join(shown, ", "))

@@ -36,7 +36,7 @@ func init() {
 
 // Keys lists the notes' keys.
 func (w *Workspace) Keys(ctx context.Context, in KeysInput) (Answer, error) {
-	ns, err := w.noteStore(ctx)
+	ns, err := w.NoteStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

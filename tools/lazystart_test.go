@@ -12,7 +12,7 @@ import (
 // blobCount counts the contents the workspace's history keeps.
 func blobCount(t *testing.T, w *Workspace) int {
 	t.Helper()
-	hs, err := w.history(context.Background())
+	hs, err := w.HistoryStore(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestLazyStart(t *testing.T) {
 	if n := blobCount(t, w); n != 2 {
 		t.Errorf("the first write keeps %d contents; want 2 (orders.ts before and after)", n)
 	}
-	hs, _ := w.history(context.Background())
+	hs, _ := w.HistoryStore(context.Background())
 	state, _, err := hs.State(context.Background())
 	if err != nil || state["lib/format.ts"].Hash == "" || state["tables/orders.ts"].Hash == "" {
 		t.Fatalf("the start recorded %d files (%v), without lib/format.ts or tables/orders.ts", len(state), err)

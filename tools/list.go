@@ -9,6 +9,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // ListInput is the input of list: a folder (left out: the project's root),
@@ -77,16 +78,16 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	info, err := w.fsys.Stat(rel)
+	info, err := w.FS().Stat(rel)
 	if err != nil {
-		return Answer{}, openError(rel, err)
+		return Answer{}, workspace.OpenError(rel, err)
 	}
 	if !info.IsDir() {
 		return Answer{}, diag.Errorf(diag.T9102, "%s is a file, not a folder; read shows a file", rel).With("path", rel)
 	}
 	ans := ListAnswer{Path: rel, Entries: []Entry{}}
 	var b strings.Builder
-	err = w.walk(ctx, rel, func(p string, d fs.DirEntry, level int) error {
+	err = w.Walk(ctx, rel, func(p string, d fs.DirEntry, level int) error {
 		below := p
 		if rel != "." {
 			below = strings.TrimPrefix(p, rel+"/")
@@ -117,7 +118,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			e.Kind = "link"
-			e.Target, _ = w.fsys.Readlink(p)
+			e.Target, _ = w.FS().Readlink(p)
 			fmt.Fprintf(&b, "%s%s -> %s\n", indent, name, e.Target)
 		case d.IsDir():
 			e.Kind = "folder"
@@ -163,7 +164,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 // countEntries counts what the folder rel holds, as list would show it.
 func (w *Workspace) countEntries(ctx context.Context, rel string) int {
 	n := 0
-	w.walk(ctx, rel, func(_ string, d fs.DirEntry, _ int) error {
+	w.Walk(ctx, rel, func(_ string, d fs.DirEntry, _ int) error {
 		n++
 		if d.IsDir() {
 			return fs.SkipDir

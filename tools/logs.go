@@ -31,7 +31,7 @@ func init() {
 
 // Logs answers the runs of the workspace's app (tools.md §5, logs).
 func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
-	r, err := w.runnerFor()
+	r, err := w.Runner()
 	if err != nil {
 		return Answer{}, err
 	}
@@ -39,7 +39,7 @@ func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
 	if err != nil {
 		var te *diag.ToolError
 		if !errors.As(err, &te) {
-			err = w.stateDBError(runner.LogFile, err)
+			err = w.StateDBError(runner.LogFile, err)
 		}
 		return Answer{}, err
 	}

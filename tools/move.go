@@ -55,14 +55,14 @@ func (w *Workspace) Move(ctx context.Context, in MoveInput) (Answer, error) {
 	if from == "." || to == "." {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: move moves one file; give its path and the path it moves to")
 	}
-	src, _, err := w.current(from)
+	src, _, err := w.Current(from)
 	if err != nil {
 		return Answer{}, err
 	}
 	if from == to {
 		return Answer{}, diag.Errorf(diag.T9107, "%s is already at %s", in.Path, in.To).With("path", in.To)
 	}
-	if _, err := w.fsys.Lstat(to); err == nil {
+	if _, err := w.FS().Lstat(to); err == nil {
 		return Answer{}, diag.Errorf(diag.T9107, "%s already exists; moving %s there would overwrite it", to, from).With("path", to)
 	}
 	ix, err := w.Index(ctx)

@@ -14,6 +14,7 @@ import (
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/rename"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // findingCodes lists the codes the check finds in one file.
@@ -186,7 +187,7 @@ func TestEventsOfEverySource(t *testing.T) {
 }
 
 // writePlanned writes a plan's files as an editor saves them.
-func writePlanned(t *testing.T, dir string, f PlannedFile) {
+func writePlanned(t *testing.T, dir string, f workspace.PlannedFile) {
 	t.Helper()
 	if f.From != "" {
 		if err := os.Rename(filepath.Join(dir, f.From), filepath.Join(dir, f.Path)); err != nil {
@@ -309,7 +310,7 @@ func TestPlannedChangeSavedByTheEditorIsOneCommandPoint(t *testing.T) {
 	}
 }
 
-func countMoves(p *Plan) int {
+func countMoves(p *workspace.Plan) int {
 	n := 0
 	for _, f := range p.Files {
 		if f.From != "" {

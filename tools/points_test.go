@@ -119,7 +119,7 @@ func hasChange(cs []ChangeSummary, action, kind, name string) bool {
 func TestChangedByAndCompare(t *testing.T) {
 	base, dir := openCopy(t, Options{Now: clock()})
 	as := func(caller, agent string, turn int) *Workspace {
-		return base.With(Options{Caller: caller, Agent: agent, Turn: turn, Now: base.opts.Now})
+		return base.With(Options{Caller: caller, Agent: agent, Turn: turn, Now: base.Options().Now})
 	}
 	mustCall(t, as("ann", "builder", 1), "edit", editInput("tables/orders.ts", "note: text({ optional: true, private: true })", "note: text({ optional: true })"))
 	mustCall(t, as("ann", "builder", 1), "edit", editInput("tables/orders.ts", "total: money()", "total: int()"))

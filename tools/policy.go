@@ -2,16 +2,15 @@ package tools
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/policy"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // Policy is an agent's policy (package policy), named here too because
@@ -49,35 +48,10 @@ func ParsePolicy(data []byte) (*Policy, error) {
 	return &p, nil
 }
 
-// Approver answers the person's yes or no for a write that the policy's ask
-// names (tools.md §3). The CLI asks on the terminal; a host asks its user.
-type Approver interface {
-	Approve(ctx context.Context, question string) (bool, error)
-}
+// Options are what a workspace (or a view of it, With) is opened with
+// (package workspace), named here for the faces that open one.
+type Options = workspace.Options
 
-// Options are what a workspace (or a view of it, With) is opened with: the
-// agent's policy (nil: the default), who acts and for which agent, the turn
-// its points belong to, and who answers for the person.
-type Options struct {
-	Policy *Policy
-	// Caller is who acts (a person, a user of the host), as points record it.
-	Caller string
-	// Agent is the agent the caller acts through, whose policy Policy is.
-	Agent string
-	// Turn is the turn of the agent that the points belong to (0: none).
-	Turn int
-	// Approver answers for the person where the policy's ask names a
-	// change; nil answers no.
-	Approver Approver
-	// Now is the clock points are recorded by; nil means time.Now.
-	Now func() time.Time
-	// Progress hears of long work as it goes (progress.go); nil hears
-	// nothing. The test database is the folder's: its first build is
-	// heard by the Progress of the workspace that first runs app code in
-	// the folder.
-	Progress Progress
-	// TextZone is the time zone of the times in text answers (RFC 3339,
-	// in seconds, with the zone's offset), such as time.Local for a
-	// person at a terminal; nil means UTC. Data answers are always UTC.
-	TextZone *time.Location
-}
+// Approver answers the person's yes or no for a write that the policy's ask
+// names (package workspace), named here for the faces that ask.
+type Approver = workspace.Approver

@@ -53,7 +53,7 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
 	if whole {
 		limit = MaxText
 	}
-	src, _, err := w.readFile(rel, limit, func(n int64) error {
+	src, _, err := w.ReadFile(rel, limit, func(n int64) error {
 		if whole && n <= MaxFile {
 			return diag.Errorf(diag.T9104, "%s is %s; read reads at most %s whole: give from and to to read it by lines", rel, size(n), size(MaxText)).
 				With("path", rel).With("size", n)

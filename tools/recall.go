@@ -34,7 +34,7 @@ func (w *Workspace) Recall(ctx context.Context, in RecallInput) (Answer, error) 
 	if err := checkKey(in.Key, "key"); err != nil {
 		return Answer{}, err
 	}
-	ns, err := w.noteStore(ctx)
+	ns, err := w.NoteStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

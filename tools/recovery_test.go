@@ -68,7 +68,7 @@ func TestPlantedPoint(t *testing.T) {
 			}
 			mustCall(t, w, "history", `{}`)
 			ctx := context.Background()
-			hs, err := w.history(ctx)
+			hs, err := w.HistoryStore(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -108,7 +108,8 @@ func names() []string {
 // another also across processes, after the workspace is settled (a change
 // a crash cut short is finished, changes made outside the tools are
 // recorded as a point); a tool that only reads runs under the shared commit
-// lock, so it never sees half of a change.
+// lock, so it never sees half of a change (Workspace.Enter, package
+// workspace).
 func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage) (ans Answer, err error) {
 	t, ok := Lookup(name)
 	if !ok {
@@ -128,37 +129,12 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 			ans, err = Answer{}, internalError(name, r, debug.Stack())
 		}
 	}()
-	view := &Workspace{folder: w.folder, opts: w.opts, tool: t.Name}
-	if t.Writes {
-		unlock, err := w.lockWrite()
-		if err != nil {
-			return Answer{}, err
-		}
-		defer unlock()
-		if err := view.settle(ctx); err != nil {
-			return Answer{}, err
-		}
-		view.settled = true
-	} else {
-		// A reader records what changed outside where no write is under
-		// way (a write does it itself), and then reads under the shared
-		// commit lock: never half of a change. Where the history has not
-		// started, a read leaves it so: reading a project (map, search,
-		// check) makes no .tent/history.db, and the first write records
-		// the files as it finds them.
-		if view.historyStarted() {
-			if unlock, ok := w.tryLockWrite(); ok {
-				view.settle(ctx) // a reader of a folder it cannot write still reads
-				unlock()
-			}
-		}
-		unlock, err := w.lockRead()
-		if err != nil {
-			return Answer{}, err
-		}
-		defer unlock()
+	view, release, err := w.Enter(ctx, t.Name, t.Writes)
+	if err != nil {
+		return Answer{}, err
 	}
-	return t.Run(ctx, view, in)
+	defer release()
+	return t.Run(ctx, &Workspace{view}, in)
 }
 
 // panicLog is where a tool's recovered panic is logged with its stack:

@@ -46,11 +46,11 @@ func (w *Workspace) Remember(ctx context.Context, in RememberInput) (Answer, err
 	if len(in.Value) > maxNoteValue || !utf8.ValidString(in.Value) {
 		return Answer{}, diag.Errorf(diag.T9104, "a note's value is text of at most %s", size(maxNoteValue)).With("field", "value")
 	}
-	ns, err := w.noteStore(ctx)
+	ns, err := w.NoteStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
-	created, err := ns.Put(ctx, in.Key, in.Value, w.now())
+	created, err := ns.Put(ctx, in.Key, in.Value, w.Now())
 	if err != nil {
 		return Answer{}, err
 	}

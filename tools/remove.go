@@ -51,7 +51,7 @@ func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) 
 		if rerr != nil {
 			return Answer{}, rerr
 		}
-		if info, err := w.fsys.Lstat(rel); err == nil && info.IsDir() {
+		if info, err := w.FS().Lstat(rel); err == nil && info.IsDir() {
 			return w.removeFolder(rel)
 		}
 		if ix.File(rel) != nil {
@@ -92,7 +92,7 @@ func (w *Workspace) removeFolder(rel string) (Answer, error) {
 	if rel == "." {
 		return Answer{}, diag.Errorf(diag.T9102, "remove does not remove the project folder").With("path", rel)
 	}
-	f, err := w.fsys.Open(rel)
+	f, err := w.FS().Open(rel)
 	if err != nil {
 		return Answer{}, fmt.Errorf("remove %s: %w", rel, err)
 	}
@@ -105,7 +105,7 @@ func (w *Workspace) removeFolder(rel string) (Answer, error) {
 		return Answer{}, diag.Errorf(diag.T9102, "%s is a folder that holds %s; remove removes one file, or an empty folder", rel, strings.Join(names, ", ")).
 			With("path", rel)
 	}
-	if err := w.fsys.Remove(rel); err != nil {
+	if err := w.FS().Remove(rel); err != nil {
 		return Answer{}, fmt.Errorf("remove %s: %w", rel, err)
 	}
 	a := &remove.Answer{Removed: rel, Stated: []change.Line{}, Deleted: []string{rel}, Left: []change.Site{}}
@@ -114,7 +114,7 @@ func (w *Workspace) removeFolder(rel string) (Answer, error) {
 
 // planPlainFile plans deleting a file that the index does not read.
 func (w *Workspace) planPlainFile(rel string) (*change.Set, error) {
-	info, err := w.fsys.Lstat(rel)
+	info, err := w.FS().Lstat(rel)
 	switch {
 	case err != nil:
 		return nil, diag.Errorf(diag.T9103, "no file %s", rel).With("path", rel)

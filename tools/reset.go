@@ -30,7 +30,7 @@ func (w *Workspace) Reset(ctx context.Context) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	r, err := w.runnerFor()
+	r, err := w.Runner()
 	if err != nil {
 		return Answer{}, err
 	}

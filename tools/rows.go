@@ -31,7 +31,7 @@ func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	r, err := w.runnerFor()
+	r, err := w.Runner()
 	if err != nil {
 		return Answer{}, err
 	}

@@ -33,38 +33,6 @@ func init() {
 	})
 }
 
-// runnerFor answers the workspace's runner, made on the first call that
-// needs one and kept until Close, so that a host that keeps the workspace
-// runs warm: the test database and the run log stay open, the model stays
-// migrated, the bundles stay compiled. Nothing it keeps goes stale as the
-// index moves on: the runner reads the model again from each new snapshot
-// it is given (a snapshot is immutable, a new one is a new pointer), and a
-// bundle is used only while every file it was built from has the same
-// content hash.
-func (w *Workspace) runnerFor() (*runner.Runner, error) {
-	w.runMu.Lock()
-	defer w.runMu.Unlock()
-	// The runner keeps its files in .tent/: it must be the project's own
-	// folder, judged on every call (a link put there later is refused too).
-	if _, err := w.stateDir(); err != nil {
-		return nil, err
-	}
-	for _, name := range []string{runner.TestDBFile, runner.LogFile, runner.CacheDir} {
-		if err := noLink(w.fsys, stateFolder+"/"+name); err != nil {
-			return nil, err
-		}
-	}
-	if w.run != nil {
-		return w.run, nil
-	}
-	r, err := runner.New(w.Root(), runner.Config{Progress: w.opts.Progress})
-	if err != nil {
-		return nil, err
-	}
-	w.run = r
-	return r, nil
-}
-
 // appIndex is the index that app code runs on (run, rows, reset, shot):
 // one in which no name is defined twice. Where one is (T2001), no
 // definition is used until it is resolved: which of the two a run would
@@ -99,7 +67,7 @@ func (w *Workspace) appIndex(ctx context.Context) (*definitions.Index, error) {
 // where the code sends data out, the person is asked through the
 // workspace's approver unless its trust names run (T3103 on a no).
 func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
-	r, err := w.runnerFor()
+	r, err := w.Runner()
 	if err != nil {
 		return Answer{}, err
 	}
@@ -117,9 +85,9 @@ func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
 	// needs the schema, not the index of the code (runner/appcache.go).
 	var res *runner.Result
 	ran := false
-	if w.coldStampsWanted() {
+	if w.ColdStampsWanted() {
 		r.Prefetch()
-		if stamps := w.coldStamps(ctx); stamps != nil {
+		if stamps := w.ColdStamps(ctx); stamps != nil {
 			res, ran, err = r.RunStamped(ctx, stamps, req)
 		}
 	}
@@ -129,7 +97,7 @@ func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
 			return Answer{}, ierr
 		}
 		res, err = r.Run(ctx, ix, req)
-		if stamps := w.indexStamps(ix); stamps != nil {
+		if stamps := w.IndexStamps(ix); stamps != nil {
 			r.KeepApp(ix, stamps)
 		}
 	}

@@ -5,11 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/projectfiles"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // SearchInput is the input of search: a text, exact and case-sensitive
@@ -118,12 +117,12 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 	if err != nil {
 		return Answer{}, err
 	}
-	info, err := w.fsys.Stat(rel)
+	info, err := w.FS().Stat(rel)
 	if err != nil {
-		return Answer{}, openError(rel, err)
+		return Answer{}, workspace.OpenError(rel, err)
 	}
 	if !info.IsDir() {
-		src, _, err := w.readFile(rel, MaxFile, func(n int64) error {
+		src, _, err := w.ReadFile(rel, MaxFile, func(n int64) error {
 			return diag.Errorf(diag.T9104, "%s is %s, more than the %s that search reads", rel, size(n), size(MaxFile)).With("path", rel)
 		})
 		if err != nil {
@@ -190,8 +189,8 @@ type fileHits struct {
 }
 
 // folder searches the files below the resolved folder rel that include
-// matches: one goroutine walks (as walk does, by descriptors:
-// projectfiles.Walk), searchWorkers read and match the files, and the hits
+// matches: one goroutine walks (the workspace's WalkFiles, by
+// descriptors), searchWorkers read and match the files, and the hits
 // are added in the walk's (path) order, so the answer is the one a search
 // file by file gives.
 func (s *searcher) folder(ctx context.Context, rel, include string) error {
@@ -199,38 +198,26 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 		file projectfiles.Entry
 		out  chan fileHits
 	}
-	start, err := s.w.fsys.Open(rel)
-	if err != nil {
-		return err
-	}
 	jobs := make(chan job)
 	order := make(chan chan fileHits, 4*searchWorkers)
 	var walkErr error
 	go func() {
 		defer close(order)
 		defer close(jobs)
-		ig := newIgnores(s.w)
-		// A folder that is itself skipped or ignored but named as rel is
-		// searched whole (but for skipped folders within it), as walk does.
-		whole := slices.ContainsFunc(splitPath(rel), isSkippedFolder) || (rel != "." && ig.ignored(rel, true))
-		walkErr = projectfiles.Walk(ctx, start, rel, func(e projectfiles.Entry) (bool, error) {
-			if e.IsDir() && isSkippedFolder(e.Name) || projectfiles.Bounded(e.Path) != "" ||
-				!whole && !(e.IsRegular() && ig.filesNeverIgnored(path.Dir(e.Path))) && ig.ignored(e.Path, e.IsDir()) {
-				return false, nil
-			}
-			if !e.IsRegular() || isFrameworkFile(e.Path) || e.Size > MaxFile {
-				return true, nil
+		walkErr = s.w.WalkFiles(ctx, rel, func(e projectfiles.Entry) error {
+			if projectfiles.FrameworkFile(e.Path) || e.Size > MaxFile {
+				return nil
 			}
 			if include != "" {
 				if ok, _ := doublestar.Match(include, e.Path); !ok {
-					return false, nil
+					return nil
 				}
 			}
 			out := make(chan fileHits, 1)
 			order <- out
 			e.Dir.Hold() // until a worker has read it
 			jobs <- job{file: e, out: out}
-			return false, nil
+			return nil
 		})
 	}()
 	var workers sync.WaitGroup

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 )
 
 // TestSearchSameAsWalk checks that search, which walks by descriptors and
@@ -82,11 +84,11 @@ func hitsByWalk(t *testing.T, w *Workspace, in string) []string {
 		rel = "."
 	}
 	var out []string
-	err := w.walk(context.Background(), rel, func(p string, d fs.DirEntry, _ int) error {
-		if !d.Type().IsRegular() || isFrameworkFile(p) {
+	err := w.Walk(context.Background(), rel, func(p string, d fs.DirEntry, _ int) error {
+		if !d.Type().IsRegular() || projectfiles.FrameworkFile(p) {
 			return nil
 		}
-		src, err := w.fsys.ReadFile(p)
+		src, err := w.FS().ReadFile(p)
 		if err != nil {
 			return err
 		}

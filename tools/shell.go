@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path"
 	"strings"
 	"syscall"
 	"time"
@@ -78,7 +77,7 @@ func init() {
 // (T9105, or T3103 where the person said no), with what was put back; a
 // change the policy lets is recorded as one point of the kind shell.
 func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
-	if !w.opts.Policy.Lets(policy.AlsoShell) {
+	if !w.Options().Policy.Lets(policy.AlsoShell) {
 		return Answer{}, diag.Errorf(diag.T9105, "refused: shell runs only where the policy's also names %q; nothing was run", policy.AlsoShell)
 	}
 	argv, err := shellArgv(in)
@@ -89,27 +88,23 @@ func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
 	if in.Timeout == 0 {
 		timeout = DefaultShellTimeout * time.Second
 	}
-	if !w.settled { // called from Go, not through Call: settled on a view of its own
-		unlock, err := w.lockWrite()
-		if err != nil {
-			return Answer{}, err
-		}
-		defer unlock()
-		w = &Workspace{folder: w.folder, opts: w.opts, tool: "shell", settled: true}
-		if err := w.settle(ctx); err != nil {
-			return Answer{}, err
-		}
-	}
-	hs, err := w.history(ctx)
+	// Through Call the view holds the write lock and is settled; called
+	// from Go, the command runs on a view of its own that is.
+	view, release, err := w.Enter(ctx, "shell", true)
 	if err != nil {
 		return Answer{}, err
 	}
+	defer release()
 	// The command may change any file: what the policy refuses is put back
 	// from the history, which must hold every file's content first.
-	if err := w.keepUnkept(ctx, hs); err != nil {
+	hs, err := view.HistoryStore(ctx)
+	if err != nil {
 		return Answer{}, err
 	}
-	a, err := runShell(ctx, w.root, argv, timeout)
+	if err := view.KeepUnkept(ctx, hs); err != nil {
+		return Answer{}, err
+	}
+	a, err := runShell(ctx, view.Root(), argv, timeout)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -118,7 +113,7 @@ func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
 	// (nobody is asked then: what ask names is put back), so that no
 	// change passes the policy as a change made outside.
 	cancelled := ctx.Err()
-	point, files, err := w.keepShellChanges(context.WithoutCancel(ctx), hs, shellLabel(in), cancelled != nil)
+	point, files, err := view.KeepCommandChanges(context.WithoutCancel(ctx), shellLabel(in), cancelled != nil)
 	if err == nil && cancelled != nil {
 		changed := "nothing"
 		if len(files) > 0 {
@@ -291,116 +286,4 @@ func safeEnv() []string {
 		}
 	}
 	return env
-}
-
-// keepShellChanges finds the files the command changed, judges them by
-// the policy and records them as one point of the kind shell (0 and no
-// files where it changed nothing). A refused change is put back.
-func (w *Workspace) keepShellChanges(ctx context.Context, hs *history.Store, label string, noAsk bool) (int, []string, error) {
-	disk, err := w.tracked(ctx)
-	if err != nil {
-		return 0, nil, err
-	}
-	known, _, err := w.state.load(ctx, hs)
-	if err != nil {
-		return 0, nil, err
-	}
-	seen := w.compareDisk(disk, known)
-	if seen.none() {
-		return 0, nil, w.restamp(ctx, hs, seen.restamp)
-	}
-	p := &history.Point{Time: w.now(), Who: w.opts.Caller, Agent: w.opts.Agent, Kind: history.KindShell,
-		Turn: w.opts.Turn, Tool: "shell", Done: true}
-	blobs, state := w.outsidePoint(ctx, hs, p, seen)
-	paths := seen.paths()
-	p.Summary = "shell " + label + ": " + history.Summary(paths, 3)
-	if err := w.judgeShell(ctx, label, paths, p, noAsk); err != nil {
-		back, lost := w.putBack(ctx, hs, seen)
-		var te *diag.ToolError
-		if !errors.As(err, &te) {
-			return 0, nil, err
-		}
-		te.Message = strings.TrimSuffix(te.Message, "; nothing was written")
-		if len(lost) > 0 {
-			te.Message += fmt.Sprintf("; the command's changes were put back from the history but %s, which could not be: %s",
-				strings.Join(lost, ", "), "restore it from a copy of your own")
-		} else {
-			te.Message += "; the command's changes were put back from the history"
-		}
-		return 0, nil, te.With("putBack", back).With("notPutBack", lost)
-	}
-	n, err := w.recordSeen(ctx, hs, p, blobs, state)
-	return n, paths, err
-}
-
-// judgeShell judges the files a command changed as a tool's write is
-// judged: engine.ts only where also names engine, then the policy's
-// rules, and the person where ask names them.
-func (w *Workspace) judgeShell(ctx context.Context, label string, paths []string, p *history.Point, noAsk bool) error {
-	if !w.opts.Policy.Lets(policy.AlsoEngine) {
-		for _, f := range paths {
-			if strings.EqualFold(f, engineFile) {
-				return diag.Errorf(diag.T9105, "refused: the command changed %s, which only the policy's also %q lets; nothing was written", f, policy.AlsoEngine).With("path", f)
-			}
-		}
-	}
-	ask, err := w.opts.Policy.Judge(paths, p.Changes)
-	if err != nil {
-		return err
-	}
-	if len(ask) > 0 && noAsk {
-		return diag.Errorf(diag.T3103, "the call ended before the person could be asked to keep what shell %s changed; nothing was written", label).With("asked", ask)
-	}
-	return w.approve(ctx, "keep what shell "+label+" changed", ask)
-}
-
-// putBack puts the files a refused command changed back as the history
-// keeps them: changed and gone files get their contents back, new files
-// are deleted. It returns the files put back and those it could not
-// (their contents were too large to keep, or the disk refused).
-func (w *Workspace) putBack(ctx context.Context, hs *history.Store, seen diskChanges) (back, lost []string) {
-	back, lost = []string{}, []string{}
-	restore := func(p string) {
-		was := seen.known[p]
-		data, ok, err := hs.Blob(ctx, was.Hash)
-		if err != nil || !ok {
-			lost = append(lost, p)
-			return
-		}
-		if dir := path.Dir(p); dir != "." {
-			if err := w.fsys.MkdirAll(dir, 0o755); err != nil {
-				lost = append(lost, p)
-				return
-			}
-		}
-		// A link or folder the command put in the file's place goes first:
-		// the file comes back as the file it was, not through a link.
-		if info, err := w.fsys.Lstat(p); err == nil && !info.Mode().IsRegular() {
-			if err := w.fsys.RemoveAll(p); err != nil {
-				lost = append(lost, p)
-				return
-			}
-		}
-		if err := w.fsys.WriteFile(p, data, 0o644); err != nil {
-			lost = append(lost, p)
-			return
-		}
-		back = append(back, p)
-	}
-	for _, c := range seen.changed {
-		p := c.state.Path
-		if _, existed := seen.known[p]; existed {
-			restore(p)
-			continue
-		}
-		if err := w.fsys.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			lost = append(lost, p)
-			continue
-		}
-		back = append(back, p)
-	}
-	for _, p := range seen.gone {
-		restore(p)
-	}
-	return back, lost
 }

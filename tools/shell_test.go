@@ -75,7 +75,7 @@ func TestShellRuns(t *testing.T) {
 		{`{"command": "echo out; echo err >&2; echo out2"}`, 0, "out\nerr\nout2\n"},
 		{`{"argv": ["sh", "-c", "exit 3"]}`, 3, ""},
 		{`{"argv": ["printf", "%s|", "a b", "c"]}`, 0, "a b|c|"},
-		{`{"command": "echo \"[$TENT_SHELL_SECRET]\"; pwd"}`, 0, "[]\n" + w.root + "\n"},
+		{`{"command": "echo \"[$TENT_SHELL_SECRET]\"; pwd"}`, 0, "[]\n" + w.Root() + "\n"},
 		{`{"command": "cat; echo done"}`, 0, "done\n"}, // no stdin: cat ends at once
 	} {
 		a := shellAnswer(t, w, tt.input)
@@ -164,7 +164,7 @@ func TestShellChangeIsOnePoint(t *testing.T) {
 	if strings.Join(a.Files, ",") != strings.Join(want, ",") || a.Point == nil {
 		t.Fatalf("answer %+v; want files %v and a point", a, want)
 	}
-	hs, err := w.history(context.Background())
+	hs, err := w.HistoryStore(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestShellRefusedChangeIsPutBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := snapshot(t, dir)
-			hs, err := w.history(context.Background())
+			hs, err := w.HistoryStore(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -284,7 +284,7 @@ func TestShellCancelledStillJudges(t *testing.T) {
 			if !tt.kept {
 				wantCode(t, err, diag.T3103)
 			}
-			hs, err := w.history(context.Background())
+			hs, err := w.HistoryStore(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

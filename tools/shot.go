@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image/png"
 	"slices"
-	"sync"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/policy"
@@ -70,7 +69,7 @@ func (w *Workspace) Shot(ctx context.Context, in ShotInput) (Answer, error) {
 		page := ShotPage{Path: in.Path, Size: size.String(), HTML: string(html)}
 		return Answer{Text: string(html), Data: page}, nil
 	}
-	b, err := w.browser(ctx)
+	b, err := w.ShotBrowser(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -104,7 +103,7 @@ func (w *Workspace) screenPage(ctx context.Context, in ShotInput) ([]byte, *runn
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := w.runnerFor()
+	r, err := w.Runner()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,83 +137,8 @@ func (f workspaceImages) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, _, err := f.w.readFile(rel, render.MaxImage, func(n int64) error {
+	data, _, err := f.w.ReadFile(rel, render.MaxImage, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s; a screen inlines images of %s at most", rel, size(n), size(render.MaxImage)).With("path", rel)
 	})
 	return data, err
-}
-
-// Browser is the browser that shot's pictures are taken in: started by
-// the first picture, kept until Close, each picture a tab of it. A
-// workspace has one of its own; a host that keeps many workspaces (the
-// workspaces handle) gives them one to share (Workspace.ShareBrowser), so
-// its shots, in whichever workspace, are tabs of one browser. It is safe
-// for concurrent use.
-type Browser struct {
-	mu      sync.Mutex
-	running *shot.Browser
-	closed  bool
-}
-
-// NewBrowser makes a Browser; nothing starts until the first picture.
-func NewBrowser() *Browser { return &Browser{} }
-
-// get answers the running browser, starting it where none runs; progress
-// hears of the start.
-func (s *Browser) get(ctx context.Context, progress Progress) (*shot.Browser, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, fmt.Errorf("shot: the browser is closed")
-	}
-	if s.running != nil {
-		return s.running, nil
-	}
-	_, end := progress.begin("starting the browser", 0)
-	b, err := shot.Start(ctx, shot.Config{})
-	end()
-	if err != nil {
-		return nil, err
-	}
-	s.running = b
-	return b, nil
-}
-
-// Close stops the browser, if it runs, and every process it started; a
-// closed Browser starts no other (a picture asked of it fails).
-func (s *Browser) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.closed = true
-	if s.running == nil {
-		return nil
-	}
-	err := s.running.Close()
-	s.running = nil
-	return err
-}
-
-// ShareBrowser makes the workspace's pictures tabs of b, which the caller
-// keeps and closes; a browser of the workspace's own is closed.
-func (w *Workspace) ShareBrowser(b *Browser) error {
-	w.shotMu.Lock()
-	defer w.shotMu.Unlock()
-	var err error
-	if w.shots != nil && w.ownsShots {
-		err = w.shots.Close()
-	}
-	w.shots, w.ownsShots = b, false
-	return err
-}
-
-// browser answers the workspace's browser: a shared one, or its own, made
-// by the first picture and closed by Close.
-func (w *Workspace) browser(ctx context.Context) (*shot.Browser, error) {
-	w.shotMu.Lock()
-	if w.shots == nil {
-		w.shots, w.ownsShots = NewBrowser(), true
-	}
-	b := w.shots
-	w.shotMu.Unlock()
-	return b.get(ctx, w.opts.Progress)
 }

@@ -134,7 +134,7 @@ func TestShotErrors(t *testing.T) {
 		t.Errorf("the local server saw %d requests, want 0", n)
 	}
 	// No browser was started for any of them.
-	if w.shots != nil && w.shots.running != nil {
+	if w.RunningBrowser() != nil {
 		t.Errorf("a refused shot started the browser")
 	}
 }
@@ -221,11 +221,11 @@ func TestShotWarm(t *testing.T) {
 	if _, err := w.Shot(ctx, ShotInput{Path: "/admin", As: "u2", Size: "400x300"}); err != nil {
 		t.Fatal(err)
 	}
-	first := w.shots.running
+	first := w.RunningBrowser()
 	if _, err := w.Shot(ctx, ShotInput{Path: "/products/p2", Size: "400x300"}); err != nil {
 		t.Fatal(err)
 	}
-	if first == nil || w.shots.running != first {
+	if first == nil || w.RunningBrowser() != first {
 		t.Errorf("the second shot did not use the workspace's browser")
 	}
 	// A workspace given a shared browser closes its own, and takes its
@@ -241,11 +241,11 @@ func TestShotWarm(t *testing.T) {
 	if _, err := w.Shot(ctx, ShotInput{Path: "/admin", As: "u2", Size: "400x300"}); err != nil {
 		t.Fatal(err)
 	}
-	if shared.running == nil {
+	if shared.Running() == nil {
 		t.Fatalf("the shot did not use the shared browser")
 	}
 	w.Close()
-	if _, err := shared.running.Shoot(ctx, []byte("<p>x</p>"), shot.Size{Width: 200, Height: 200}); err != nil {
+	if _, err := shared.Running().Shoot(ctx, []byte("<p>x</p>"), shot.Size{Width: 200, Height: 200}); err != nil {
 		t.Errorf("the workspace's Close stopped the shared browser: %v", err)
 	}
 }

@@ -8,14 +8,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // Size limits of the file tools.
 const (
 	// MaxText is the most a tool reads whole or writes: 1 MB.
-	MaxText = 1 << 20
+	MaxText = workspace.MaxText
 	// MaxFile is the largest file read at all (read by lines, edit, search).
-	MaxFile = 64 << 20
+	MaxFile = workspace.MaxFile
 	// MaxInput is the most JSON input a tool takes: a write's 1 MB text,
 	// even escaped (\u0000 is six bytes for one).
 	MaxInput = 8 << 20

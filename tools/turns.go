@@ -6,9 +6,9 @@ import "context"
 // number; a view With that Turn records its points in it. The workspaces
 // handle calls it for Turn.
 func (w *Workspace) NewTurn(ctx context.Context, caller, agent string) (int, error) {
-	hs, err := w.history(ctx)
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return 0, err
 	}
-	return hs.NewTurn(ctx, caller, agent, w.now())
+	return hs.NewTurn(ctx, caller, agent, w.Now())
 }

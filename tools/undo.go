@@ -8,6 +8,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // UndoInput is the input of undo: a point to go back to before, or
@@ -48,7 +49,7 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 	if in.Point < 0 {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: point must be 1 or more").With("field", "point")
 	}
-	hs, err := w.history(ctx)
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -88,11 +89,11 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 		}
 		summary = fmt.Sprintf("undo back to before point %d (%s)", in.Point, plural(len(targets), "point"))
 	}
-	st := &stage{summary: summary, kind: history.KindUndo, recordEmpty: true}
+	st := &workspace.Stage{Summary: summary, Kind: history.KindUndo, RecordEmpty: true}
 	back := map[string]string{} // path -> the hash it goes back to ("" : no file)
 	past := map[string]int{}    // path -> the point whose earlier content that is
 	for _, p := range targets {
-		st.undid = append(st.undid, p.N)
+		st.Undid = append(st.Undid, p.N)
 		for _, f := range p.Files {
 			if _, ok := back[f.Path]; !ok {
 				back[f.Path], past[f.Path] = f.Before, p.N
@@ -109,11 +110,11 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 			return Answer{}, err
 		}
 	}
-	point, err := w.commitStage(ctx, nil, st)
+	point, err := w.CommitStage(ctx, nil, st)
 	if err != nil {
 		return Answer{}, err
 	}
-	a := UndoAnswer{Undid: st.undid, Files: st.paths(), Point: pointRef(point)}
+	a := UndoAnswer{Undid: st.Undid, Files: st.Paths(), Point: pointRef(point)}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", strings.Replace(summary, "undo", "undid", 1))
 	if len(a.Files) == 0 {
@@ -130,12 +131,12 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 // history does not keep is T9140, nothing written: too large to keep, or
 // never recorded (the file changed outside the tools before any tool read
 // it; the starting state keeps hashes only, docs/pages/undo.md).
-func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *stage, path, hash string, n int) error {
+func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *workspace.Stage, path, hash string, n int) error {
 	rel, err := w.Resolve(path, true)
 	if err != nil {
 		return err
 	}
-	cur, info, err := w.readFile(rel, MaxFile, func(n int64) error {
+	cur, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s, larger than undo puts back", rel, size(n)).With("path", rel)
 	})
 	existed := err == nil
@@ -144,7 +145,7 @@ func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *stage,
 	}
 	if hash == "" {
 		if existed {
-			st.delete(rel, cur, info.Mode().Perm())
+			st.Delete(rel, cur, info.Mode().Perm())
 		}
 		return nil
 	}
@@ -155,12 +156,12 @@ func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *stage,
 	if !ok {
 		return diag.Errorf(diag.T9140, "cannot undo past point %d: %s's earlier content was never recorded (it was larger than %s, "+
 			"or it changed outside the tools before any tool read it); nothing was written: undo a later point, or restore the file from a copy of your own",
-			n, rel, size(maxKept)).With("point", n).With("path", rel)
+			n, rel, size(workspace.MaxKept)).With("point", n).With("path", rel)
 	}
 	if existed {
-		st.put(rel, cur, true, info.Mode().Perm(), data)
+		st.Put(rel, cur, true, info.Mode().Perm(), data)
 	} else {
-		st.put(rel, nil, false, 0o644, data)
+		st.Put(rel, nil, false, 0o644, data)
 	}
 	return nil
 }

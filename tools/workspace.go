@@ -1,270 +1,58 @@
-// Package tools is the engine's one door to a project folder: the Workspace
-// with its single path resolver, the registry of tools, the change pipeline
-// that every tool that writes goes through (staged in memory, read again as
-// definitions, judged by the agent's policy, asked of the person where the
-// policy says so, committed through a journal, recorded as a point), and
-// the tools themselves, one file each.
+// Package tools is the registry of the tools (Register, Call, strict JSON
+// input, the schemas of inputs and answers) and the tools themselves, one
+// file each (read.go, edit.go, rename.go, search.go, shell.go, shot.go, ...).
+// Every face calls a tool through Call on a Workspace opened with Open.
 //
-// Architecture invariant: every file a tool reads or writes is opened through
-// the Workspace's os.Root after Resolve has accepted its path; no tool opens
-// a path of the disk by itself. Every change of a project file reaches the
-// disk through Apply's pipeline (apply.go).
+// A tool holds no state of its own: the project's state (the path
+// resolver, the index, overlays, events, locks, the journal, the change
+// pipeline, the history) is package workspace's, and a tool reaches it
+// only through that package's exported API. Every file a tool reads is
+// opened through the workspace's os.Root after Resolve accepted its path;
+// every change a tool makes goes through the workspace's pipeline (Apply,
+// CommitStage).
 package tools
 
-import (
-	"context"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-	"sync"
-	"time"
-
-	"github.com/tent-tools/tent-tools/check"
-	"github.com/tent-tools/tent-tools/diag"
-	"github.com/tent-tools/tent-tools/history"
-	"github.com/tent-tools/tent-tools/internal/sqlitefile"
-	"github.com/tent-tools/tent-tools/notes"
-	"github.com/tent-tools/tent-tools/runner"
-)
+import "github.com/tent-tools/tent-tools/workspace"
 
 // Workspace is one project folder that tools act on, as one caller and
-// agent see it (its Options). Views of one folder made by With share
-// everything but the options: the index, the locks, the history. Its
-// methods are safe for concurrent use; tools that write run one after
-// another, also across processes (Call holds the workspace's write lock for
-// them), and tools that only read never see half of a change.
+// agent see it: a view of the folder's state (package workspace) that the
+// tools are methods of. Its methods are safe for concurrent use.
 type Workspace struct {
-	*folder
-	opts Options
-	tool string // the tool that Call runs on this view, for its point
-	// settled is set on the view of one call of Call, which holds the
-	// write lock and has settled the workspace (finished a change cut
-	// short, recorded changes made outside) before the tool runs.
-	settled bool
-	// scanned is the walk that settling made, which the index's look at
-	// the disk in the same call takes instead of walking again.
-	scanned map[string]history.FileState
-	// scannedAt is when that walk began (Unix nanoseconds).
-	scannedAt int64
-}
-
-// folder is what the views of one project folder share.
-type folder struct {
-	root string   // the folder's absolute path, links resolved
-	fsys *os.Root // every open goes through it: it cannot leave the folder
-
-	index   indexCache
-	overlay overlays // an editor's unsaved texts (overlay.go)
-	events  events   // who hears of every change (events.go)
-	expect  expects  // changes planned for an editor to save (expect.go)
-	locks   locks
-	state   stateCache
-	ops     fileOps // renames and removals into place; nil: fsys (tests fail them on purpose)
-
-	rulesMu sync.Mutex
-	rules   *ignores // the .gitignore rules that statWalk keeps between calls
-
-	storeMu sync.Mutex
-	points  *history.Store // .tent/history.db, opened on first use
-	notes   *notes.Store   // .tent/notes.db, opened on first use
-
-	runMu sync.Mutex
-	run   *runner.Runner // runs, rows, logs and resets; made on first use
-
-	shotMu    sync.Mutex
-	shots     *Browser // the browser of shot's pictures (shot.go)
-	ownsShots bool     // whether Close closes it: not where it is shared
-
-	checkMu sync.Mutex
-	checks  int            // the checks run on the folder so far
-	checker *check.Checker // the incremental check, from the second check on (check.go)
+	*workspace.Workspace
 }
 
 // Open opens the project folder dir as a workspace. The folder must exist.
 // Nothing in it is read or written until a tool runs.
 func Open(dir string, opts Options) (*Workspace, error) {
-	abs, err := filepath.Abs(dir)
+	state, err := workspace.Open(dir, opts)
 	if err != nil {
-		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+		return nil, err // it names the folder and what is wrong with it
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("open workspace %s: no such folder", dir)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
-	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
-	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("open workspace %s: not a folder", dir)
-	}
-	fsys, err := os.OpenRoot(real)
-	if err != nil {
-		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
-	}
-	return &Workspace{folder: &folder{root: real, fsys: fsys}, opts: opts}, nil
+	return &Workspace{state}, nil
 }
 
 // With returns a view of the same folder with other options: another
 // caller, agent, policy, turn or approver. The view shares the index, the
 // locks and the history; closing either closes both.
 func (w *Workspace) With(opts Options) *Workspace {
-	return &Workspace{folder: w.folder, opts: opts}
+	return &Workspace{w.Workspace.With(opts)}
 }
 
-// Close writes the index cache where the index changed since it was last
-// written, and releases the workspace's folder handle, its lock files,
-// its databases and its runner's.
-func (w *Workspace) Close() error {
-	w.saveIndex()
-	var errs []error
-	w.runMu.Lock()
-	if w.run != nil {
-		errs = append(errs, w.run.Close())
-		w.run = nil
-	}
-	w.runMu.Unlock()
-	w.shotMu.Lock()
-	if w.shots != nil && w.ownsShots {
-		errs = append(errs, w.shots.Close())
-	}
-	w.shots = nil
-	w.shotMu.Unlock()
-	w.storeMu.Lock()
-	defer w.storeMu.Unlock()
-	if w.points != nil {
-		errs = append(errs, w.points.Close())
-		w.points = nil
-	}
-	if w.notes != nil {
-		errs = append(errs, w.notes.Close())
-		w.notes = nil
-	}
-	errs = append(errs, w.locks.close(), w.fsys.Close())
-	return errors.Join(errs...)
-}
+// Progress hears how far a piece of long work has come (package
+// workspace), named here for the faces that show it.
+type Progress = workspace.Progress
 
-// Root returns the project folder's absolute path, with links resolved.
-func (w *Workspace) Root() string { return w.root }
+// Browser is the browser that shot's pictures are taken in (package
+// workspace), named here for a host that shares one among workspaces.
+type Browser = workspace.Browser
 
-// Options returns the options the workspace (this view) was opened with.
-func (w *Workspace) Options() Options { return w.opts }
+// NewBrowser makes a Browser; nothing starts until the first picture.
+func NewBrowser() *Browser { return workspace.NewBrowser() }
 
-// now is the time a point is recorded at.
-func (w *Workspace) now() time.Time {
-	if w.opts.Now != nil {
-		return w.opts.Now()
-	}
-	return time.Now()
-}
+// Event is one change of the project told to a subscriber (package
+// workspace), named here for the long-lived faces that listen.
+type Event = workspace.Event
 
-// stateDir makes sure .tent/ is a real folder of the project (not a link
-// that could lead the databases elsewhere: T9105, openState) and returns
-// its path on the disk. Every use of .tent/ (the history, the notes, the
-// locks, the runner's test database, run log and cache) passes here first.
-func (w *Workspace) stateDir() (string, error) {
-	d, err := w.openState()
-	if err != nil {
-		return "", err
-	}
-	d.Close()
-	return filepath.Join(w.root, stateFolder), nil
-}
-
-// historyStarted reports whether the workspace's history is open or
-// stands on the disk (.tent/history.db).
-func (w *Workspace) historyStarted() bool {
-	w.storeMu.Lock()
-	open := w.points != nil
-	w.storeMu.Unlock()
-	if open {
-		return true
-	}
-	_, err := w.fsys.Lstat(stateFolder + "/" + history.File)
-	return err == nil
-}
-
-// history returns the workspace's points, opening .tent/history.db on
-// first use.
-func (w *Workspace) history(ctx context.Context) (*history.Store, error) {
-	w.storeMu.Lock()
-	defer w.storeMu.Unlock()
-	if w.points != nil {
-		return w.points, nil
-	}
-	dir, err := w.stateDir()
-	if err != nil {
-		return nil, err
-	}
-	if err := noLink(w.fsys, stateFolder+"/"+history.File); err != nil {
-		return nil, err
-	}
-	s, err := history.Open(ctx, filepath.Join(dir, history.File))
-	if err != nil {
-		return nil, w.stateDBError(history.File, err)
-	}
-	w.points = s
-	return s, nil
-}
-
-// noteStore returns the workspace's notes, opening .tent/notes.db on first use.
-func (w *Workspace) noteStore(ctx context.Context) (*notes.Store, error) {
-	w.storeMu.Lock()
-	defer w.storeMu.Unlock()
-	if w.notes != nil {
-		return w.notes, nil
-	}
-	dir, err := w.stateDir()
-	if err != nil {
-		return nil, err
-	}
-	if err := noLink(w.fsys, stateFolder+"/"+notes.File); err != nil {
-		return nil, err
-	}
-	s, err := notes.Open(ctx, filepath.Join(dir, notes.File))
-	if err != nil {
-		return nil, w.stateDBError(notes.File, err)
-	}
-	w.notes = s
-	return s, nil
-}
-
-// stateDBError turns the error of opening the database name of .tent/
-// into the tool error it means: one made by a newer release is T9113 (it
-// is left as it is); a damaged one is kept aside (name.damaged-TIME) and
-// reported with T9112, never silently started over: the next call makes a
-// new one. A file that cannot be written is T9110.
-func (w *Workspace) stateDBError(name string, err error) error {
-	rel := stateFolder + "/" + name
-	switch {
-	case errors.Is(err, sqlitefile.ErrNewer):
-		return diag.Errorf(diag.T9113, "%s was %v; update tent-tools to use this project (the file is left as it is)", rel, err).With("path", rel)
-	case errors.Is(err, sqlitefile.ErrDamaged):
-		aside, kerr := sqlitefile.KeepAside(filepath.Join(w.root, rel), w.now())
-		if kerr != nil {
-			return diag.Errorf(diag.T9112, "%s is damaged (%v), and it could not be kept aside: %v; move it away by hand to start anew", rel, err, kerr).With("path", rel)
-		}
-		kept, _ := filepath.Rel(w.root, aside)
-		return diag.Errorf(diag.T9112, "%s is damaged (%v); it is kept as %s for you to look at or restore, and the next call starts it anew (empty)",
-			rel, err, filepath.ToSlash(kept)).With("path", rel).With("kept", filepath.ToSlash(kept))
-	case errors.Is(err, fs.ErrPermission), strings.Contains(err.Error(), "readonly"), strings.Contains(err.Error(), "read-only"):
-		return diag.Errorf(diag.T9110, "%s may not be written (%v)", rel, err).With("path", rel)
-	}
-	return err
-}
-
-// noLink refuses a state file that is a link: the framework's databases
-// are its own files, never a way out of the project.
-func noLink(fsys *os.Root, rel string) error {
-	info, err := fsys.Lstat(rel)
-	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return refuse(rel, "%s is a link; the framework keeps its state in its own files: remove the link (rm %s) and run the tool again", rel, rel)
-	}
-	return nil
-}
+// Watcher watches the project folder for a long-lived face (package
+// workspace).
+type Watcher = workspace.Watcher

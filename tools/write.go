@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // WriteInput is the input of write: a whole file.
@@ -47,7 +48,7 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	}
 	// The old text, to show what changed and for the point (undo puts it
 	// back); a file larger than any tool reads is refused.
-	old, info, err := w.readFile(rel, MaxFile, func(n int64) error {
+	old, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s; write replaces files of up to %s: change it outside the tools", rel, size(n), size(MaxFile)).With("path", rel)
 	})
 	created := isCode(err, diag.T9103)
@@ -55,13 +56,13 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 		return Answer{}, err
 	}
 	src := []byte(in.Text)
-	st := &stage{summary: "write " + rel}
+	st := &workspace.Stage{Summary: "write " + rel}
 	if created {
-		st.put(rel, nil, false, 0o644, src)
+		st.Put(rel, nil, false, 0o644, src)
 	} else {
-		st.put(rel, old, true, info.Mode().Perm(), src)
+		st.Put(rel, old, true, info.Mode().Perm(), src)
 	}
-	point, err := w.commitStage(ctx, nil, st)
+	point, err := w.CommitStage(ctx, nil, st)
 	if err != nil {
 		return Answer{}, err
 	}

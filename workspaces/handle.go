@@ -6,7 +6,7 @@
 // Undo. A caller who is not let in gets T3101 before anything of the
 // workspace is read. No tool input can name another workspace: the
 // workspace is the one the call names, and every path a tool takes is held
-// to its folder (package tools).
+// to its folder (package workspace's resolver).
 package workspaces
 
 import (

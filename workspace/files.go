@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"crypto/rand"
@@ -19,12 +19,12 @@ import (
 // This file holds the only code that opens project files. Every path it is
 // given has been accepted by Resolve, and every open goes through w.fsys.
 
-// readFile reads the file at the resolved path rel, refusing a folder
+// ReadFile reads the file at the resolved path rel, refusing a folder
 // (T9102), a missing file (T9103) and a file larger than limit (T9104). The
 // answer's too-large message is the caller's, through tooLarge. The file
 // is reached without following a link (openDir): what is read is what the
 // path names.
-func (w *Workspace) readFile(rel string, limit int64, tooLarge func(n int64) error) ([]byte, fs.FileInfo, error) {
+func (w *Workspace) ReadFile(rel string, limit int64, tooLarge func(n int64) error) ([]byte, fs.FileInfo, error) {
 	dir, name := splitRel(rel)
 	d, err := w.openDir(dir, false)
 	if err != nil {
@@ -59,8 +59,8 @@ func (w *Workspace) readFile(rel string, limit int64, tooLarge func(n int64) err
 	return src, info, nil
 }
 
-// openError turns the error of opening rel into the tool error it means.
-func openError(rel string, err error) error {
+// OpenError turns the error of opening rel into the tool error it means.
+func OpenError(rel string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 		return diag.Errorf(diag.T9103, "no file %s", rel).With("path", rel)

@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"context"
@@ -141,14 +141,14 @@ func (ig *ignores) match(rel, suffix string) bool {
 	return false
 }
 
-// walk calls fn for every file, folder and link below the resolved folder
+// Walk calls fn for every file, folder and link below the resolved folder
 // rel (not rel itself), in lexical order, leaving out skipped folders,
 // what .gitignore names, and paths deeper or longer than a project path
 // may be (internal/projectfiles). A folder that is itself skipped or ignored but
 // named as rel is walked whole (but for skipped folders within it): who
 // names it wants to see it. depth is 1 for rel's own entries. fn may
 // return fs.SkipDir for a folder. The walk stops when ctx is done.
-func (w *Workspace) walk(ctx context.Context, rel string, fn func(p string, d fs.DirEntry, depth int) error) error {
+func (w *Workspace) Walk(ctx context.Context, rel string, fn func(p string, d fs.DirEntry, depth int) error) error {
 	return w.walkWith(ctx, newIgnores(w), rel, fn)
 }
 
@@ -185,5 +185,34 @@ func (w *Workspace) walkWith(ctx context.Context, ig *ignores, rel string, fn fu
 			return nil
 		}
 		return fn(p, d, len(splitPath(p))-base)
+	})
+}
+
+// WalkFiles calls fn for every regular file below the resolved folder rel
+// that Walk would give, in the same order, by descriptors
+// (projectfiles.Walk: one open, read and close per file) for a tool that
+// reads many files (search): it leaves out what Walk leaves out (skipped
+// folders, what .gitignore names, paths beyond a project path's bounds; a
+// folder named as rel is walked whole), and links. Each entry's folder is
+// open while fn runs; fn holds it (e.Dir.Hold, Release) to read the file
+// later. The walk stops when ctx is done or at fn's first error.
+func (w *Workspace) WalkFiles(ctx context.Context, rel string, fn func(e projectfiles.Entry) error) error {
+	start, err := w.fsys.Open(rel)
+	if err != nil {
+		return err
+	}
+	ig := newIgnores(w)
+	// A folder that is itself skipped or ignored but named as rel is
+	// walked whole (but for skipped folders within it), as Walk does.
+	whole := slices.ContainsFunc(splitPath(rel), isSkippedFolder) || (rel != "." && ig.ignored(rel, true))
+	return projectfiles.Walk(ctx, start, rel, func(e projectfiles.Entry) (bool, error) {
+		if e.IsDir() && isSkippedFolder(e.Name) || projectfiles.Bounded(e.Path) != "" ||
+			!whole && !(e.IsRegular() && ig.filesNeverIgnored(path.Dir(e.Path))) && ig.ignored(e.Path, e.IsDir()) {
+			return false, nil
+		}
+		if !e.IsRegular() {
+			return true, nil // a folder is entered; a link is left out
+		}
+		return false, fn(e)
 	})
 }

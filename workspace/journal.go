@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"context"
@@ -31,9 +31,9 @@ import (
 // tmpFolder holds new texts between their write and their rename into place.
 const tmpFolder = stateFolder + "/tmp"
 
-// maxKept bounds the contents the history keeps (for undo): what write
+// MaxKept bounds the contents the history keeps (for undo): what write
 // writes at most. A larger file's change is recorded by its hash alone.
-const maxKept = MaxText
+const MaxKept = MaxText
 
 // journalName is where a file's new text waits in .tent/tmp/.
 func journalName(journal, rel string) string {
@@ -57,15 +57,15 @@ func newJournalID() (string, error) {
 // deletions; then the point done, with the files' stamps. Where a rename
 // fails, what was done is put back and the point taken back.
 //
-// Where the history keeps every new text (none is over maxKept), the texts
+// Where the history keeps every new text (none is over MaxKept), the texts
 // are synced while the point's commit is synced, at once: a crash that
 // loses a text after the point is recorded is finished from the history.
 // A larger text is synced, with its name, before the point is recorded.
 // Either way every text is durable before the first rename (syncTexts):
 // a rename that reached the disk before its text would leave a file that
 // holds neither text.
-func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defchange.DefChange) (int, error) {
-	hs, err := w.history(ctx)
+func (w *Workspace) commitFiles(ctx context.Context, st *Stage, changes []defchange.DefChange) (int, error) {
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -90,7 +90,7 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 	for _, f := range st.files {
 		if !f.gone {
 			f.tmp = journalName(journal, f.rel)
-			kept = kept && len(f.data) <= maxKept
+			kept = kept && len(f.data) <= MaxKept
 		}
 	}
 	whole := len(st.files) >= syncFSFrom && syncWholeFS()
@@ -118,8 +118,8 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 	}
 
 	p := &history.Point{
-		Time: w.now(), Who: w.opts.Caller, Agent: w.opts.Agent, Kind: st.kind, Turn: w.opts.Turn,
-		Tool: w.tool, Summary: st.summary, Changes: changes, Undid: st.undid, Journal: journal,
+		Time: w.Now(), Who: w.opts.Caller, Agent: w.opts.Agent, Kind: st.Kind, Turn: w.opts.Turn,
+		Tool: w.tool, Summary: st.Summary, Changes: changes, Undid: st.Undid, Journal: journal,
 	}
 	if p.Kind == "" {
 		p.Kind = history.KindCommand
@@ -135,7 +135,7 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 		fc := history.FileChange{Path: f.rel}
 		if f.existed {
 			fc.Before = history.Hash(f.old)
-			if len(f.old) <= maxKept {
+			if len(f.old) <= MaxKept {
 				blobs[fc.Before] = f.old
 			}
 			if s, ok := known[f.rel]; ok {
@@ -150,7 +150,7 @@ func (w *Workspace) commitFiles(ctx context.Context, st *stage, changes []defcha
 			next.Delete = append(next.Delete, f.rel)
 		} else {
 			fc.After = history.Hash(f.data)
-			if len(f.data) <= maxKept {
+			if len(f.data) <= MaxKept {
 				blobs[fc.After] = f.data
 			}
 			// Stamped when written (MarkDone); a large text is written already.
@@ -221,7 +221,7 @@ const syncFSFrom = 16
 // durable with their names: where whole, by one syncfs of the filesystem
 // that holds them (the files were written unsynced; where the call fails,
 // each is synced after all); otherwise writeJournal synced each.
-func syncTexts(tmpDir *dirHandle, st *stage, whole bool) error {
+func syncTexts(tmpDir *dirHandle, st *Stage, whole bool) error {
 	if !whole {
 		return nil
 	}
@@ -273,9 +273,11 @@ func writeJournal(tmpDir *dirHandle, f *stagedFile, sync bool) error {
 	return nil
 }
 
-// fileOps is what renameIntoPlace does to the disk: noFollow, or in tests
-// one that fails on purpose.
-type fileOps interface {
+// FileOps is what a commit does to the disk when it renames the new texts
+// into place and deletes files: by default the folder's own, which reach
+// each folder without following a link; tests set one that fails or
+// pauses on purpose (SetFileOps).
+type FileOps interface {
 	Rename(oldname, newname string) error
 	Remove(name string) error
 }
@@ -371,14 +373,14 @@ func (w *Workspace) syncDirs(dirs map[string]bool, files int) {
 // renameIntoPlace renames the stage's new texts over their paths and
 // deletes the files it deletes; then syncs the folders. A failure puts back
 // what was done from the old texts in memory.
-func (w *Workspace) renameIntoPlace(st *stage) error {
+func (w *Workspace) renameIntoPlace(st *Stage) error {
 	if w.ops != nil {
 		return w.renameWith(st, w.ops)
 	}
 	return w.renameWith(st, noFollow{w})
 }
 
-func (w *Workspace) renameWith(st *stage, ops fileOps) error {
+func (w *Workspace) renameWith(st *Stage, ops FileOps) error {
 	var done []*stagedFile
 	putBack := func(cause error) error {
 		var failed []string
@@ -517,7 +519,7 @@ func (w *Workspace) verifyPending(ctx context.Context, hs *history.Store, tmpDir
 		if rel != f.Path {
 			return nil, refused("%s leads to %s through a link", f.Path, rel)
 		}
-		cur, _, err := w.readFile(rel, MaxFile, func(int64) error { return errTooLarge })
+		cur, _, err := w.ReadFile(rel, MaxFile, func(int64) error { return errTooLarge })
 		exists := err == nil
 		if err != nil && !isCode(err, diag.T9103) {
 			return nil, refused("%s cannot be read: %v", rel, err)

@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"fmt"
@@ -31,11 +31,12 @@ func TestCommitManyFiles(t *testing.T) {
 				texts[fmt.Sprintf("d%d/f%d.txt", i%4, i)] = fmt.Sprintf("old %d\n", i)
 			}
 			w, dir := openFiles(t, texts)
-			view := &Workspace{folder: w.folder, opts: w.opts, tool: "test"}
-			if err := view.settle(t.Context()); err != nil {
+			view, release, err := w.Enter(t.Context(), "test", true)
+			if err != nil {
 				t.Fatal(err)
 			}
-			st := &stage{summary: "many"}
+			defer release()
+			st := &Stage{Summary: "many"}
 			for p, text := range texts {
 				st.put(p, []byte(text), true, 0o644, []byte("new "+text))
 			}
@@ -49,7 +50,7 @@ func TestCommitManyFiles(t *testing.T) {
 					t.Errorf("%s holds %q (%v); want the new text", p, got, err)
 				}
 			}
-			hs, err := view.history(t.Context())
+			hs, err := view.HistoryStore(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}

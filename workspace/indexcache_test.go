@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"bytes"
@@ -255,13 +255,13 @@ func indexCacheRun(t *testing.T, seed uint64, steps int) {
 		switch {
 		case step == 0:
 		case step%7 == 3:
-			// A write through the tools, by the long-lived workspace.
+			// A write through the pipeline, by the long-lived workspace.
 			p := cw.pick(".ts")
 			for strings.HasPrefix(p, "engine") || strings.HasPrefix(p, "tent") {
 				p = cw.pick(".ts") // written only where the policy says so
 			}
 			text := strings.Replace(string(cw.read(p)), "text()", "text({ optional: true })", 1)
-			if _, err := call(live, "write", fmt.Sprintf(`{"path": %q, "text": %q}`, p, text)); err != nil {
+			if err := writeThrough(live, p, text); err != nil {
 				t.Fatalf("step %d: write %s: %v", step, p, err)
 			}
 			what = "written by the tools: " + p

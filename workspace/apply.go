@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 
 // Apply is the entry of the change pipeline for a refactor's change set
 // (rename, remove, move); edit, write and undo enter it through their
-// stage (commitStage). Every change of a project file reaches the disk this
+// stage (CommitStage). Every change of a project file reaches the disk this
 // way, whole or not at all:
 //
 //  1. Stage: every path is resolved for writing (T9105 for a refused one),
@@ -47,8 +47,8 @@ import (
 // the index the set was planned on. Apply answers the number of the point
 // recorded (0 where the set changes nothing).
 //
-// Call holds the workspace's write lock while a tool runs; Apply called
-// by itself takes it.
+// A view that Enter made for a tool that writes holds the write lock;
+// Apply called by itself takes it.
 func (w *Workspace) Apply(ctx context.Context, ix *definitions.Index, s *change.Set) (int, error) {
 	if err := s.Validate(); err != nil {
 		return 0, fmt.Errorf("apply: %w", err)
@@ -60,23 +60,30 @@ func (w *Workspace) Apply(ctx context.Context, ix *definitions.Index, s *change.
 	if err != nil {
 		return 0, err
 	}
-	return w.commitStage(ctx, ix, st)
+	return w.CommitStage(ctx, ix, st)
 }
 
-// stage is a change held in memory, before it is judged and written.
-type stage struct {
-	summary string
+// Stage is a change held in memory, before it is judged and written
+// (CommitStage): the files a tool that writes texts itself (edit, write,
+// undo) puts and deletes, and what its point records. A refactor's
+// change set is staged by Apply.
+type Stage struct {
+	// Summary is the point's summary ("edit lib/money.ts").
+	Summary string
+	// Kind is the point's kind (history.KindCommand where empty).
+	Kind string
+	// Undid lists, for an undo, the points it puts back.
+	Undid []int
+	// RecordEmpty records a point even where no file changes: an undo
+	// of a change whose files are already back is still an undo.
+	RecordEmpty bool
+
 	files   []*stagedFile
 	moves   []fileMove        // files moved, for their rename:file change
 	renames defchange.Renames // what a refactor renamed on purpose
 	// readable refuses a change that leaves a file with a new T1xxx
 	// finding. Refactors set it; an edit may pass through a broken state.
 	readable bool
-	kind     string // history.KindCommand where empty
-	undid    []int  // for an undo: the points it puts back
-	// recordEmpty records a point even where no file changes: an undo
-	// of a change whose files are already back is still an undo.
-	recordEmpty bool
 }
 
 // fileMove is a file moved from one path to another.
@@ -97,23 +104,34 @@ type stagedFile struct {
 }
 
 // put stages a file's new text.
-func (st *stage) put(rel string, old []byte, existed bool, mode fs.FileMode, data []byte) *stagedFile {
+func (st *Stage) put(rel string, old []byte, existed bool, mode fs.FileMode, data []byte) *stagedFile {
 	f := &stagedFile{rel: rel, existed: existed, old: old, mode: mode, data: data}
 	st.files = append(st.files, f)
 	return f
 }
 
 // delete stages a file's deletion.
-func (st *stage) delete(rel string, old []byte, mode fs.FileMode) {
+func (st *Stage) delete(rel string, old []byte, mode fs.FileMode) {
 	st.files = append(st.files, &stagedFile{rel: rel, existed: true, old: old, mode: mode, gone: true})
+}
+
+// Put stages the new text data of the file rel (a path Resolve accepted
+// for a write), which held old with the mode where it existed.
+func (st *Stage) Put(rel string, old []byte, existed bool, mode fs.FileMode, data []byte) {
+	st.put(rel, old, existed, mode, data)
+}
+
+// Delete stages the deletion of the file rel, which holds old.
+func (st *Stage) Delete(rel string, old []byte, mode fs.FileMode) {
+	st.delete(rel, old, mode)
 }
 
 // stageSet resolves and reads everything a change set touches and stages
 // its new texts, from the files on the disk: a file that changed since the
 // set was planned refuses it. Nothing is written.
-func (w *Workspace) stageSet(s *change.Set) (*stage, error) {
+func (w *Workspace) stageSet(s *change.Set) (*Stage, error) {
 	return w.stageFrom(s, func(rel string, f *change.FileEdit) ([]byte, fs.FileMode, error) {
-		old, mode, err := w.current(rel)
+		old, mode, err := w.Current(rel)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -128,8 +146,8 @@ func (w *Workspace) stageSet(s *change.Set) (*stage, error) {
 // its move and the deletions, each path through the resolver. base answers
 // the text a path holds before the change and its mode; f is the file's
 // edit, nil for a deletion. Nothing is written.
-func (w *Workspace) stageFrom(s *change.Set, base func(rel string, f *change.FileEdit) ([]byte, fs.FileMode, error)) (*stage, error) {
-	st := &stage{summary: setSummary(s), readable: true, renames: defchange.Renames{}}
+func (w *Workspace) stageFrom(s *change.Set, base func(rel string, f *change.FileEdit) ([]byte, fs.FileMode, error)) (*Stage, error) {
+	st := &Stage{Summary: setSummary(s), readable: true, renames: defchange.Renames{}}
 	if s.Action == "rename" && s.Target != "" && s.To != "" {
 		to := s.To
 		if table, _, ok := strings.Cut(s.Target, "."); ok {
@@ -212,9 +230,9 @@ func setSummary(s *change.Set) string {
 	return "apply a change"
 }
 
-// current reads a file about to change, with its mode.
-func (w *Workspace) current(rel string) ([]byte, fs.FileMode, error) {
-	data, info, err := w.readFile(rel, MaxFile, func(n int64) error {
+// Current reads a file about to change (its resolved path), with its mode.
+func (w *Workspace) Current(rel string) ([]byte, fs.FileMode, error) {
+	data, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s, larger than a refactor changes", rel, size(n)).With("path", rel)
 	})
 	if err != nil {
@@ -223,9 +241,9 @@ func (w *Workspace) current(rel string) ([]byte, fs.FileMode, error) {
 	return data, info.Mode().Perm(), nil
 }
 
-// commitStage runs a stage through the pipeline (see Apply) and returns
+// CommitStage runs a stage through the pipeline (see Apply) and returns
 // the point it recorded, 0 where it changes nothing.
-func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *stage) (int, error) {
+func (w *Workspace) CommitStage(ctx context.Context, ix *definitions.Index, st *Stage) (int, error) {
 	if !w.settled {
 		unlock, err := w.lockWrite()
 		if err != nil {
@@ -239,14 +257,14 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 		}
 	}
 	st.dropUnchanged()
-	if err := w.refuseDirty(st.paths()); err != nil {
+	if err := w.refuseDirty(st.Paths()); err != nil {
 		return 0, err
 	}
 	if err := st.checkSizes(); err != nil {
 		return 0, err
 	}
 	if len(st.files) == 0 {
-		if st.recordEmpty {
+		if st.RecordEmpty {
 			return w.commitFiles(ctx, st, nil)
 		}
 		return 0, nil
@@ -269,11 +287,11 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 		return 0, err
 	}
 	changes = append(changes, hidden...)
-	ask, err := w.opts.Policy.Judge(st.paths(), changes)
+	ask, err := w.opts.Policy.Judge(st.Paths(), changes)
 	if err != nil {
 		return 0, err
 	}
-	if err := w.approve(ctx, st.summary, ask); err != nil {
+	if err := w.approve(ctx, st.Summary, ask); err != nil {
 		return 0, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -292,7 +310,7 @@ func (w *Workspace) commitStage(ctx context.Context, ix *definitions.Index, st *
 // the policy judges them so (remove:table ...), as it would judge deleting
 // their files. Otherwise a .gitignore naming tables/orders.ts would be a
 // way around a policy that denies remove:*.
-func (w *Workspace) hiddenByIgnore(ctx context.Context, ix *definitions.Index, st *stage) ([]defchange.DefChange, error) {
+func (w *Workspace) hiddenByIgnore(ctx context.Context, ix *definitions.Index, st *Stage) ([]defchange.DefChange, error) {
 	after := newIgnores(w)
 	changed := false
 	for _, f := range st.files {
@@ -330,7 +348,7 @@ func (w *Workspace) hiddenByIgnore(ctx context.Context, ix *definitions.Index, s
 // what the index and the answers are made for. A refactor (readable set)
 // may change files up to MaxFile, the most it reads; it does not make
 // them much larger.
-func (st *stage) checkSizes() error {
+func (st *Stage) checkSizes() error {
 	if st.readable {
 		return nil
 	}
@@ -345,7 +363,7 @@ func (st *stage) checkSizes() error {
 
 // dropUnchanged leaves out the files a stage writes as they are, and
 // sorts the rest by path.
-func (st *stage) dropUnchanged() {
+func (st *Stage) dropUnchanged() {
 	var keep []*stagedFile
 	for _, f := range st.files {
 		if f.existed && !f.gone && f.from == "" && bytes.Equal(f.old, f.data) {
@@ -357,8 +375,8 @@ func (st *stage) dropUnchanged() {
 	st.files = keep
 }
 
-// paths lists every path the stage writes, deletes or moves.
-func (st *stage) paths() []string {
+// Paths lists every path the stage writes, deletes or moves.
+func (st *Stage) Paths() []string {
 	out := make([]string, len(st.files))
 	for i, f := range st.files {
 		out[i] = f.rel
@@ -367,7 +385,7 @@ func (st *stage) paths() []string {
 }
 
 // fileChanges lists what the stage does to files, as changes of kind file.
-func (st *stage) fileChanges() []defchange.DefChange {
+func (st *Stage) fileChanges() []defchange.DefChange {
 	moved := map[string]bool{}
 	var out []defchange.DefChange
 	for _, m := range st.moves {
@@ -398,7 +416,7 @@ func (st *stage) fileChanges() []defchange.DefChange {
 // too, for the commit to keep; otherwise the texts are read by themselves,
 // in parallel, and next is nil. Files that the project's .gitignore names
 // are no definitions and are left out.
-func reread(ctx context.Context, ix *definitions.Index, st *stage, ig *ignores) (next *definitions.Index, before, after []*definitions.File) {
+func reread(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) (next *definitions.Index, before, after []*definitions.File) {
 	read := func(f *stagedFile) bool { return indexCandidate(f.rel) && !ig.ignored(f.rel, false) }
 	oldTexts := map[string][]byte{}
 	for _, f := range st.files {
@@ -440,7 +458,7 @@ func reread(ctx context.Context, ix *definitions.Index, st *stage, ig *ignores) 
 
 // checkReadable refuses a change that leaves a file with a T1xxx finding
 // (syntax, JSON, UTF-8) that the file it comes from did not have.
-func checkReadable(st *stage, before, after []*definitions.File) error {
+func checkReadable(st *Stage, before, after []*definitions.File) error {
 	from := map[string]string{}
 	for _, f := range st.files {
 		if f.from != "" {

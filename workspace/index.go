@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"bytes"
@@ -100,7 +100,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		}
 		// No syntax trees: what walks one parses the few files it
 		// needs, and a file that changes keeps its new tree.
-		step, end := w.opts.Progress.begin("indexing "+w.root, len(seen))
+		step, end := w.opts.Progress.Begin("indexing "+w.root, len(seen))
 		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, FileRead: func() { step(1) }})
 		end()
 		if err != nil {
@@ -286,7 +286,7 @@ func (c *indexCache) forget() {
 // was read again on the cached snapshot itself (next, made from ix), next
 // becomes the cache with the stamps the new files have; otherwise each
 // file is read again by itself.
-func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *stage) {
+func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *Stage) {
 	c.mu.Lock()
 	if c.ix != nil && next != nil && c.ix == ix && !st.touchesRules() {
 		// The stamps were taken before the files were renamed into
@@ -320,7 +320,7 @@ func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *st
 
 // touchesRules reports whether a stage writes a .gitignore, after which
 // the index is built again by the new rules.
-func (st *stage) touchesRules() bool {
+func (st *Stage) touchesRules() bool {
 	for _, f := range st.files {
 		if path.Base(f.rel) == ".gitignore" {
 			return true
@@ -386,14 +386,14 @@ func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[stri
 	return seen, rules, nil
 }
 
-// coldStamps stamps the files the index is read from (each file it may
+// ColdStamps stamps the files the index is read from (each file it may
 // hold, and the .gitignore files), for a tool that keeps a cache of its own
 // made from an index and the stamps it was read by (run's app snapshot),
 // and can answer from it without the index. It answers nil where that is
 // no shortcut or no sound one: the index is loaded already, or an editor's
 // unsaved text is set.
-func (w *Workspace) coldStamps(ctx context.Context) map[string]definitions.Stamp {
-	if !w.coldStampsWanted() || w.checkFrameworkLinks() != nil {
+func (w *Workspace) ColdStamps(ctx context.Context) map[string]definitions.Stamp {
+	if !w.ColdStampsWanted() || w.checkFrameworkLinks() != nil {
 		return nil
 	}
 	seen, rules, err := w.scanOnce(ctx, newIgnores(w))
@@ -404,17 +404,17 @@ func (w *Workspace) coldStamps(ctx context.Context) map[string]definitions.Stamp
 	return seen
 }
 
-// coldStampsWanted reports whether coldStamps would walk: no index is
+// ColdStampsWanted reports whether ColdStamps would walk: no index is
 // loaded yet and no overlay is set.
-func (w *Workspace) coldStampsWanted() bool {
+func (w *Workspace) ColdStampsWanted() bool {
 	return w.index.current() == nil && !w.overlay.any()
 }
 
-// indexStamps answers the stamps of the files the index ix was read from,
-// as coldStamps stamps them, where ix is the workspace's index as on the
+// IndexStamps answers the stamps of the files the index ix was read from,
+// as ColdStamps stamps them, where ix is the workspace's index as on the
 // disk now; nil where the workspace moved on or ix holds an editor's
 // unsaved text.
-func (w *Workspace) indexStamps(ix *definitions.Index) map[string]definitions.Stamp {
+func (w *Workspace) IndexStamps(ix *definitions.Index) map[string]definitions.Stamp {
 	c := &w.index
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -450,3 +450,9 @@ func sameStamps(a, b map[string]definitions.Stamp) bool {
 	}
 	return true
 }
+
+// HasIndex reports whether the workspace holds an index in memory (built,
+// or read from .tent/index, by an earlier call); it builds none. A tool
+// that can answer without the index (run, from its app snapshot) is seen
+// to by it.
+func (w *Workspace) HasIndex() bool { return w.index.current() != nil }

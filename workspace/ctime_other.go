@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package tools
+package workspace
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // "hashes" is what settling does now (every file read for its hash, the
 // state recorded by hash and stamp); "every content" adds what it did
 // before contents were kept lazily: every file's content written into
-// .tent/history.db (keepUnkept, which shell runs before a command).
+// .tent/history.db (KeepUnkept, which shell runs before a command).
 func BenchmarkStart(b *testing.B) {
 	dir := b.TempDir()
 	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1})); err != nil {
@@ -46,11 +46,11 @@ func BenchmarkStart(b *testing.B) {
 					b.Fatal(err)
 				}
 				if every {
-					hs, err := w.history(b.Context())
+					hs, err := w.HistoryStore(b.Context())
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := w.keepUnkept(b.Context(), hs); err != nil {
+					if err := w.KeepUnkept(b.Context(), hs); err != nil {
 						b.Fatal(err)
 					}
 				}

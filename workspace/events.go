@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"context"
@@ -118,7 +118,7 @@ func sortedInts[V any](m map[int]V) []int {
 // recorded since the last look (a CLI command, an agent's tool in another
 // process). The first look only notes where the history stands.
 func (w *Workspace) tellOthers(ctx context.Context) error {
-	hs, err := w.history(ctx)
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return err
 	}

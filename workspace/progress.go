@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 // Progress hears how far a piece of long work has come, for a face that
 // shows it to a person watching (the command line on a terminal): the
@@ -10,8 +10,8 @@ package tools
 // failed. A nil Progress hears nothing.
 type Progress func(work string, total int) (step func(n int), end func())
 
-// begin begins work on p; a nil p answers steps and an end that do nothing.
-func (p Progress) begin(work string, total int) (step func(n int), end func()) {
+// Begin begins work on p; a nil p answers steps and an end that do nothing.
+func (p Progress) Begin(work string, total int) (step func(n int), end func()) {
 	if p == nil {
 		return func(int) {}, func() {}
 	}

@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"fmt"
@@ -8,14 +8,16 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/projectgen"
+	"github.com/tent-tools/tent-tools/rename"
 )
 
 // BenchmarkHubRename measures renaming the hub table of a generated project
 // of 1,000 tables (accounts, the most referenced: 583 files change) and
-// back, through Call with the index warm, with the journal's texts and
-// folders made durable by one syncfs ("syncfs", where the platform has it)
-// and by an fsync each, in parallel ("fsync each"): the ratio of the two
-// is what syncfs saves on a commit of many files.
+// back, planned on the warm index and applied through the pipeline, with
+// the journal's texts and folders made durable by one syncfs ("syncfs",
+// where the platform has it) and by an fsync each, in parallel ("fsync
+// each"): the ratio of the two is what syncfs saves on a commit of many
+// files.
 func BenchmarkHubRename(b *testing.B) {
 	dir := b.TempDir()
 	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1})); err != nil {
@@ -30,21 +32,28 @@ func BenchmarkHubRename(b *testing.B) {
 		b.Fatal(err)
 	}
 	name := "accounts"
-	rename := func(b *testing.B) {
+	renameHub := func(b *testing.B) {
 		to := "hubs"
 		if name == to {
 			to = "accounts"
 		}
-		ans, err := call(w, "rename", fmt.Sprintf(`{"name": %q, "to": %q}`, name, to))
+		ix, err := w.Index(b.Context())
 		if err != nil {
 			b.Fatal(err)
 		}
-		if files, _ := asJSON(b, ans.Data)["changed"].([]any); len(files) < 500 {
-			b.Fatalf("the rename changed %d files; want the hub's 500 or more", len(files))
+		s, err := rename.Plan(ix, name, to)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(s.Files) < 500 {
+			b.Fatalf("the rename changes %d files; want the hub's 500 or more", len(s.Files))
+		}
+		if _, err := w.Apply(b.Context(), ix, s); err != nil {
+			b.Fatal(err)
 		}
 		name = to
 	}
-	rename(b) // settles: the starting state; warms the caches
+	renameHub(b) // settles: the starting state; warms the caches
 	platform := syncWholeFS
 	defer func() { syncWholeFS = platform }()
 	for _, mode := range []string{"fsync each", "syncfs"} {
@@ -57,7 +66,7 @@ func BenchmarkHubRename(b *testing.B) {
 				syncWholeFS = func() bool { return false }
 			}
 			for range b.N {
-				rename(b)
+				renameHub(b)
 			}
 		})
 	}
@@ -70,21 +79,31 @@ func BenchmarkHubRename(b *testing.B) {
 // and by an fsync each (in parallel), in one run.
 func BenchmarkCommit(b *testing.B) {
 	const files = 583
+	dir := b.TempDir()
 	texts := map[string]string{}
 	for i := range files {
-		texts[fmt.Sprintf("d%d/f%d.txt", i%10, i)] = strings.Repeat(fmt.Sprintf("line %d\n", i), 500)
+		p := fmt.Sprintf("d%d/f%d.txt", i%10, i)
+		texts[p] = strings.Repeat(fmt.Sprintf("line %d\n", i), 500)
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(texts[p]), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
-	w, dir := openFiles(b, texts)
-	if _, err := call(w, "history", `{}`); err != nil {
+	w, err := Open(dir, Options{})
+	if err != nil {
 		b.Fatal(err)
 	}
-	view := &Workspace{folder: w.folder, opts: w.opts, tool: "bench"}
-	if err := view.settle(b.Context()); err != nil {
+	defer w.Close()
+	view, release, err := w.Enter(b.Context(), "bench", true) // settles: the starting state
+	if err != nil {
 		b.Fatal(err)
 	}
+	defer release()
 	round := 0
 	commit := func(b *testing.B) {
-		st := &stage{summary: "bench"}
+		st := &Stage{Summary: "bench"}
 		for p, text := range texts {
 			old, err := os.ReadFile(filepath.Join(dir, p))
 			if err != nil {

@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"context"
@@ -99,7 +99,7 @@ func stateOf(rel string, info fs.FileInfo) history.FileState {
 // finishes the changes a crash cut short, then records what changed
 // outside the tools since the history last looked.
 func (w *Workspace) settle(ctx context.Context) error {
-	hs, err := w.history(ctx)
+	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 	if seen.none() {
 		return w.restamp(ctx, hs, seen.restamp)
 	}
-	p := &history.Point{Time: w.now(), Kind: history.KindOutside, Done: true}
+	p := &history.Point{Time: w.Now(), Kind: history.KindOutside, Done: true}
 	blobs, state := w.outsidePoint(ctx, hs, p, seen)
 	p.Summary = "changed outside the tools: " + history.Summary(seen.paths(), 3)
 	_, err = w.recordSeen(ctx, hs, p, blobs, state)
@@ -226,7 +226,7 @@ func (w *Workspace) restamp(ctx context.Context, hs *history.Store, restamp []hi
 // is small enough to keep.
 type fileSeen struct {
 	state history.FileState
-	data  []byte // nil where larger than maxKept
+	data  []byte // nil where larger than MaxKept
 }
 
 // look reads a file for its hash, keeping its text where it is small
@@ -240,11 +240,11 @@ func (w *Workspace) look(rel string, st history.FileState) (fileSeen, error) {
 	defer f.Close()
 	h := sha256.New()
 	var data []byte
-	if st.Size <= maxKept {
-		if data, err = io.ReadAll(io.LimitReader(f, maxKept+1)); err != nil {
+	if st.Size <= MaxKept {
+		if data, err = io.ReadAll(io.LimitReader(f, MaxKept+1)); err != nil {
 			return fileSeen{}, err
 		}
-		if len(data) > maxKept {
+		if len(data) > MaxKept {
 			return fileSeen{}, fmt.Errorf("%s grew while read", rel)
 		}
 		h.Write(data)
@@ -252,7 +252,7 @@ func (w *Workspace) look(rel string, st history.FileState) (fileSeen, error) {
 		return fileSeen{}, err
 	}
 	st.Hash = hex.EncodeToString(h.Sum(nil))
-	if data == nil && st.Size <= maxKept {
+	if data == nil && st.Size <= MaxKept {
 		data = []byte{}
 	}
 	return fileSeen{state: st, data: data}, nil
@@ -337,14 +337,14 @@ func (w *Workspace) earlierText(ctx context.Context, rel, hash string, cache **d
 	return nil, false
 }
 
-// keepUnkept stores the contents the history does not keep yet of every
-// file it tracks (up to maxKept), read from the disk and checked against
+// KeepUnkept stores the contents the history does not keep yet of every
+// file it tracks (up to MaxKept), read from the disk and checked against
 // the recorded hash: before something runs that may change any file (a
 // shell command), so that what it changes can be put back. A file that
 // no longer holds its recorded content is left out (the look after the
 // command records that change).
-func (w *Workspace) keepUnkept(ctx context.Context, hs *history.Store) error {
-	unkept, err := hs.Unkept(ctx, maxKept)
+func (w *Workspace) KeepUnkept(ctx context.Context, hs *history.Store) error {
+	unkept, err := hs.Unkept(ctx, MaxKept)
 	if err != nil || len(unkept) == 0 {
 		return err
 	}

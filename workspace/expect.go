@@ -1,4 +1,4 @@
-package tools
+package workspace
 
 import (
 	"context"
@@ -99,7 +99,7 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 		if text, ok := w.Overlay(rel); ok {
 			return text, w.modeOf(rel), nil
 		}
-		return w.current(rel)
+		return w.Current(rel)
 	})
 	if err != nil {
 		return nil, err
@@ -111,17 +111,17 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 	}
 	changes := defchange.Diff(before, after, st.renames)
 	changes = append(changes, st.fileChanges()...)
-	ask, err := w.opts.Policy.Judge(st.paths(), changes)
+	ask, err := w.opts.Policy.Judge(st.Paths(), changes)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.approve(ctx, st.summary, ask); err != nil {
+	if err := w.approve(ctx, st.Summary, ask); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	plan := &Plan{Summary: st.summary, Changes: changes}
+	plan := &Plan{Summary: st.Summary, Changes: changes}
 	moved := map[string]string{} // from -> to
 	for _, f := range st.files {
 		if f.from != "" {
@@ -145,7 +145,7 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 }
 
 // oldOf is the old text of a staged file that goes.
-func oldOf(st *stage, rel string) []byte {
+func oldOf(st *Stage, rel string) []byte {
 	for _, f := range st.files {
 		if f.rel == rel && f.gone {
 			return f.old
@@ -307,7 +307,7 @@ func (w *Workspace) recordPlanned(ctx context.Context, hs *history.Store, known 
 	e *expectation, arrived []string, seen map[string]fileSeen) error {
 	sort.Strings(arrived)
 	p := &history.Point{
-		Time: w.now(), Who: e.opts.Caller, Agent: e.opts.Agent, Kind: history.KindCommand, Turn: e.opts.Turn,
+		Time: w.Now(), Who: e.opts.Caller, Agent: e.opts.Agent, Kind: history.KindCommand, Turn: e.opts.Turn,
 		Tool: e.tool, Summary: e.plan.Summary, Changes: e.plan.Changes, Done: true,
 	}
 	blobs := map[string][]byte{}

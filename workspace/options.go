@@ -1,0 +1,74 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/policy"
+)
+
+// Approver answers the person's yes or no for a write that the policy's ask
+// names (tools.md §3). The CLI asks on the terminal; a host asks its user.
+type Approver interface {
+	Approve(ctx context.Context, question string) (bool, error)
+}
+
+// Options are what a workspace (or a view of it, With) is opened with: the
+// agent's policy (nil: the default), who acts and for which agent, the turn
+// its points belong to, and who answers for the person.
+type Options struct {
+	Policy *policy.Policy
+	// Caller is who acts (a person, a user of the host), as points record it.
+	Caller string
+	// Agent is the agent the caller acts through, whose policy Policy is.
+	Agent string
+	// Turn is the turn of the agent that the points belong to (0: none).
+	Turn int
+	// Approver answers for the person where the policy's ask names a
+	// change; nil answers no.
+	Approver Approver
+	// Now is the clock points are recorded by; nil means time.Now.
+	Now func() time.Time
+	// Progress hears of long work as it goes (progress.go); nil hears
+	// nothing. The test database is the folder's: its first build is
+	// heard by the Progress of the workspace that first runs app code in
+	// the folder.
+	Progress Progress
+	// TextZone is the time zone of the times in text answers (RFC 3339,
+	// in seconds, with the zone's offset), such as time.Local for a
+	// person at a terminal; nil means UTC. Data answers are always UTC.
+	TextZone *time.Location
+}
+
+// Size limits of the files the workspace reads and writes.
+const (
+	// MaxText is the most a tool reads whole or writes: 1 MB.
+	MaxText = 1 << 20
+	// MaxFile is the largest file read at all (read by lines, edit, search).
+	MaxFile = 64 << 20
+)
+
+// errTooLarge stands for "too large" where only that is needed.
+var errTooLarge = errors.New("too large")
+
+// isCode reports whether err is a tool error with the code.
+func isCode(err error, code string) bool {
+	var te *diag.ToolError
+	return errors.As(err, &te) && te.Code == code
+}
+
+// size writes a number of bytes as a person reads it.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	case n == 1:
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
