@@ -72,6 +72,12 @@ type Set struct {
 	// rename, oldest first (empty for a kind without `was`).
 	To  string
 	Was []string
+	// Renamed maps each definition or column the set renames on purpose,
+	// by its full name before ("orders", "orders.buyer"), to its full
+	// name after ("purchases", "orders.customer"): the planner's own
+	// answer to what the definition diff of the change should take as a
+	// rename rather than a remove and an add.
+	Renamed map[string]string
 
 	Files   []*FileEdit
 	Deletes []string

@@ -52,6 +52,10 @@ func Plan(ix *definitions.Index, name, to string) (*change.Set, error) {
 		return nil, fmt.Errorf("rename %s: %w", name, err)
 	}
 	s.Action, s.Kind, s.Target, s.To, s.Was = "rename", p.kind(), name, to, p.newWas
+	s.Renamed = map[string]string{p.def.Name: to}
+	if p.col != nil {
+		s.Renamed = map[string]string{p.def.Name + "." + p.old: p.def.Name + "." + to}
+	}
 	if terr := p.checkCapture(s); terr != nil {
 		return nil, terr
 	}

@@ -1,6 +1,8 @@
 package rename
 
 import (
+	"context"
+	"maps"
 	"path/filepath"
 	"testing"
 
@@ -93,5 +95,34 @@ func TestRename(t *testing.T) {
 				return s, a, err
 			})
 		})
+	}
+}
+
+// TestPlanRenamed: a plan names what it renames on purpose as data, by
+// full names, so that the pipeline's definition diff takes it as a rename
+// without reading the set's strings again (a column given with its table
+// or bare, a definition).
+func TestPlanRenamed(t *testing.T) {
+	ix, err := definitions.Build(context.Background(), "../testdata/projects/refactor-basic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, to string
+		want     map[string]string
+	}{
+		{"orders", "purchases", map[string]string{"orders": "purchases"}},
+		{"orders.buyer", "customer", map[string]string{"orders.buyer": "orders.customer"}},
+		{"orders.total", "orders.amount", map[string]string{"orders.total": "orders.amount"}},
+		{"placeOrder", "submitOrder", map[string]string{"placeOrder": "submitOrder"}},
+	}
+	for _, tc := range tests {
+		s, err := Plan(ix, tc.name, tc.to)
+		if err != nil {
+			t.Fatalf("Plan(%s, %s): %v", tc.name, tc.to, err)
+		}
+		if !maps.Equal(s.Renamed, tc.want) {
+			t.Errorf("Plan(%s, %s).Renamed = %v; want %v", tc.name, tc.to, s.Renamed, tc.want)
+		}
 	}
 }

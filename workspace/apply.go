@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"sort"
 	"strings"
@@ -147,14 +148,7 @@ func (w *Workspace) stageSet(s *change.Set) (*Stage, error) {
 // the text a path holds before the change and its mode; f is the file's
 // edit, nil for a deletion. Nothing is written.
 func (w *Workspace) stageFrom(s *change.Set, base func(rel string, f *change.FileEdit) ([]byte, fs.FileMode, error)) (*Stage, error) {
-	st := &Stage{Summary: setSummary(s), readable: true, renames: defchange.Renames{}}
-	if s.Action == "rename" && s.Target != "" && s.To != "" {
-		to := s.To
-		if table, _, ok := strings.Cut(s.Target, "."); ok {
-			to = table + "." + s.To
-		}
-		st.renames[s.Target] = to
-	}
+	st := &Stage{Summary: setSummary(s), readable: true, renames: defchange.Renames(maps.Clone(s.Renamed))}
 	for _, f := range s.Files {
 		src, err := w.Resolve(f.Path, true)
 		if err != nil {
