@@ -39,7 +39,7 @@ type Point struct {
 	// found not done at the next start is finished.
 	Done bool
 	// Journal names the new contents written beside the point before its
-	// files are renamed into place (package tools names them by it), so
+	// files are renamed into place (package workspace names them by it), so
 	// that a point found not done can be finished.
 	Journal string
 }

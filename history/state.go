@@ -19,7 +19,7 @@ type FileState struct {
 	Inode uint64
 	// CTime is the inode's change time, where the stat that made the
 	// state gave one. The history neither stores nor compares it; the
-	// index's stamps (tools/index.go) do.
+	// index's stamps (workspace/index.go) do.
 	CTime int64
 }
 

@@ -10,7 +10,7 @@
 // A point is recorded before its files are written, as not done: it is
 // the change's journal. The files are then written, and the point marked
 // done. A point found not done at the next start is finished from the
-// contents kept with it (package tools does that). The store writes
+// contents kept with it (package workspace does that). The store writes
 // nothing but its database.
 package history
 
