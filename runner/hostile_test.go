@@ -59,6 +59,20 @@ func TestHostileApp(t *testing.T) {
 		"fromArrayLike", "rawHuge", "applyHuge", "typedHuge", "concatHuge", "flatHuge", "keysOfText", "stringifySparse"} {
 		cases = append(cases, hostile{name, "", []string{"T4005"}})
 	}
+	// A throwing Proxy (issue 13 item 22), each way app code can hand one
+	// to the host: a coded answer, T4003, and the host alive.
+	for _, as := range []string{"result", "thrown", "logged"} {
+		for _, kind := range []string{"plain", "revoked", "function", "error", "nested"} {
+			want := []string{"T4003"}
+			if as == "logged" && kind == "nested" {
+				// A log argument that cannot be made JSON is shown as
+				// String(value): here the outer plain object, whose
+				// "[object Object]" never looks at the Proxy inside.
+				want = []string{""}
+			}
+			cases = append(cases, hostile{"proxyThrows", `{"as":"` + as + `","kind":"` + kind + `"}`, want})
+		}
+	}
 	cases = append(cases,
 		hostile{"growingLength", "", []string{""}}, // the length read first is the one used: no harm done
 		hostile{"spreadSparse", "", []string{"T4004", "T4005"}},

@@ -196,6 +196,44 @@ export const logGetter = fn({
   },
 })
 
+// A Proxy whose every trap throws (issue 13 item 22), or one revoked, so
+// that any look at it throws: as the result, as the value thrown, as an
+// argument of a log line. `as` picks which; `kind` picks the Proxy.
+const throwing = (kind) => {
+  const trap = () => {
+    throw new Error('a trap threw')
+  }
+  if (kind === 'revoked') {
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    return proxy
+  }
+  if (kind === 'function') {
+    return new Proxy(function () {}, { get: trap, getPrototypeOf: trap, ownKeys: trap, apply: trap, has: trap, getOwnPropertyDescriptor: trap })
+  }
+  if (kind === 'error') {
+    return new Proxy(new Error('inside'), { get: trap, getPrototypeOf: trap, ownKeys: trap, has: trap, getOwnPropertyDescriptor: trap })
+  }
+  if (kind === 'nested') {
+    return { ok: [1, 2, { deep: new Proxy({}, { ownKeys: trap, get: trap, getOwnPropertyDescriptor: trap }) }] }
+  }
+  return new Proxy({}, { get: trap, getPrototypeOf: trap, ownKeys: trap, has: trap, getOwnPropertyDescriptor: trap })
+}
+export const proxyThrows = fn({
+  input: { as: text(), kind: text() },
+  run: (ctx, input) => {
+    const p = throwing(input.kind)
+    if (input.as === 'thrown') {
+      throw p
+    }
+    if (input.as === 'logged') {
+      ctx.log('a proxy:', p)
+      return 1
+    }
+    return p
+  },
+})
+
 // Forges the code of a refusal.
 export const forgeCode = fn({
   run: () => {
