@@ -27,6 +27,44 @@ func (ix *Index) CodeSites(target string) []CodeSite {
 	return ix.code().codeSites(target, d, c)
 }
 
+// References counts what names the definition called name besides its
+// own name: its plain places but the name itself (imports, identifiers,
+// refs, steps, test data; see Places) and its likely code sites (see
+// CodeSites); 0 where there is no such definition. It is what counting
+// Places and CodeSites gives, without making and sorting them: the map
+// counts every definition's.
+func (ix *Index) References(name string) int {
+	d, c, err := ix.Lookup(name)
+	if err != nil || c != nil {
+		return 0
+	}
+	ci := ix.code()
+	places := ci.definitionPlaces(name, d)
+	sortPlaces(places) // drops a place found twice
+	n := 0
+	isPlace := map[string]map[int]bool{}
+	for _, p := range places {
+		if p.Kind != PlaceName {
+			n++
+		}
+		if isPlace[p.Path] == nil {
+			isPlace[p.Path] = map[int]bool{}
+		}
+		isPlace[p.Path][p.Span.Start] = true
+	}
+	for _, f := range ci.wordFiles(d.Name) {
+		for _, w := range f.Words[d.Name] {
+			if isPlace[f.Path][w.Span.Start] {
+				continue
+			}
+			if mark, ok := siteMark(d, nil, w); ok && mark == Likely {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // This file finds the places that name a definition or a column
 // (format.md §4): the plain places that rename changes and remove updates,
 // and the code sites that they only list. The lookups they run on are in

@@ -184,3 +184,38 @@ func BenchmarkCodeLookups(b *testing.B) {
 		join(ix.sorted, ix.ResolveImport).words()
 	}
 }
+
+// TestReferences checks that References counts what Places (but the name
+// itself) and the likely CodeSites list, for every definition of the
+// sample projects and a generated one, and 0 for a column or no name.
+func TestReferences(t *testing.T) {
+	for name, ix := range cacheProjects(t) {
+		counted := 0
+		for _, d := range ix.Definitions() {
+			want := 0
+			for _, p := range ix.Places(d.Name) {
+				if p.Kind != PlaceName {
+					want++
+				}
+			}
+			for _, s := range ix.CodeSites(d.Name) {
+				if s.Mark == Likely {
+					want++
+				}
+			}
+			if got := ix.References(d.Name); got != want {
+				t.Errorf("%s: %s: References %d, want %d", name, d.Name, got, want)
+			}
+			counted += want
+		}
+		if name == "generated" && counted == 0 {
+			t.Errorf("%s: no references at all, so the test shows nothing", name)
+		}
+	}
+	ix := cacheProjects(t)["shop"]
+	for _, target := range []string{"orders.buyer", "noSuchName", ""} {
+		if n := ix.References(target); n != 0 {
+			t.Errorf("References(%q) = %d, want 0", target, n)
+		}
+	}
+}

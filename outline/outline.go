@@ -152,28 +152,13 @@ func outlineOf(ix *definitions.Index, f *definitions.File, d *definitions.Defini
 		o.HTTPAllow = d.Engine.HTTPAllow
 	}
 	if d.Kind != definitions.KindProject && d.Kind != definitions.KindEngine {
-		o.Refs = refCount(ix, d.Name)
+		// What names it besides its own name: plain places and likely
+		// code sites (ctx.db.orders, ctx.call('placeOrder')). Maybe-sites
+		// are left out: a common word would count every comment that
+		// happens to use it.
+		o.Refs = ix.References(d.Name)
 	}
 	return o
-}
-
-// refCount counts what names a definition besides its own name: plain
-// places (imports, identifiers, refs, steps, test data) and likely code
-// sites (ctx.db.orders, ctx.call('placeOrder')). Maybe-sites are left out:
-// a common word would count every comment that happens to use it.
-func refCount(ix *definitions.Index, name string) int {
-	n := 0
-	for _, p := range ix.Places(name) {
-		if p.Kind != definitions.PlaceName {
-			n++
-		}
-	}
-	for _, s := range ix.CodeSites(name) {
-		if s.Mark == definitions.Likely {
-			n++
-		}
-	}
-	return n
 }
 
 // sendsOf is what a definition sends, declared or inferred, sorted.
