@@ -106,8 +106,9 @@ warm() { "$tt" -C "$work/project" check >/dev/null 2>&1 || true; }
 no_tent() { rm -rf "$work/project/.tent"; }
 ten_changed() {
   warm
-  for f in $(cd "$work/project" && ls tables/*.ts | grep -v index.ts | head -10); do
-    echo "// $RANDOM" >>"$work/project/$f"
+  local files=("$work"/project/tables/[a-z]*[0-9].ts)
+  for f in "${files[@]:0:10}"; do
+    echo "// $RANDOM" >>"$f"
   done
 }
 # fresh_copy is a copy of the project (its index cached) that no tool has
@@ -126,7 +127,7 @@ warm_copy() {
 }
 wtt() { "$tt" -C "$work/warm" --yes "$@" >/dev/null 2>&1 || true; }
 back_table() { warm_copy; grep -q 'const ledgers2 ' "$work/warm/tables/accounts2.ts" && wtt rename ledgers2 accounts2; true; }
-back_column() { warm_copy; grep -q 'total: money()' "$work/warm/tables/accounts2.ts" && wtt rename accounts2.total amount; true; }
+back_column() { warm_copy; grep -q 'total: money(' "$work/warm/tables/accounts2.ts" && wtt rename accounts2.total amount; true; }
 back_hub() { warm_copy; grep -q 'const clients ' "$work/warm/tables/accounts.ts" && wtt rename clients accounts; true; }
 back_line() { warm_copy; wtt edit tables/accounts2.ts --find 'title: text(), // edited' --with 'title: text(),'; }
 nothing() { :; }
