@@ -62,7 +62,23 @@ const DefaultRowsLimit = 100
 // Rows answers rows of a table of the test database, up to limit (0:
 // DefaultRowsLimit), without its private columns, which Hidden names.
 func (r *Runner) Rows(ctx context.Context, ix *definitions.Index, table string, limit int) (*Rows, error) {
-	a := r.app(ix)
+	return r.rows(ctx, r.app(ix), table, limit)
+}
+
+// RowsStamped is Rows for a process that has not read the index, as
+// RunStamped is Run: ok == false where the app snapshot does not fit
+// stamps, and nothing was read.
+func (r *Runner) RowsStamped(ctx context.Context, stamps map[string]definitions.Stamp, table string, limit int) (rows *Rows, ok bool, err error) {
+	a := r.loadApp(stamps)
+	if a == nil {
+		return nil, false, nil
+	}
+	rows, err = r.rows(ctx, a, table, limit)
+	return rows, true, err
+}
+
+// rows answers rows of a table of a's test database.
+func (r *Runner) rows(ctx context.Context, a *app, table string, limit int) (*Rows, error) {
 	t := a.tables[table]
 	if t == nil {
 		if k := a.kinds[table]; k != "" {

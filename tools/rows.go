@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/tent-tools/tent-tools/runner"
 )
 
 // RowsInput is the input of rows: a table, and how many rows at most (100
@@ -27,15 +29,29 @@ func init() {
 // Rows answers rows of the test database (tools.md §5, rows), built or
 // migrated first as a run would.
 func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
-	ix, err := w.appIndex(ctx)
-	if err != nil {
-		return Answer{}, err
-	}
 	r, err := w.Runner()
 	if err != nil {
 		return Answer{}, err
 	}
-	rows, err := r.Rows(ctx, ix, in.Table, in.Limit)
+	// As run: from the app snapshot where the files fit it (run.go).
+	var rows *runner.Rows
+	read := false
+	if w.ColdStampsWanted() {
+		r.Prefetch()
+		if stamps := w.ColdStamps(ctx); stamps != nil {
+			rows, read, err = r.RowsStamped(ctx, stamps, in.Table, in.Limit)
+		}
+	}
+	if !read {
+		ix, ierr := w.appIndex(ctx)
+		if ierr != nil {
+			return Answer{}, ierr
+		}
+		rows, err = r.Rows(ctx, ix, in.Table, in.Limit)
+		if stamps := w.IndexStamps(ix); stamps != nil {
+			r.KeepApp(ix, stamps)
+		}
+	}
 	if err != nil {
 		return Answer{}, err
 	}

@@ -143,5 +143,19 @@ func TestRunFromAppSnapshot(t *testing.T) {
 		if fromSnap != s.fromSnap {
 			t.Errorf("%s: ran from the app snapshot = %v, want %v", s.label, fromSnap, s.fromSnap)
 		}
+		if !s.fromSnap {
+			continue
+		}
+		// rows needs the schema too, not the index.
+		w, err = Open(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ans, err = call(w, "rows", `{"table":"products","limit":2}`)
+		fromSnap = !w.HasIndex()
+		w.Close()
+		if err != nil || len(ans.Data.(*runner.Rows).Rows) != 2 || !fromSnap {
+			t.Errorf("%s: rows: %v, %v, from the app snapshot = %v", s.label, ans.Data, err, fromSnap)
+		}
 	}
 }
