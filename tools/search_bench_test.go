@@ -1,14 +1,20 @@
 package tools
 
 import (
+	"context"
+	"io/fs"
 	"testing"
 
+	"github.com/tent-tools/tent-tools/internal/projectfiles"
 	"github.com/tent-tools/tent-tools/internal/projectgen"
 )
 
 // BenchmarkSearch measures search over a generated project of 300 tables
 // (as `tent-gen -tables 300` writes it): a word, a case-insensitive text,
-// a regex, and count, each reading every file of the project.
+// a regex, and count, each reading every file of the project; then the
+// reading alone, by the walk of the other tools (io/fs on os.Root: what
+// search did before) and by descriptors (projectfiles.Walk: what it does):
+// compare the two.
 func BenchmarkSearch(b *testing.B) {
 	dir := b.TempDir()
 	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: 300, Seed: 1})); err != nil {
@@ -33,4 +39,30 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+	ctx := context.Background()
+	b.Run("read/fs-walk", func(b *testing.B) {
+		for b.Loop() {
+			err := w.Walk(ctx, ".", func(p string, d fs.DirEntry, _ int) error {
+				if d.Type().IsRegular() {
+					_, err := w.FS().ReadFile(p)
+					return err
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read/descriptors", func(b *testing.B) {
+		for b.Loop() {
+			err := w.WalkFiles(ctx, ".", func(e projectfiles.Entry) error {
+				_, err := e.Dir.ReadFile(e.Name, e.Size)
+				return err
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
