@@ -21,6 +21,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
@@ -65,10 +67,32 @@ var schemaSteps = []string{schema}
 // Commits are durable (synchronous FULL) except where a method says
 // otherwise.
 func Open(ctx context.Context, path string) (*Store, error) {
-	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 10 * time.Second, Synchronous: "FULL", Immediate: true})
+	db, err := sqlitefile.Open(path, options)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
+	return migrated(ctx, db, path)
+}
+
+// OpenIn is Open of the store File in the open folder dir (.tent/, reached
+// without following a link), whose checked path is dirPath: a swap of the
+// folder for a link after it was opened cannot redirect the store
+// (sqlitefile.OpenIn). dir may be closed once OpenIn returns.
+func OpenIn(ctx context.Context, dir *os.File, dirPath string) (*Store, error) {
+	path := filepath.Join(dirPath, File)
+	db, err := sqlitefile.OpenIn(dir, path, options)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return migrated(ctx, db, path)
+}
+
+// options are the store's: durable commits, writers that take the lock
+// at once.
+var options = sqlitefile.Options{Busy: 10 * time.Second, Synchronous: "FULL", Immediate: true}
+
+// migrated brings the opened store at path to this release's schema.
+func migrated(ctx context.Context, db *sql.DB, path string) (*Store, error) {
 	if _, err := sqlitefile.Migrate(ctx, db, schemaSteps); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("history: open %s: %w", path, err)

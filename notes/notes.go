@@ -8,6 +8,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
@@ -38,10 +40,31 @@ var schemaSteps = []string{
 // Open opens (creating where needed) the notes at path, brought to the
 // schema version of this release (sqlitefile.ErrNewer for a newer file).
 func Open(ctx context.Context, path string) (*Store, error) {
-	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 10 * time.Second})
+	db, err := sqlitefile.Open(path, options)
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
+	return migrated(ctx, db, path)
+}
+
+// OpenIn is Open of the store File in the open folder dir (.tent/, reached
+// without following a link), whose checked path is dirPath: a swap of the
+// folder for a link after it was opened cannot redirect the store
+// (sqlitefile.OpenIn). dir may be closed once OpenIn returns.
+func OpenIn(ctx context.Context, dir *os.File, dirPath string) (*Store, error) {
+	path := filepath.Join(dirPath, File)
+	db, err := sqlitefile.OpenIn(dir, path, options)
+	if err != nil {
+		return nil, fmt.Errorf("notes: %w", err)
+	}
+	return migrated(ctx, db, path)
+}
+
+// options are the store's.
+var options = sqlitefile.Options{Busy: 10 * time.Second}
+
+// migrated brings the opened store at path to this release's schema.
+func migrated(ctx context.Context, db *sql.DB, path string) (*Store, error) {
 	if _, err := sqlitefile.Migrate(ctx, db, schemaSteps); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("notes: open %s: %w", path, err)

@@ -217,14 +217,17 @@ func (w *Workspace) HistoryStore(ctx context.Context) (*history.Store, error) {
 	if w.points != nil {
 		return w.points, nil
 	}
-	dir, err := w.stateDir()
-	if err != nil {
-		return nil, err
-	}
 	if err := noLink(w.fsys, stateFolder+"/"+history.File); err != nil {
 		return nil, err
 	}
-	s, err := history.Open(ctx, filepath.Join(dir, history.File))
+	// Opened through the folder held open: a swap of .tent/ for a link
+	// after this cannot redirect the database (sqlitefile.OpenIn).
+	dir, err := w.openState()
+	if err != nil {
+		return nil, err
+	}
+	s, err := history.OpenIn(ctx, dir.f, filepath.Join(w.root, stateFolder))
+	dir.Close()
 	if err != nil {
 		return nil, w.StateDBError(history.File, err)
 	}
@@ -239,14 +242,17 @@ func (w *Workspace) NoteStore(ctx context.Context) (*notes.Store, error) {
 	if w.notes != nil {
 		return w.notes, nil
 	}
-	dir, err := w.stateDir()
-	if err != nil {
-		return nil, err
-	}
 	if err := noLink(w.fsys, stateFolder+"/"+notes.File); err != nil {
 		return nil, err
 	}
-	s, err := notes.Open(ctx, filepath.Join(dir, notes.File))
+	// Opened through the folder held open: a swap of .tent/ for a link
+	// after this cannot redirect the database (sqlitefile.OpenIn).
+	dir, err := w.openState()
+	if err != nil {
+		return nil, err
+	}
+	s, err := notes.OpenIn(ctx, dir.f, filepath.Join(w.root, stateFolder))
+	dir.Close()
 	if err != nil {
 		return nil, w.StateDBError(notes.File, err)
 	}
@@ -262,6 +268,8 @@ func (w *Workspace) NoteStore(ctx context.Context) (*notes.Store, error) {
 func (w *Workspace) StateDBError(name string, err error) error {
 	rel := stateFolder + "/" + name
 	switch {
+	case errors.Is(err, sqlitefile.ErrRedirected):
+		return refuse(stateFolder, "%s/ was swapped for a link while %s was opened (%v); the framework keeps its state in a real folder of the project: remove the link and run the tool again", stateFolder, rel, err)
 	case errors.Is(err, sqlitefile.ErrNewer):
 		return diag.Errorf(diag.T9113, "%s was %v; update tent-tools to use this project (the file is left as it is)", rel, err).With("path", rel)
 	case errors.Is(err, sqlitefile.ErrDamaged):

@@ -38,6 +38,15 @@ func Open(path string, o Options) (*sql.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	db, err := sql.Open("sqlite", dsn(path, o))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// dsn is the driver's name of the database at path, with the options.
+func dsn(path string, o Options) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.Busy.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -47,11 +56,7 @@ func Open(path string, o Options) (*sql.DB, error) {
 	if o.Immediate {
 		q.Set("_txlock", "immediate")
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	return db, nil
+	return "file:" + path + "?" + q.Encode()
 }
 
 // Versioning: every database of .tent/ carries the version of its schema

@@ -1,0 +1,118 @@
+package sqlitefile
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// makeMarked makes the database name in dir with one row saying mark.
+func makeMarked(t *testing.T, dir, name, mark string) {
+	t.Helper()
+	db, err := Open(filepath.Join(dir, name), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE mark (v TEXT); INSERT INTO mark VALUES (?)`, mark); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpenInSwap swaps the folder .tent with a link to a decoy folder
+// holding a database of the same name, again and again (renameat2
+// RENAME_EXCHANGE), while connections are opened: through OpenIn every
+// connection reads the held folder's database or is refused
+// (ErrRedirected), never the decoy's. Opened by its path (Open), the same
+// connections do read the decoy: the swaps meet the opens.
+func TestOpenInSwap(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	state, decoy, swap := filepath.Join(root, ".tent"), filepath.Join(root, "decoy"), filepath.Join(root, "swap")
+	for _, d := range []string{state, decoy} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	makeMarked(t, state, "x.db", "real")
+	makeMarked(t, decoy, "x.db", "decoy")
+	if err := os.Symlink("decoy", swap); err != nil {
+		t.Fatal(err)
+	}
+	folder, err := os.Open(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := OpenIn(folder, filepath.Join(state, "x.db"), Options{Busy: 5e9})
+	folder.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	byPath, err := Open(filepath.Join(state, "x.db"), Options{Busy: 5e9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer byPath.Close()
+	for _, db := range []*sql.DB{held, byPath} {
+		db.SetMaxIdleConns(0) // every query opens a connection
+	}
+
+	var stop atomic.Bool
+	var swaps atomic.Int64
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for !stop.Load() {
+			if err := unix.Renameat2(unix.AT_FDCWD, state, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
+				t.Errorf("swap: %v", err)
+				return
+			}
+			swaps.Add(1)
+		}
+	})
+	read := func(db *sql.DB) (string, error) {
+		var v string
+		err := db.QueryRowContext(ctx, `SELECT v FROM mark`).Scan(&v)
+		return v, err
+	}
+	var real, refused, decoyReads, pathDecoyReads int
+	for range 300 {
+		switch v, err := read(held); {
+		case errors.Is(err, ErrRedirected):
+			refused++
+		case err != nil:
+			refused++ // the file was not there at that instant: no wrong read
+		case v == "real":
+			real++
+		default:
+			decoyReads++
+		}
+		if v, err := read(byPath); err == nil && v == "decoy" {
+			pathDecoyReads++
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	t.Logf("%d swaps; held: %d real, %d refused, %d decoy; by path: %d decoy", swaps.Load(), real, refused, decoyReads, pathDecoyReads)
+	if decoyReads > 0 {
+		t.Errorf("OpenIn read the decoy %d times", decoyReads)
+	}
+	if real == 0 {
+		t.Error("OpenIn never read the held database")
+	}
+	if pathDecoyReads == 0 {
+		t.Error("the swaps never redirected an open by path: the test does not test the swap")
+	}
+	// With the swaps over, the held database is read, wherever its folder
+	// stands now.
+	if v, err := read(held); err != nil || v != "real" {
+		t.Errorf("after the swaps: %q, %v", v, err)
+	}
+}

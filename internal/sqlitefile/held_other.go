@@ -1,0 +1,16 @@
+//go:build !linux
+
+package sqlitefile
+
+import "os"
+
+// dupDir returns a handle of its own of the folder at dirPath (opened
+// again by its path: the platform has no /proc/self/fd to open through).
+func dupDir(_ *os.File, dirPath string) (*os.File, error) { return os.Open(dirPath) }
+
+// heldPath is the checked path itself.
+func heldPath(_ *os.File, path string) string { return path }
+
+// heldCheck checks nothing where the platform cannot tell which file
+// SQLite opened.
+func heldCheck(*os.File, string, string) error { return nil }
