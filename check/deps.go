@@ -59,6 +59,14 @@ func (p *pass) record(d dep) {
 	p.deps[d] = p.values.of(d)
 }
 
+// saw notes what the rule saw of d, worked out by the caller the same way
+// values.of would, unless p records nothing.
+func (p *pass) saw(d dep, val string) {
+	if p.deps != nil {
+		p.deps[d] = val
+	}
+}
+
 // values computes what a dep sees in one run's index, each once.
 type values struct {
 	s  *shared

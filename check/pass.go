@@ -2,6 +2,7 @@ package check
 
 import (
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/tent-tools/tent-tools/definitions"
@@ -173,8 +174,9 @@ func (p *pass) rows(table string) map[string]bool {
 
 // resolve is the project file a relative import names, or "".
 func (p *pass) resolve(from, module string) string {
-	p.record(dep{depResolve, from + "\x00" + module})
-	return p.ix.ResolveImport(from, module)
+	to := p.ix.ResolveImport(from, module)
+	p.saw(dep{depResolve, from + "\x00" + module}, to)
+	return to
 }
 
 // project returns the project's definition, or nil.
@@ -185,15 +187,20 @@ func (p *pass) project() *definitions.Definition {
 
 // sends returns the ways definition name is inferred to send.
 func (p *pass) sends(name string) []string {
-	p.record(dep{depSends, name})
 	_, inferred := p.ix.Sends(name)
+	if p.deps != nil {
+		p.saw(dep{depSends, name}, strings.Join(inferred, ","))
+	}
 	return inferred
 }
 
 // calls returns the functions definition name calls.
 func (p *pass) calls(name string) []string {
-	p.record(dep{depCalls, name})
-	return p.ix.Calls(name)
+	callees := p.ix.Calls(name)
+	if p.deps != nil {
+		p.saw(dep{depCalls, name}, strings.Join(callees, "\x00"))
+	}
+	return callees
 }
 
 // at makes a finding in the file at path, about the definition def ("" for

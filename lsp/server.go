@@ -390,6 +390,7 @@ func (s *server) initialize(ctx context.Context, req jsonrpc2.Request) (any, err
 	if err != nil {
 		return nil, diag.Errorf(diag.T9121, "the workspace folder %s cannot be opened: %v", root, err).With("path", root)
 	}
+	ws.KeepChecks() // every keystroke checks again
 	s.mu.Lock()
 	s.ws, s.root, s.caps, s.enc, s.init, s.delay = ws, root, p.Capabilities, enc, opts, delay
 	s.mu.Unlock()

@@ -31,3 +31,25 @@ func TestCheckIndexKeepsAChecker(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepChecks: after KeepChecks the folder's first check goes through
+// its checker too.
+func TestKeepChecks(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openCopy(t)
+	ix, err := w.Index(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.KeepChecks()
+	c := w.checker
+	if c == nil {
+		t.Fatal("KeepChecks kept no checker")
+	}
+	if got, want := w.CheckIndex(ctx, ix, check.Options{}), check.Run(ctx, ix, check.Options{}); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the first check answers\n%v\nwant\n%v", got, want)
+	}
+	if w.checker != c {
+		t.Error("the first check made another checker")
+	}
+}
