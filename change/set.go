@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tent-tools/tent-tools/defchange"
 )
 
 // FileEdit is what a change set does to one existing file: edits to its
@@ -57,16 +59,27 @@ type Line struct {
 	Line int    `json:"line"`
 }
 
+// Action is what a change set does, as its planner names it.
+type Action string
+
+// The actions of a change set.
+const (
+	ActionRename Action = "rename" // rename.Plan
+	ActionRemove Action = "remove" // remove.Plan, and a file's removal
+	ActionMove   Action = "move"   // a file's move (the move tool)
+	ActionFix    Action = "fix"    // a finding's fix (the language server)
+)
+
 // Set is a change set. Files are sorted by Path; Deletes are sorted paths
 // of files that go; Left lists the code sites (and, for a remove, the
 // plain places of other definitions) that still name the target, in their
 // positions after the change.
 type Set struct {
-	// Action is "rename" or "remove"; Kind what it acts on ("table",
-	// "column", "fn", "flow", "screen", "file"), as a policy's change rule
+	// Action is what the set does; Kind what it acts on (a table, a
+	// column, a fn, a flow, a screen, a file), as a policy's change rule
 	// names it; Target the name ("orders", "orders.buyer") or the path.
-	Action string
-	Kind   string
+	Action Action
+	Kind   defchange.Kind
 	Target string
 	// To is a rename's new name; Was the target's `was` names after the
 	// rename, oldest first (empty for a kind without `was`).

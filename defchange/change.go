@@ -10,20 +10,39 @@
 // nothing. It imports definitions only.
 package defchange
 
-// The actions of a change, as a policy's change rule names them.
+import "github.com/tent-tools/tent-tools/definitions"
+
+// Action is what a change did to a definition, a column or a file, as a
+// policy's change rule names it (the ACTION of ACTION:KIND).
+type Action string
+
+// The actions of a change.
 const (
-	Add    = "add"
-	Change = "change"
-	Rename = "rename"
-	Remove = "remove"
+	Add    Action = "add"
+	Change Action = "change"
+	Rename Action = "rename"
+	Remove Action = "remove"
 )
 
-// The kinds a change acts on besides the definition kinds of package
-// definitions (table, fn, flow, screen, project, engine, unknown).
+// Kind is what a change acts on, as a policy's change rule names it (the
+// KIND of ACTION:KIND): a definition's kind (KindOf), a column or a file.
+type Kind string
+
+// The kinds a change acts on: the definition kinds of package definitions
+// (table, fn, flow, screen, project, engine, unknown), a column, a file.
 const (
-	KindColumn = "column"
-	KindFile   = "file"
+	KindTable   = Kind(definitions.KindTable)
+	KindFn      = Kind(definitions.KindFn)
+	KindFlow    = Kind(definitions.KindFlow)
+	KindScreen  = Kind(definitions.KindScreen)
+	KindProject = Kind(definitions.KindProject)
+	KindEngine  = Kind(definitions.KindEngine)
+	KindColumn  = Kind("column")
+	KindFile    = Kind("file")
 )
+
+// KindOf is the Kind of a change of a definition of the kind k.
+func KindOf(k definitions.Kind) Kind { return Kind(k) }
 
 // DefChange is one definition, column or file that a change added,
 // removed, renamed or changed.
@@ -34,8 +53,8 @@ const (
 // column "orders.customer", for a file its new path).
 type DefChange struct {
 	Definition string  `json:"definition"`
-	Kind       string  `json:"kind"`
-	Action     string  `json:"action"`
+	Kind       Kind    `json:"kind"`
+	Action     Action  `json:"action"`
 	To         string  `json:"to,omitempty"`
 	Fields     []Field `json:"fields"`
 }

@@ -119,10 +119,10 @@ func (e *composed) rekey(live map[string]*composed, key string, c DefChange) {
 
 // classOf is the namespace of a kind: definitions share one, columns and
 // files have their own.
-func classOf(kind string) string {
+func classOf(kind Kind) string {
 	switch kind {
 	case KindColumn, KindFile:
-		return kind
+		return string(kind)
 	}
 	return "definition"
 }

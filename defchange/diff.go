@@ -97,7 +97,7 @@ func Diff(before, after []*definitions.File, renames Renames) []DefChange {
 
 // whole is the change of a definition added or removed whole: every field
 // with its text on the side that has it.
-func whole(e entry, action string) DefChange {
+func whole(e entry, action Action) DefChange {
 	fs := flatten(e.def, e.src)
 	empty := &fieldSet{text: map[string]string{}, entities: map[string]string{}}
 	var fields []Field
@@ -106,7 +106,7 @@ func whole(e entry, action string) DefChange {
 	} else {
 		fields = diffFields(fs, empty, nil)
 	}
-	return DefChange{Definition: e.def.Name, Kind: string(e.def.Kind), Action: action, Fields: nonNil(fields)}
+	return DefChange{Definition: e.def.Name, Kind: KindOf(e.def.Kind), Action: action, Fields: nonNil(fields)}
 }
 
 // pair is the change of a definition that both sides have (perhaps under
@@ -122,7 +122,7 @@ func pair(o, n entry, renames Renames) []DefChange {
 	}
 	fields := diffFields(flatten(o.def, o.src), flatten(n.def, n.src), renamed)
 	var out []DefChange
-	main := DefChange{Definition: o.def.Name, Kind: string(o.def.Kind), Action: Change, Fields: nonNil(fields)}
+	main := DefChange{Definition: o.def.Name, Kind: KindOf(o.def.Kind), Action: Change, Fields: nonNil(fields)}
 	if o.def.Name != n.def.Name {
 		main.Action, main.To = Rename, n.def.Name
 	} else if len(fields) == 0 {
@@ -156,7 +156,8 @@ func pair(o, n entry, renames Renames) []DefChange {
 // colPair is what happened to one column of a table: old and new name
 // ("" on the side that lacks it).
 type colPair struct {
-	old, new, action string
+	old, new string
+	action   Action
 }
 
 // columnPairs matches the columns of two versions of a table: by name,

@@ -418,7 +418,7 @@ func (s *server) resolve(ctx context.Context, a codeAction) (codeAction, error) 
 		if err != nil {
 			return a, err
 		}
-		set.Action, set.Target = "fix", data.Code
+		set.Action, set.Target = change.ActionFix, data.Code
 		if s.writes() == writesServer {
 			if _, err := ws.Apply(ctx, ix, set); err != nil {
 				return a, err

@@ -21,7 +21,7 @@ func isChangeRule(r string) bool {
 // matchesChange reports whether the change rule r names the change c.
 func matchesChange(r string, c defchange.DefChange) bool {
 	action, kind, _ := strings.Cut(r, ":")
-	return (action == "*" || action == c.Action) && (kind == "*" || kind == c.Kind)
+	return (action == "*" || defchange.Action(action) == c.Action) && (kind == "*" || defchange.Kind(kind) == c.Kind)
 }
 
 // matchesPath reports whether the path glob r names the path p.
@@ -39,7 +39,7 @@ type hit struct {
 
 // describe writes a change as a rule would name it, with its names.
 func describe(c defchange.DefChange) string {
-	s := c.Action + ":" + c.Kind + " " + c.Definition
+	s := string(c.Action) + ":" + string(c.Kind) + " " + c.Definition
 	if c.To != "" {
 		s += " -> " + c.To
 	}
@@ -112,7 +112,7 @@ func (p *Policy) Judge(paths []string, changes []defchange.DefChange) (ask []str
 		// private columns) that a change adds must be named by a change
 		// rule, wherever it is declared.
 		for _, c := range changes {
-			if d := describe(c); c.Action == defchange.Add && c.Kind == "table" && !asked[d] {
+			if d := describe(c); c.Action == defchange.Add && c.Kind == defchange.KindTable && !asked[d] {
 				return nil, refusal(hit{item: d}, "the policy's allow names paths only (%s); adding a table needs a change rule (allow or ask \"add:table\"), %s", strings.Join(globs, ", "), d)
 			}
 		}
@@ -138,7 +138,7 @@ func judgedByAllow(c defchange.DefChange) bool {
 	if c.Kind == defchange.KindFile {
 		return false
 	}
-	if c.Kind == "table" && c.Action == defchange.Change && len(c.Fields) > 0 {
+	if c.Kind == defchange.KindTable && c.Action == defchange.Change && len(c.Fields) > 0 {
 		for _, f := range c.Fields {
 			if !strings.HasPrefix(f.Path, "columns.") {
 				return true

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/tent-tools/tent-tools/defchange"
 )
 
 // Policy is an agent's policy (tools.md §3): which paths and changes it may
@@ -34,9 +36,12 @@ const (
 	TrustRun        = "run"         // run functions that send data out without asking
 )
 
+// The words a change rule ACTION:KIND may use: the actions and kinds of
+// package defchange, or "*".
 var (
-	ruleActions = []string{"add", "change", "rename", "remove", "*"}
-	ruleKinds   = []string{"table", "column", "fn", "flow", "screen", "project", "engine", "file", "*"}
+	ruleActions = []string{string(defchange.Add), string(defchange.Change), string(defchange.Rename), string(defchange.Remove), "*"}
+	ruleKinds   = []string{string(defchange.KindTable), string(defchange.KindColumn), string(defchange.KindFn), string(defchange.KindFlow),
+		string(defchange.KindScreen), string(defchange.KindProject), string(defchange.KindEngine), string(defchange.KindFile), "*"}
 )
 
 // Validate checks the policy's rules and names: every rule a change rule

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 )
@@ -78,11 +79,11 @@ func PlanFile(ix *definitions.Index, filePath string) (*change.Set, error) {
 }
 
 // kindOf names what is removed, as a policy's change rule does.
-func kindOf(def *definitions.Definition, col *definitions.Column) string {
+func kindOf(def *definitions.Definition, col *definitions.Column) defchange.Kind {
 	if col != nil {
-		return "column"
+		return defchange.KindColumn
 	}
-	return string(def.Kind)
+	return defchange.KindOf(def.Kind)
 }
 
 // planner holds one removal being planned.
@@ -99,12 +100,12 @@ func newPlanner(ix *definitions.Index) *planner {
 }
 
 // finish builds the set.
-func (p *planner) finish(target, kind string) (*change.Set, error) {
+func (p *planner) finish(target string, kind defchange.Kind) (*change.Set, error) {
 	s, err := p.b.Set()
 	if err != nil {
 		return nil, fmt.Errorf("remove %s: %w", target, err)
 	}
-	s.Action, s.Kind, s.Target = "remove", kind, target
+	s.Action, s.Kind, s.Target = change.ActionRemove, kind, target
 	return s, nil
 }
 

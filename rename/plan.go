@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 )
@@ -51,7 +52,7 @@ func Plan(ix *definitions.Index, name, to string) (*change.Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rename %s: %w", name, err)
 	}
-	s.Action, s.Kind, s.Target, s.To, s.Was = "rename", p.kind(), name, to, p.newWas
+	s.Action, s.Kind, s.Target, s.To, s.Was = change.ActionRename, p.kind(), name, to, p.newWas
 	s.Renamed = map[string]string{p.def.Name: to}
 	if p.col != nil {
 		s.Renamed = map[string]string{p.def.Name + "." + p.old: p.def.Name + "." + to}
@@ -84,11 +85,11 @@ type planner struct {
 }
 
 // kind names what is renamed, as a policy's change rule does.
-func (p *planner) kind() string {
+func (p *planner) kind() defchange.Kind {
 	if p.col != nil {
-		return "column"
+		return defchange.KindColumn
 	}
-	return string(p.def.Kind)
+	return defchange.KindOf(p.def.Kind)
 }
 
 // src returns the indexed text of a file.

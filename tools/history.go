@@ -40,11 +40,11 @@ type PointAnswer struct {
 // ChangeSummary is one definition change of a point: its field paths,
 // without their texts (compare has them).
 type ChangeSummary struct {
-	Definition string   `json:"definition"`
-	Kind       string   `json:"kind"`
-	Action     string   `json:"action"`
-	To         string   `json:"to,omitempty"`
-	Fields     []string `json:"fields"`
+	Definition string           `json:"definition"`
+	Kind       defchange.Kind   `json:"kind"`
+	Action     defchange.Action `json:"action"`
+	To         string           `json:"to,omitempty"`
+	Fields     []string         `json:"fields"`
 }
 
 // defaultNewest is how many points history answers where newest is left out.

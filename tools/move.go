@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 )
@@ -89,7 +90,7 @@ func (w *Workspace) Move(ctx context.Context, in MoveInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, fmt.Errorf("move %s: %w", from, err)
 	}
-	s.Action, s.Kind, s.Target, s.To = "move", "file", from, to
+	s.Action, s.Kind, s.Target, s.To = change.ActionMove, defchange.KindFile, from, to
 	point, err := w.Apply(ctx, ix, s)
 	if err != nil {
 		return Answer{}, err

@@ -105,7 +105,7 @@ func TestHistoryOfCommandsAndOutside(t *testing.T) {
 }
 
 // hasChange reports whether a point's changes hold action:kind name.
-func hasChange(cs []ChangeSummary, action, kind, name string) bool {
+func hasChange(cs []ChangeSummary, action defchange.Action, kind defchange.Kind, name string) bool {
 	for _, c := range cs {
 		if c.Action == action && c.Kind == kind && c.Definition == name {
 			return true

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/remove"
 )
@@ -121,5 +122,5 @@ func (w *Workspace) planPlainFile(rel string) (*change.Set, error) {
 	case info.IsDir():
 		return nil, diag.Errorf(diag.T9102, "%s is a folder; remove removes one file", rel).With("path", rel)
 	}
-	return &change.Set{Action: "remove", Kind: "file", Target: rel, Deletes: []string{rel}}, nil
+	return &change.Set{Action: change.ActionRemove, Kind: defchange.KindFile, Target: rel, Deletes: []string{rel}}, nil
 }

@@ -216,10 +216,10 @@ func movesAway(s *change.Set, p string) bool {
 // setSummary is a change set's one line for its point.
 func setSummary(s *change.Set) string {
 	switch {
-	case (s.Action == "rename" || s.Action == "move") && s.To != "":
+	case (s.Action == change.ActionRename || s.Action == change.ActionMove) && s.To != "":
 		return fmt.Sprintf("%s %s to %s", s.Action, s.Target, s.To)
 	case s.Action != "" && s.Target != "":
-		return s.Action + " " + s.Target
+		return string(s.Action) + " " + s.Target
 	}
 	return "apply a change"
 }
@@ -330,7 +330,7 @@ func (w *Workspace) hiddenByIgnore(ctx context.Context, ix *definitions.Index, s
 	var out []defchange.DefChange
 	for _, d := range ix.Definitions() {
 		if d.Name != "" && after.ignored(d.Path, false) {
-			out = append(out, defchange.DefChange{Definition: d.Name, Kind: string(d.Kind), Action: defchange.Remove, Fields: []defchange.Field{}})
+			out = append(out, defchange.DefChange{Definition: d.Name, Kind: defchange.KindOf(d.Kind), Action: defchange.Remove, Fields: []defchange.Field{}})
 		}
 	}
 	return out, nil
