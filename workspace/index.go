@@ -34,8 +34,19 @@ type indexCache struct {
 	// loaded that the index was read from it.
 	tried, loaded bool
 	// dirty says ix or its stamps changed since the index cache file was
-	// read or written.
+	// read or written; gen counts those changes (touch), so that a save
+	// made in the background knows whether it saved the latest.
 	dirty bool
+	gen   uint64
+	// saving counts the saves running in the background (saveSoon):
+	// saveIndex waits for them.
+	saving sync.WaitGroup
+}
+
+// touch notes that ix or its stamps changed (c.mu held).
+func (c *indexCache) touch() {
+	c.dirty = true
+	c.gen++
 }
 
 // indexFile is the index cache, in the state folder.
@@ -106,9 +117,10 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
 		}
-		c.ix, c.seen, c.rules, c.dirty = ix, seen, rules, true
+		c.ix, c.seen, c.rules = ix, seen, rules
+		c.touch()
 		if first {
-			c.save(w)
+			c.saveSoon(w)
 		}
 		return ix, nil
 	}
@@ -117,7 +129,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		if old, ok := c.seen[p]; ok && old.Same(st) && !old.Racy() || !c.ix.Indexes(p) {
 			continue
 		}
-		c.dirty = true // a new stamp at least
+		c.touch() // a new stamp at least
 		src, err := w.fsys.ReadFile(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -131,13 +143,13 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 	}
 	for p := range c.seen {
 		if _, ok := seen[p]; !ok {
-			c.dirty = true
+			c.touch()
 			changes = append(changes, definitions.FileChange{Path: p, Gone: true})
 		}
 	}
 	c.ix, c.seen = c.ix.UpdateFiles(ctx, changes), seen
 	if first && c.dirty {
-		c.save(w)
+		c.saveSoon(w)
 	}
 	return c.ix, nil
 }
@@ -180,15 +192,36 @@ func (c *indexCache) load(ctx context.Context, w *Workspace, rules map[string]de
 	c.ix, c.seen, c.rules, c.loaded = ix, stamps, rules, true
 }
 
-// save writes the index cache (.tent/index) from c, atomically: the new
-// cache is written to .tent/index.new and renamed over the old one, so a
-// process that reads it meanwhile reads the old or the new one whole.
-// Writers take turns by a file lock on index.new; one that finds it held
-// leaves the saving to the holder. The cache is not synced: one cut by a
-// crash fails its checksum and is rebuilt. A cache that cannot be written
-// (a read-only project) is left out silently: the next process builds the
-// index again.
+// save writes the index cache (.tent/index) from c (c.mu held); see write.
 func (c *indexCache) save(w *Workspace) {
+	if c.write(w, c.ix, c.stamps()) {
+		c.dirty = false
+	}
+}
+
+// saveSoon is save in the background (c.mu held): the caller goes on with
+// the index (a check checks it) while it is encoded and written, and
+// saveIndex waits for it. Where ix or its stamps changed meanwhile, the
+// cache stays dirty for the next save.
+func (c *indexCache) saveSoon(w *Workspace) {
+	ix, stamps, gen := c.ix, c.stamps(), c.gen
+	c.saving.Add(1)
+	go func() {
+		defer c.saving.Done()
+		if !c.write(w, ix, stamps) {
+			return
+		}
+		c.mu.Lock()
+		if c.gen == gen {
+			c.dirty = false
+		}
+		c.mu.Unlock()
+	}()
+}
+
+// stamps are the stamps a save writes (c.mu held): those of the files ix
+// holds, and of the .gitignore files.
+func (c *indexCache) stamps() map[string]definitions.Stamp {
 	stamps := make(map[string]definitions.Stamp, len(c.seen)+len(c.rules))
 	for p, st := range c.seen {
 		if c.ix.File(p) != nil {
@@ -196,35 +229,45 @@ func (c *indexCache) save(w *Workspace) {
 		}
 	}
 	maps.Copy(stamps, c.rules)
+	return stamps
+}
+
+// write writes ix with its stamps as the index cache, atomically: the new
+// cache is written to .tent/index.new and renamed over the old one, so a
+// process that reads it meanwhile reads the old or the new one whole.
+// Writers take turns by a file lock on index.new; one that finds it held
+// leaves the saving to the holder. The cache is not synced: one cut by a
+// crash fails its checksum and is rebuilt. A cache that cannot be written
+// (a read-only project) is left out silently: the next process builds the
+// index again. It reports whether the cache was written.
+func (c *indexCache) write(w *Workspace, ix *definitions.Index, stamps map[string]definitions.Stamp) bool {
 	if _, err := w.stateDir(); err != nil {
-		return
+		return false
 	}
 	f, err := w.fsys.OpenFile(indexNew, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return
+		return false
 	}
 	defer f.Close()
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-		return // another process is saving
+		return false // another process is saving
 	}
 	// The file locked must still be index.new, not one that its saver
 	// renamed into place meanwhile.
 	held, err := f.Stat()
 	if err != nil {
-		return
+		return false
 	}
 	if now, err := w.fsys.Lstat(indexNew); err != nil || !os.SameFile(held, now) {
-		return
+		return false
 	}
 	if f.Truncate(0) != nil {
-		return
+		return false
 	}
-	if definitions.SaveCache(io.NewOffsetWriter(f, 0), c.ix, stamps) != nil {
-		return
+	if definitions.SaveCache(io.NewOffsetWriter(f, 0), ix, stamps) != nil {
+		return false
 	}
-	if w.fsys.Rename(indexNew, indexFile) == nil {
-		c.dirty = false
-	}
+	return w.fsys.Rename(indexNew, indexFile) == nil
 }
 
 // indexNew is where the index cache is written before it is renamed into
@@ -236,6 +279,7 @@ const indexNew = indexFile + ".new"
 // command's commit leaves the next process a cache that knows its files.
 func (w *Workspace) saveIndex() {
 	c := &w.index
+	c.saving.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ix != nil && c.dirty {
@@ -263,7 +307,7 @@ func (w *Workspace) wrote(rel string, src []byte) {
 	}
 	c.ix = c.ix.Update(rel, src)
 	c.seen[rel] = stampOf(info, seen)
-	c.dirty = true
+	c.touch()
 }
 
 // current returns the cached snapshot as it is, without looking at the
@@ -294,7 +338,8 @@ func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *St
 		// again at the next look (and parsed again only where its text
 		// is not the one written).
 		seen := time.Now().UnixNano()
-		c.ix, c.dirty = next, true
+		c.ix = next
+		c.touch()
 		for _, f := range st.files {
 			if !indexCandidate(f.rel) {
 				continue

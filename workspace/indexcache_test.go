@@ -392,3 +392,45 @@ func TestIndexCacheWrittenAndRead(t *testing.T) {
 		t.Errorf("Close with no cache possible: %v", err)
 	}
 }
+
+// TestIndexSavedInBackground checks the first save of a process, which
+// runs while the caller goes on with the index: a change written
+// meanwhile is not lost to it (the cache stays dirty, and Close writes it
+// with the change), and the cache Close leaves holds the changed text.
+func TestIndexSavedInBackground(t *testing.T) {
+	ctx := context.Background()
+	dir := copyProject(t, shopDir)
+	w, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Index(ctx); err != nil { // built: saved in the background
+		t.Fatal(err)
+	}
+	const p = "tables/orders.ts"
+	src, err := os.ReadFile(filepath.Join(dir, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := string(src) + "\n// changed while the first save runs\n"
+	if err := writeThrough(w, p, changed); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if w.index.dirty {
+		t.Error("Close left the cache dirty")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".tent", "index"))
+	if err != nil {
+		t.Fatalf("no cache written: %v", err)
+	}
+	cached, _, err := definitions.LoadCache(ctx, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := cached.File(p); f == nil || string(f.Src) != changed {
+		t.Errorf("the cache holds %s as before the change", p)
+	}
+}
