@@ -189,7 +189,7 @@ func (r *Runner) Reset(ctx context.Context, ix *definitions.Index) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.db == nil {
-		db, err := testdb.Open(ctx, TestDBPath(r.root))
+		db, err := r.openTestDB(ctx)
 		if err != nil {
 			return stateError(TestDBFile, err)
 		}

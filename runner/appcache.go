@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/tent-tools/tent-tools/definitions"
-	"github.com/tent-tools/tent-tools/runner/testdb"
 )
 
 // A run needs the project's schema, its callables and its test data, not
@@ -134,7 +133,7 @@ func (r *Runner) openEarly() {
 	if _, err := os.Stat(TestDBPath(r.root)); err != nil {
 		return
 	}
-	if db, err := testdb.Open(context.Background(), TestDBPath(r.root)); err == nil {
+	if db, err := r.openTestDB(context.Background()); err == nil {
 		r.db = db
 	}
 }

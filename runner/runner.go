@@ -45,6 +45,12 @@ type Config struct {
 	// HTTP is the client ctx.http.fetch uses (nil: a plain client). Which
 	// hosts it may reach is engine.ts's to say, whatever the client.
 	HTTP *http.Client
+	// StateDir, where set, opens the project's .tent folder (made where
+	// missing), reached without following a link; the test database and
+	// the run log are then opened through it (sqlitefile.OpenIn), so a
+	// swap of .tent for a link after it was checked cannot redirect them.
+	// Where nil they are opened by their paths.
+	StateDir func() (*os.File, error)
 	// Progress, where set, hears of the first build of the test database
 	// (work named, 0 steps: not counted), for a progress line; its end is
 	// called once the database is built or has failed.
@@ -145,7 +151,7 @@ func (r *Runner) database(ctx context.Context, a *app) (*testdb.DB, error) {
 			_, end := r.cfg.Progress("building the test database", 0)
 			defer end()
 		}
-		db, err := testdb.Open(ctx, TestDBPath(r.root))
+		db, err := r.openTestDB(ctx)
 		if err != nil {
 			return nil, stateError(TestDBFile, err)
 		}
@@ -175,7 +181,7 @@ func (r *Runner) runLog(ctx context.Context) (*runlog.Log, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.log == nil {
-		l, err := runlog.Open(context.WithoutCancel(ctx), filepath.Join(r.root, ".tent", LogFile))
+		l, err := r.openLog(context.WithoutCancel(ctx))
 		if err != nil {
 			return nil, stateError(LogFile, err)
 		}
@@ -195,12 +201,45 @@ func reservedTables(a *app) error {
 	return nil
 }
 
+// openTestDB opens the test database, through the held .tent folder where
+// the config gives one.
+func (r *Runner) openTestDB(ctx context.Context) (*testdb.DB, error) {
+	if r.cfg.StateDir == nil {
+		return testdb.Open(ctx, TestDBPath(r.root))
+	}
+	dir, err := r.cfg.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	return testdb.OpenIn(ctx, dir, TestDBPath(r.root))
+}
+
+// openLog opens the run log, through the held .tent folder where the
+// config gives one.
+func (r *Runner) openLog(ctx context.Context) (*runlog.Log, error) {
+	path := filepath.Join(r.root, ".tent", LogFile)
+	if r.cfg.StateDir == nil {
+		return runlog.Open(ctx, path)
+	}
+	dir, err := r.cfg.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	return runlog.OpenIn(ctx, dir, path)
+}
+
 // stateError codes the error of opening the database name of .tent/: one
-// made by a newer release is T9113, and is left as it is.
+// made by a newer release is T9113, and is left as it is; one whose
+// folder was swapped for a link while it was opened is T9105.
 func stateError(name string, err error) error {
-	if errors.Is(err, sqlitefile.ErrNewer) {
-		rel := ".tent/" + name
+	rel := ".tent/" + name
+	switch {
+	case errors.Is(err, sqlitefile.ErrNewer):
 		return diag.Errorf(diag.T9113, "%s was %v; update tent-tools to use this project (the file is left as it is)", rel, err).With("path", rel)
+	case errors.Is(err, sqlitefile.ErrRedirected):
+		return diag.Errorf(diag.T9105, "path refused: .tent/ was swapped for a link while %s was opened (%v); the framework keeps its state in a real folder of the project: remove the link and run the tool again", rel, err).With("path", ".tent")
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/tent-tools/tent-tools/runner"
@@ -36,12 +37,23 @@ func (w *Workspace) Runner() (*runner.Runner, error) {
 	if w.run != nil {
 		return w.run, nil
 	}
-	r, err := runner.New(w.Root(), runner.Config{Progress: w.opts.Progress})
+	r, err := runner.New(w.Root(), runner.Config{Progress: w.opts.Progress, StateDir: w.heldState})
 	if err != nil {
 		return nil, err
 	}
 	w.run = r
 	return r, nil
+}
+
+// heldState opens .tent/ (made where missing) one name at a time from the
+// root, following no link, for the runner to open its databases through
+// (runner.Config.StateDir).
+func (w *Workspace) heldState() (*os.File, error) {
+	d, err := w.openState()
+	if err != nil {
+		return nil, err
+	}
+	return d.f, nil
 }
 
 // Browser is the browser that shot's pictures are taken in: started by

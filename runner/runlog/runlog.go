@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -74,13 +75,34 @@ func Open(ctx context.Context, path string) (*Log, error) {
 	return open(ctx, path, Keep)
 }
 
-func open(ctx context.Context, path string, keep int) (*Log, error) {
-	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 5 * time.Second, Synchronous: "OFF"})
+// OpenIn is Open of the log at path in the open folder dir (.tent/,
+// reached without following a link): a swap of the folder for a link
+// after it was opened cannot redirect the log (sqlitefile.OpenIn). dir may
+// be closed once OpenIn returns.
+func OpenIn(ctx context.Context, dir *os.File, path string) (*Log, error) {
+	db, err := sqlitefile.OpenIn(dir, path, options)
 	if err != nil {
 		return nil, fmt.Errorf("run log: %w", err)
 	}
+	return ready(ctx, db, path, Keep)
+}
+
+// options are the log's: it only saves what can be lost.
+var options = sqlitefile.Options{Busy: 5 * time.Second, Synchronous: "OFF"}
+
+func open(ctx context.Context, path string, keep int) (*Log, error) {
+	db, err := sqlitefile.Open(path, options)
+	if err != nil {
+		return nil, fmt.Errorf("run log: %w", err)
+	}
+	return ready(ctx, db, path, keep)
+}
+
+// ready brings the opened log at path to this release's schema and drops
+// all but its newest keep runs.
+func ready(ctx context.Context, db *sql.DB, path string, keep int) (*Log, error) {
 	db.SetMaxOpenConns(1)
-	_, err = sqlitefile.Migrate(ctx, db, schemaSteps)
+	_, err := sqlitefile.Migrate(ctx, db, schemaSteps)
 	if err == nil {
 		// The log keeps the newest runs only, so it cannot grow without end.
 		_, err = db.ExecContext(ctx, `DELETE FROM runs WHERE seq <= (SELECT max(seq) FROM runs) - ?`, keep)

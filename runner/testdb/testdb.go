@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -83,10 +84,31 @@ type DB struct {
 // Open opens (creating where needed) the SQLite database at path. It does
 // not build nor migrate anything.
 func Open(ctx context.Context, path string) (*DB, error) {
-	db, err := sqlitefile.Open(path, sqlitefile.Options{Busy: 5 * time.Second, Synchronous: "OFF", Immediate: true})
+	db, err := sqlitefile.Open(path, options)
 	if err != nil {
 		return nil, fmt.Errorf("test database: %w", err)
 	}
+	return ready(ctx, db, path)
+}
+
+// OpenIn is Open of the database at path in the open folder dir (.tent/,
+// reached without following a link): a swap of the folder for a link after
+// it was opened cannot redirect the database (sqlitefile.OpenIn). dir may
+// be closed once OpenIn returns.
+func OpenIn(ctx context.Context, dir *os.File, path string) (*DB, error) {
+	db, err := sqlitefile.OpenIn(dir, path, options)
+	if err != nil {
+		return nil, fmt.Errorf("test database: %w", err)
+	}
+	return ready(ctx, db, path)
+}
+
+// options are the test database's: it can be built again, so nothing is
+// synced; writers take the lock at once.
+var options = sqlitefile.Options{Busy: 5 * time.Second, Synchronous: "OFF", Immediate: true}
+
+// ready brings the opened database at path to this release's own tables.
+func ready(ctx context.Context, db *sql.DB, path string) (*DB, error) {
 	// One connection: runs on one database happen one after another, and a
 	// run's reads see its own writes.
 	db.SetMaxOpenConns(1)
