@@ -3,9 +3,15 @@ package runner
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/tent-tools/tent-tools/definitions"
 )
@@ -84,7 +90,7 @@ type snapshot struct {
 
 // readApp reads the app snapshot; nil where there is none that decodes.
 func (r *Runner) readApp() *snapshot {
-	data, err := os.ReadFile(filepath.Join(r.cache.dir, appFile))
+	data, err := r.cache.read(appFile)
 	if err != nil {
 		return nil
 	}
@@ -189,6 +195,10 @@ func (r *Runner) RunStamped(ctx context.Context, stamps map[string]definitions.S
 
 // write puts data in the cache folder as name, atomically.
 func (c *bundleCache) write(name string, data []byte) {
+	if c.held != nil {
+		c.writeHeld(name, data)
+		return
+	}
 	if os.MkdirAll(c.dir, 0o755) != nil {
 		return
 	}
@@ -200,5 +210,70 @@ func (c *bundleCache) write(name string, data []byte) {
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(c.dir, name)) != nil {
 		os.Remove(tmp.Name())
+	}
+}
+
+// read answers the file name of the cache folder.
+func (c *bundleCache) read(name string) ([]byte, error) {
+	if c.held == nil {
+		return os.ReadFile(filepath.Join(c.dir, name))
+	}
+	dir, err := c.openHeld(false)
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	fd, err := unix.Openat(int(dir.Fd()), name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// openHeld opens the cache folder in the held .tent folder (made where
+// mkdir), following no link: a .tent or a cache swapped for a link cannot
+// hand a run another app or another bundle.
+func (c *bundleCache) openHeld(mkdir bool) (*os.File, error) {
+	state, err := c.held()
+	if err != nil {
+		return nil, err
+	}
+	defer state.Close()
+	if mkdir {
+		if err := unix.Mkdirat(int(state.Fd()), CacheDir, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+			return nil, err
+		}
+	}
+	fd, err := unix.Openat(int(state.Fd()), CacheDir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), c.dir), nil
+}
+
+// writeHeld is write through the held folder: a new file beside name,
+// renamed over it.
+func (c *bundleCache) writeHeld(name string, data []byte) {
+	dir, err := c.openHeld(true)
+	if err != nil {
+		return
+	}
+	defer dir.Close()
+	var salt [8]byte
+	if _, err := rand.Read(salt[:]); err != nil {
+		return
+	}
+	tmp := "." + name + "-" + hex.EncodeToString(salt[:])
+	fd, err := unix.Openat(int(dir.Fd()), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(fd), tmp)
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr != nil || cerr != nil || unix.Renameat(int(dir.Fd()), tmp, int(dir.Fd()), name) != nil {
+		unix.Unlinkat(int(dir.Fd()), tmp, 0)
 	}
 }

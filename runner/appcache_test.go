@@ -238,3 +238,52 @@ func TestPrefetch(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldCache: with the .tent folder held (Config.StateDir), the app
+// snapshot and the bundles are written and read through it; a cache
+// folder swapped for a link is not read, so no app and no bundle of
+// another folder is run.
+func TestHeldCache(t *testing.T) {
+	ctx := context.Background()
+	root := project(t, "shop")
+	state := filepath.Join(root, ".tent")
+	held := func() (*os.File, error) {
+		if err := os.MkdirAll(state, 0o755); err != nil {
+			return nil, err
+		}
+		return os.Open(state)
+	}
+	ix := index(t, root)
+	kept := oldStamps(t, ix)
+	r1 := newRunner(t, root, Config{StateDir: held})
+	if _, err := r1.Run(ctx, ix, Request{Name: "listProducts"}); err != nil {
+		t.Fatal(err)
+	}
+	r1.KeepApp(ix, kept)
+
+	r2 := newRunner(t, root, Config{StateDir: held})
+	if _, ok, err := r2.RunStamped(ctx, kept, Request{Name: "listProducts"}); !ok || err != nil {
+		t.Fatalf("through the held folder: used = %v (%v)", ok, err)
+	}
+	if n := r2.cache.builds.Load(); n != 0 {
+		t.Errorf("%d bundles built; want every one read from the cache written through the held folder", n)
+	}
+
+	cache, moved := filepath.Join(state, CacheDir), filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Rename(cache, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(moved, cache); err != nil {
+		t.Fatal(err)
+	}
+	r3 := newRunner(t, root, Config{StateDir: held})
+	if _, ok, _ := r3.RunStamped(ctx, kept, Request{Name: "listProducts"}); ok {
+		t.Fatal("an app snapshot was read from a cache folder that is a link")
+	}
+	if _, err := r3.Run(ctx, ix, Request{Name: "listProducts"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := r3.cache.builds.Load(); n == 0 {
+		t.Error("a bundle was read from a cache folder that is a link")
+	}
+}

@@ -36,6 +36,9 @@ type compiled struct {
 // built from still has the same content hash.
 type bundleCache struct {
 	dir string // "" keeps nothing on disk
+	// held, where set, opens the .tent folder that dir is in, held open
+	// (Config.StateDir): the cache is then read and written through it.
+	held func() (*os.File, error)
 
 	mu  sync.Mutex
 	mem map[string]*compiled
@@ -106,7 +109,7 @@ func (c *bundleCache) load(entry string) *bundle {
 	if c.dir == "" {
 		return nil
 	}
-	data, err := os.ReadFile(c.file(entry))
+	data, err := c.read(filepath.Base(c.file(entry)))
 	if err != nil {
 		return nil
 	}

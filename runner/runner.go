@@ -111,10 +111,12 @@ func New(root string, cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runner: guard: %w", err)
 	}
+	cache := newBundleCache(filepath.Join(root, ".tent", CacheDir))
+	cache.held = cfg.StateDir
 	return &Runner{
 		root:    root,
 		cfg:     cfg,
-		cache:   newBundleCache(filepath.Join(root, ".tent", CacheDir)),
+		cache:   cache,
 		guard:   guard,
 		prelude: prelude,
 	}, nil
