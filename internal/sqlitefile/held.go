@@ -28,7 +28,8 @@ var ErrRedirected = errors.New("the file opened is not the one in the folder hel
 // connection is closed and the open is ErrRedirected. (SQLite resolves
 // the links of a path itself, so the path alone would still leave a
 // moment for a swap.) Elsewhere the folder's checked path is opened, and
-// the swap in that moment is not covered.
+// the swap in that moment is not covered; so it is on a Linux without
+// /proc.
 func OpenIn(dir *os.File, path string, o Options) (*sql.DB, error) {
 	held, err := dupDir(dir, filepath.Dir(path))
 	if err != nil {
@@ -41,8 +42,8 @@ func OpenIn(dir *os.File, path string, o Options) (*sql.DB, error) {
 	}
 	drv := probe.Driver()
 	probe.Close()
-	name := filepath.Base(path)
-	c := &heldConnector{drv: drv, dir: held, name: name, path: path, dsn: dsn(heldPath(held, path), o)}
+	through, checked := heldPath(held, path)
+	c := &heldConnector{drv: drv, dir: held, name: filepath.Base(path), path: path, dsn: dsn(through, o), checked: checked}
 	return sql.OpenDB(c), nil
 }
 
@@ -55,6 +56,9 @@ type heldConnector struct {
 	name string // the database's name in dir
 	path string // its checked path, for messages
 	dsn  string
+	// checked says each connection is checked (heldCheck): the path
+	// opened is through the folder's handle.
+	checked bool
 }
 
 // Connect opens a connection and checks what it opened.
@@ -69,6 +73,9 @@ func (c *heldConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("open %s: %w", c.path, Classify(err))
+	}
+	if !c.checked {
+		return conn, nil
 	}
 	if err := heldCheck(c.dir, c.name, opened); err != nil {
 		conn.Close()

@@ -19,10 +19,16 @@ func dupDir(dir *os.File, dirPath string) (*os.File, error) {
 }
 
 // heldPath is the path of the database at path through the held folder's
-// handle: the kernel resolves /proc/self/fd/N to the folder the handle
-// holds, wherever it is now.
-func heldPath(held *os.File, path string) string {
-	return "/proc/self/fd/" + strconv.Itoa(int(held.Fd())) + "/" + filepath.Base(path)
+// handle, and true: the kernel resolves /proc/self/fd/N to the folder the
+// handle holds, wherever it is now. Where /proc is not mounted, it is the
+// checked path itself, and false.
+func heldPath(held *os.File, path string) (string, bool) {
+	through := "/proc/self/fd/" + strconv.Itoa(int(held.Fd()))
+	var st, want unix.Stat_t
+	if unix.Stat(through, &st) != nil || unix.Fstat(int(held.Fd()), &want) != nil || st.Dev != want.Dev || st.Ino != want.Ino {
+		return path, false
+	}
+	return through + "/" + filepath.Base(path), true
 }
 
 // heldCheck checks that every file this process holds open by the paths

@@ -116,3 +116,49 @@ func TestOpenInSwap(t *testing.T) {
 		t.Errorf("after the swaps: %q, %v", v, err)
 	}
 }
+
+// TestOpenInHandle checks the held folder's handle: a connection opened
+// after the folder was renamed still opens its database there, and the
+// handle is closed with the database (no file left open).
+func TestOpenInHandle(t *testing.T) {
+	root := t.TempDir()
+	state := filepath.Join(root, ".tent")
+	if err := os.Mkdir(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	makeMarked(t, state, "x.db", "real")
+	open := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	before := open()
+	folder, err := os.Open(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenIn(folder, filepath.Join(state, "x.db"), Options{})
+	folder.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxIdleConns(0)
+	if err := os.Rename(state, filepath.Join(root, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	if err := db.QueryRow(`SELECT v FROM mark`).Scan(&v); err != nil || v != "real" {
+		t.Errorf("after the folder moved: %q, %v", v, err)
+	}
+	if _, err := os.Stat(filepath.Join(state, "x.db")); !os.IsNotExist(err) {
+		t.Errorf("a database was made at the old path: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := open(); after != before {
+		t.Errorf("%d files open after Close; %d before", after, before)
+	}
+}

@@ -8,8 +8,8 @@ import "os"
 // again by its path: the platform has no /proc/self/fd to open through).
 func dupDir(_ *os.File, dirPath string) (*os.File, error) { return os.Open(dirPath) }
 
-// heldPath is the checked path itself.
-func heldPath(_ *os.File, path string) string { return path }
+// heldPath is the checked path itself, unchecked.
+func heldPath(_ *os.File, path string) (string, bool) { return path, false }
 
 // heldCheck checks nothing where the platform cannot tell which file
 // SQLite opened.
