@@ -84,7 +84,7 @@ const diagnosticsOf = (rel, version) => waitFor(rel + ' v' + version, () => publ
 const scenarios = {
   // Versioned diagnostics, incremental sync, progress tokens.
   async diagnostics() {
-    await initialize({});
+    await initialize({ diagnosticDelay: 300 });
     const text = open('tables/orders.ts');
     await diagnosticsOf('tables/orders.ts', 1);
     const at = pos(text, "ref('users')", 9);
@@ -101,8 +101,22 @@ const scenarios = {
     });
     const v3 = await diagnosticsOf('tables/orders.ts', 3);
     check(v3.diagnostics.length === 0, 'v3 still has ' + JSON.stringify(v3.diagnostics));
+    // A burst of changes within the delay: one publication, of the last
+    // version (4 to 8 alternate z and s; 8 leaves userz).
+    const before = published.length;
+    for (let v = 4; v <= 8; v++) {
+      conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: uri('tables/orders.ts'), version: v },
+        contentChanges: [{ range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: v % 2 === 0 ? 'z' : 's' }],
+      });
+    }
+    const v8 = await diagnosticsOf('tables/orders.ts', 8);
+    check(v8.diagnostics.some((x) => x.code === 'T2003'), 'v8 diagnostics: ' + JSON.stringify(v8));
+    const early = published.slice(before).filter((p) => p.uri === uri('tables/orders.ts') && p.version !== 8);
+    check(early.length === 0, 'publications of earlier versions in a burst: ' + JSON.stringify(early.map((p) => p.version)));
     check(tokens.length > 0, 'no progress token was made');
     check(progress.some((p) => p.token === tokens[0] && p.value.kind === 'begin'), 'no begin of ' + tokens[0]);
+    check(progress.some((p) => p.token === tokens[0] && p.value.kind === 'report' && p.value.percentage === 100), 'no report of the whole first index on ' + tokens[0]);
     check(progress.some((p) => p.token === tokens[0] && p.value.kind === 'end'), 'no end of ' + tokens[0]);
   },
 
