@@ -29,6 +29,18 @@ func blobCount(t *testing.T, w *Workspace) int {
 func TestLazyStart(t *testing.T) {
 	w, dir := openCopy(t, Options{})
 	before := snapshot(t, dir)
+	// A first call that changes nothing records the start: no content.
+	if _, err := call(w, "edit", editInput("tables/orders.ts", "no such text", "x")); err == nil {
+		t.Fatal("an edit of text that is not there succeeded")
+	}
+	if n := blobCount(t, w); n != 0 {
+		t.Errorf("the start keeps %d contents; want none", n)
+	}
+	if hs, _ := w.HistoryStore(context.Background()); hs != nil {
+		if v, err := hs.Version(context.Background()); v == 0 || err != nil {
+			t.Fatalf("the first call recorded no start (version %d, %v)", v, err)
+		}
+	}
 	mustCall(t, w, "edit", editInput("tables/orders.ts", "total: money()", "total: int()"))
 	if n := blobCount(t, w); n != 2 {
 		t.Errorf("the first write keeps %d contents; want 2 (orders.ts before and after)", n)
