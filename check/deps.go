@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
 )
 
 // A dep is one thing a file's rules looked up outside the file: what they
@@ -154,7 +155,8 @@ func (v *values) compute(d dep) string {
 
 // digest is what the index reads a definition from, hashed: its path,
 // kind and builder, the text of its statement and its file's imports
-// (which say what the builders are). "" for nil. Where it stands is not
+// (which say what the builders are), and the whole file's text where it
+// does not parse. "" for nil. Where it stands is not
 // in it: no rule of one file names a place in another but through
 // depFirst.
 func (v *values) digest(d *definitions.Definition) string {
@@ -180,10 +182,27 @@ func (v *values) digest(d *definitions.Definition) string {
 			h.WriteByte(0)
 			h.WriteString(im.Module + "\x01" + im.Imported + "\x01" + im.Local)
 		}
+		// A file that does not parse is read by the parser's recovery,
+		// which may read a statement otherwise for text elsewhere in
+		// the file (a brace added after it): the whole text counts.
+		if unparsed(f) {
+			h.WriteByte(0)
+			h.Write(f.Src)
+		}
 	}
 	val := strconv.FormatUint(h.Sum64(), 36)
 	v.digests[d] = val
 	return val
+}
+
+// unparsed reports whether a file has syntax errors or is no UTF-8.
+func unparsed(f *definitions.File) bool {
+	for _, fd := range f.Findings {
+		if fd.Code == diag.T1001 || fd.Code == diag.T1003 {
+			return true
+		}
+	}
+	return false
 }
 
 // hashStrings hashes a list of strings.

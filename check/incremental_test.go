@@ -302,6 +302,10 @@ func TestCheckerFollowsWhatFilesShare(t *testing.T) {
 		{name: "a table goes", path: "tables/categories.ts", gone: true},
 		{name: "it comes back", path: "tables/categories.ts", replace: string(files["tables/categories.ts"])},
 		{name: "the helper mails again", path: "lib/mailer.ts", find: "ctx.http.post(", replace: "ctx.mail.send("},
+		// A table that does not parse: text after its statement changes
+		// how the parser's recovery reads the statement itself.
+		{name: "a column's name broken in two", path: "tables/reviews.ts", find: "postedAt: time()", replace: "posted\nAt: time()"},
+		{name: "a brace after the table", path: "tables/reviews.ts", find: "\n})\n", replace: "\n})\n})\n"},
 	}
 	for _, step := range steps {
 		var src []byte
