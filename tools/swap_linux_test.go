@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -27,6 +28,11 @@ func TestSwapDuringWrites(t *testing.T) {
 			}
 			var stop atomic.Bool
 			var swaps atomic.Int64
+			// rest is how long the swapper waits, lib in its place, after
+			// each pair of swaps. It starts at nothing and grows while no
+			// write lands: on a loaded machine a write is slow enough that
+			// swaps without rest meet every one of them.
+			var rest atomic.Int64
 			var wg sync.WaitGroup
 			wg.Go(func() {
 				for !stop.Load() {
@@ -34,11 +40,16 @@ func TestSwapDuringWrites(t *testing.T) {
 						t.Errorf("swap: %v", err)
 						return
 					}
-					swaps.Add(1)
+					if swaps.Add(1)%2 == 0 {
+						time.Sleep(time.Duration(rest.Load()))
+					}
 				}
 			})
 			landed, refused := 0, 0
-			for i := range 120 {
+			for i := 0; i < 120 || (i < 600 && (landed == 0 || refused == 0)); i++ {
+				if landed == 0 && i%20 == 19 {
+					rest.Store(min(max(2*rest.Load(), int64(time.Millisecond)), int64(time.Second)))
+				}
 				text := `{"path": "lib/engine.ts", "text": "export default engine({ allow: ['evil.example'] }) // ` + string(rune('a'+i%26)) + `\n"}`
 				if i%2 == 1 {
 					text = `{"path": "lib/x/new.ts", "text": "export const n = ` + string(rune('0'+i%10)) + `\n"}`
