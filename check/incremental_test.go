@@ -41,9 +41,9 @@ func TestCheckerMatchesRun(t *testing.T) {
 	}
 	sort.Strings(names)
 	for i, name := range names {
-		rounds := soak.Rounds(120, 1200)
+		rounds := soak.Rounds(300, 3000)
 		if strings.HasPrefix(name, "case ") {
-			rounds = soak.Rounds(12, 120)
+			rounds = soak.Rounds(20, 200)
 		}
 		t.Run(name, func(t *testing.T) {
 			editAndCompare(t, projects[name], rand.New(rand.NewPCG(uint64(i), 9)), rounds)
