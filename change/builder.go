@@ -82,6 +82,16 @@ func (b *Builder) Set() (*Set, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	for _, f := range s.Files {
+		if len(f.Edits) == 0 {
+			continue
+		}
+		after, err := f.Result()
+		if err != nil {
+			return nil, err
+		}
+		f.after = after
+	}
 	left, err := b.place()
 	if err != nil {
 		return nil, err

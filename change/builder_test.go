@@ -49,6 +49,21 @@ func TestBuilderSet(t *testing.T) {
 	if !reflect.DeepEqual(s.Deletes, []string{"lib/gone.ts"}) {
 		t.Errorf("deletes %v", s.Deletes)
 	}
+	// Each file's new text is made once, by Set, and shared by every
+	// step that reads it; it is the text its edits make.
+	for _, f := range s.Files {
+		if len(f.Edits) == 0 {
+			continue
+		}
+		first, _ := f.Result()
+		again, _ := f.Result()
+		if &first[0] != &again[0] {
+			t.Errorf("%s: Result applied the edits again", f.Path)
+		}
+		if made, _ := Apply(f.Base, f.Edits); string(made) != string(first) {
+			t.Errorf("%s: Result %q, the edits make %q", f.Path, first, made)
+		}
+	}
 }
 
 func TestSetValidate(t *testing.T) {

@@ -22,6 +22,12 @@ type FileEdit struct {
 	To    string // its new path where it moves, "" where it stays
 	Base  []byte // the text the edits apply to (the text the index read)
 	Edits []Edit // sorted and valid (see Validate)
+
+	// after is the text after the edits, made once by the Builder's Set,
+	// so the steps that read a planned set's texts (the rename's capture
+	// check, its answer's lines, the pipeline's stage) do not apply the
+	// edits each again. A FileEdit made by hand has none.
+	after []byte
 }
 
 // NewPath is where the file stands after the change.
@@ -32,8 +38,12 @@ func (f *FileEdit) NewPath() string {
 	return f.Path
 }
 
-// Result is the file's text after its edits.
+// Result is the file's text after its edits. The text of a file of a
+// Builder's set is made once and shared: a caller must not change it.
 func (f *FileEdit) Result() ([]byte, error) {
+	if f.after != nil {
+		return f.after, nil
+	}
 	out, err := Apply(f.Base, f.Edits)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
