@@ -40,6 +40,7 @@ type Checker struct {
 type unit struct {
 	file  *definitions.File
 	found [][]diag.Finding // by the rule's place in registry()
+	any   bool             // whether found holds any finding
 	deps  []seen
 }
 
@@ -63,7 +64,7 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 	s := newShared(ix)
 	s.values = &values{s: s, memo: map[dep]string{}, digests: c.digests}
 	rules := registry()
-	files := ix.Files()
+	files := s.files
 
 	ch, units := c.changeTo(files)
 	var todo []int
@@ -75,12 +76,17 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 	}
 	c.remake(ctx, s, rules, files, units, todo)
 
+	// The findings in a full Run's order: rule by rule, file by file.
+	var found []*unit
+	for _, u := range units {
+		if u != nil && u.any {
+			found = append(found, u)
+		}
+	}
 	out := append([]diag.Finding(nil), ix.Findings()...)
 	for r, rule := range rules {
-		for _, u := range units {
-			if u != nil {
-				out = append(out, u.found[r]...)
-			}
+		for _, u := range found {
+			out = append(out, u.found[r]...)
 		}
 		if rule.joined != nil && ctx.Err() == nil {
 			out = append(out, rule.joined(s.joined())...)
@@ -119,6 +125,7 @@ func (c *Checker) remake(ctx context.Context, s *shared, rules []Rule, files []*
 			for r, rule := range rules {
 				if rule.run != nil {
 					u.found[r] = rule.run(p)
+					u.any = u.any || len(u.found[r]) > 0
 				}
 			}
 			u.deps = make([]seen, 0, len(p.deps))

@@ -13,6 +13,8 @@ import (
 // so that the rules, running at the same time, share it read-only.
 type shared struct {
 	ix *definitions.Index
+	// files are the index's files, by path.
+	files []*definitions.File
 	// allDefs is every definition of the shared namespace (not project or
 	// engine), in the index's order: by path, then offset.
 	allDefs []*definitions.Definition
@@ -48,9 +50,11 @@ type pass struct {
 }
 
 func newShared(ix *definitions.Index) *shared {
-	s := &shared{ix: ix, byName: map[string]*definitions.Definition{},
+	defs := ix.Definitions()
+	s := &shared{ix: ix, files: ix.Files(), byName: make(map[string]*definitions.Definition, len(defs)),
 		testData: map[string][]*definitions.File{}, rowIDs: map[string]map[string]bool{}}
-	for _, d := range ix.Definitions() {
+	s.allDefs = make([]*definitions.Definition, 0, len(defs))
+	for _, d := range defs {
 		if d.Kind == definitions.KindProject || d.Kind == definitions.KindEngine {
 			continue
 		}
@@ -71,7 +75,7 @@ func newShared(ix *definitions.Index) *shared {
 	sort.Strings(s.tables)
 	sort.Strings(s.fns)
 	sort.Strings(s.flows)
-	for _, f := range ix.Files() {
+	for _, f := range s.files {
 		if f.TestData != nil {
 			s.testData[f.TestData.Table] = append(s.testData[f.TestData.Table], f)
 		}
@@ -101,7 +105,7 @@ func (s *shared) rowSet(table string) map[string]bool {
 // joined is the pass of a rule that joins files: every definition and
 // file, nothing recorded.
 func (s *shared) joined() *pass {
-	return &pass{shared: s, defs: s.allDefs, files: s.ix.Files()}
+	return &pass{shared: s, defs: s.allDefs, files: s.files}
 }
 
 // fileUnit is the pass of a rule that checks file by file, over file f.
