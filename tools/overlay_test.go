@@ -306,6 +306,14 @@ func TestPlannedChangeSavedByTheEditorIsOneCommandPoint(t *testing.T) {
 			if w.Waiting() != 0 {
 				t.Errorf("the plan still waits")
 			}
+			// The start keeps no contents: the point keeps the plan's old
+			// texts, so undo puts the files back as they were.
+			if _, err := call(w, "undo", `{}`); err != nil {
+				t.Fatalf("undo of the editor's saves: %v", err)
+			}
+			if !mapsEqual(snapshot(t, copyProject(t, shopDir)), snapshot(t, dir)) {
+				t.Error("undo did not put the files back as they were")
+			}
 		})
 	}
 }
