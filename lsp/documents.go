@@ -228,14 +228,23 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 		key    string
 	}
 	var out []message
+	// The positions of each file, made once per publication: the
+	// related information of many findings points into one file.
+	linesByPath := map[string]*lines{}
+	linesFor := func(p string) *lines {
+		l, ok := linesByPath[p]
+		if !ok {
+			if f := ix.File(p); f != nil {
+				l = newLines(f.Src, enc)
+			}
+			linesByPath[p] = l
+		}
+		return l
+	}
 	for _, p := range sortedPaths(paths) {
 		diags := []diagnostic{}
-		var lines *lines
-		if f := ix.File(p); f != nil {
-			lines = newLines(f.Src, enc)
-		}
 		for _, f := range byPath[p] {
-			diags = append(diags, toDiagnostic(ix, f, lines, enc, caps.CodeDescriptionSupport, caps.RelatedInformation, s.uriOfLocked))
+			diags = append(diags, toDiagnostic(ix, f, linesFor(p), linesFor, caps.CodeDescriptionSupport, caps.RelatedInformation, s.uriOfLocked))
 		}
 		data, _ := json.Marshal(diags)
 		key := string(data)
@@ -279,7 +288,7 @@ func sortedPaths(m map[string]bool) []string {
 }
 
 // toDiagnostic turns a finding into a diagnostic of its file.
-func toDiagnostic(ix *definitions.Index, f diag.Finding, l *lines, enc string, hrefs, related bool, uriOf func(string) string) diagnostic {
+func toDiagnostic(ix *definitions.Index, f diag.Finding, l *lines, linesFor func(path string) *lines, hrefs, related bool, uriOf func(string) string) diagnostic {
 	d := diagnostic{Severity: severity(f.Severity), Code: f.Code, Source: "tent", Message: f.Message}
 	d.Range = findingRange(f, l)
 	if hrefs {
@@ -290,7 +299,7 @@ func toDiagnostic(ix *definitions.Index, f diag.Finding, l *lines, enc string, h
 	}
 	if related && f.Definition != "" {
 		if def, col, _ := ix.Lookup(f.Definition); def != nil {
-			if file := ix.File(def.Path); file != nil {
+			if linesFor(def.Path) != nil {
 				span := def.NameSpan
 				name := def.Name
 				if col != nil && col.Prop != nil {
@@ -299,7 +308,7 @@ func toDiagnostic(ix *definitions.Index, f diag.Finding, l *lines, enc string, h
 				}
 				if span.End > span.Start && !(def.Path == f.Path && span.Start <= f.Start && f.Start < span.End) {
 					d.RelatedInformation = append(d.RelatedInformation, relatedInformation{
-						Location: protocol.Location{URI: protocol.DocumentURI(uriOf(def.Path)), Range: newLines(file.Src, enc).span(span.Start, span.End)},
+						Location: protocol.Location{URI: protocol.DocumentURI(uriOf(def.Path)), Range: linesFor(def.Path).span(span.Start, span.End)},
 						Message:  "the definition of " + name,
 					})
 				}

@@ -332,7 +332,7 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 			if fd.Fix == nil || fd.End < start || fd.Start > end {
 				continue
 			}
-			d := toDiagnostic(ix, fd, l, l.enc, false, false, s.uriOf)
+			d := toDiagnostic(ix, fd, l, nil, false, false, s.uriOf)
 			data, _ := json.Marshal(actionData{Fix: d.Data.Fix, Code: fd.Code})
 			a := codeAction{Title: fd.Fix.Title, Kind: "quickfix", Diagnostics: []diagnostic{d}, IsPreferred: true, Data: data}
 			if !resolve {
