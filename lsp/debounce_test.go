@@ -34,6 +34,27 @@ func TestDiagnosticsWaitForTheLastChange(t *testing.T) {
 	if !slices.Contains(last.codes(), "T2003") {
 		t.Errorf("the last version's diagnostics: %v, want T2003 for ref('userz')", last.codes())
 	}
+	// Its related information points at the definition it is about.
+	want := posOf(t, text, "orders = table", 0, 0)
+	for _, d := range last.Diagnostics {
+		if d.Code != "T2003" {
+			continue
+		}
+		var related []struct {
+			Location struct {
+				URI   string `json:"uri"`
+				Range struct {
+					Start struct{ Line, Character int } `json:"start"`
+				} `json:"range"`
+			} `json:"location"`
+		}
+		raw, _ := json.Marshal(d.RelatedInformation)
+		json.Unmarshal(raw, &related)
+		if len(related) != 1 || related[0].Location.URI != c.uri(orders) ||
+			related[0].Location.Range.Start.Line != want["line"] || related[0].Location.Range.Start.Character != want["character"] {
+			t.Errorf("T2003's related information: %s, want %s at %v", raw, c.uri(orders), want)
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, n := range c.notes[from:] {
