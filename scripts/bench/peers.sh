@@ -126,10 +126,18 @@ warm_copy() {
   fi
 }
 wtt() { "$tt" -C "$work/warm" --yes "$@" >/dev/null 2>&1 || true; }
-back_table() { warm_copy; grep -q 'const ledgers2 ' "$work/warm/tables/accounts2.ts" && wtt rename ledgers2 accounts2; true; }
-back_column() { warm_copy; grep -q 'total: money(' "$work/warm/tables/accounts2.ts" && wtt rename accounts2.total amount; true; }
-back_hub() { warm_copy; grep -q 'const clients ' "$work/warm/tables/accounts.ts" && wtt rename clients accounts; true; }
-back_line() { warm_copy; wtt edit tables/accounts2.ts --find 'title: text(), // edited' --with 'title: text(),'; }
+# warm_reset puts back whatever a warm row changed (each row leaves its
+# last change in place), so that each run starts from the same copy.
+warm_reset() {
+  warm_copy
+  local t="$work/warm/tables"
+  if grep -q 'const ledgers2 ' "$t/accounts2.ts"; then wtt rename ledgers2 accounts2; fi
+  if grep -q 'total: money(' "$t/accounts2.ts"; then wtt rename accounts2.total amount; fi
+  if grep -q 'const clients ' "$t/accounts.ts"; then wtt rename clients accounts; fi
+  if grep -q 'title: text(), // edited' "$t/accounts2.ts"; then
+    wtt edit tables/accounts2.ts --find 'title: text(), // edited' --with 'title: text(),'
+  fi
+}
 nothing() { :; }
 # run_ready has the test database built and the run's app kept (.tent/cache).
 run_ready() { warm; "$tt" -C "$work/project" run listAccounts2 --input '{"limit":10}' >/dev/null 2>&1 || true; }
@@ -174,15 +182,15 @@ row "check, no .tent/ (s)" "≤ 1.3× the parse floor" "a <= 1.3 * b" no_tent "$
 # From here on a command that fails spoils its row (check and tsc exit 1
 # where they find an error).
 must_pass=yes
-row "rename an ordinary table, warm (s)" "≤ 0.3 s" "a <= 0.3" back_table "$tt -C ../warm --yes rename accounts2 ledgers2"
-row "rename a column, warm (s)" "≤ 0.3 s" "a <= 0.3" back_column "$tt -C ../warm --yes rename accounts2.amount total"
+row "rename an ordinary table, warm (s)" "≤ 0.3 s" "a <= 0.3" warm_reset "$tt -C ../warm --yes rename accounts2 ledgers2"
+row "rename a column, warm (s)" "≤ 0.3 s" "a <= 0.3" warm_reset "$tt -C ../warm --yes rename accounts2.amount total"
 row "rename an ordinary table, first call on a fresh copy (s)" "≤ 0.3 s" "a <= 0.3" fresh_copy "$tt -C ../copy --yes rename accounts2 ledgers2"
-row "rename the hub table, warm (s)" "≤ 0.8 s" "a <= 0.8" back_hub "$tt -C ../warm --yes rename accounts clients"
+row "rename the hub table, warm (s)" "≤ 0.8 s" "a <= 0.8" warm_reset "$tt -C ../warm --yes rename accounts clients"
 row "map (s)" "≤ 0.2 s" "a <= 0.2" warm "$tt map"
 if [ -n "$rg" ]; then
-  row "search a word (s)" "≤ 0.06 s, ≤ 2× rg" "a <= 0.06 && a <= 2 * b" warm "$tt search buyer" "rg -F" nothing "$rg -F buyer ."
+  row "search a word (s)" "≤ 0.06 s, ≤ 2× rg" "a <= 0.06 && a <= 2 * b" warm "$tt search JSON.stringify" "rg -F" nothing "$rg -F JSON.stringify ."
 else
-  row "search a word (s)" "≤ 0.06 s" "a <= 0.06" warm "$tt search buyer"
+  row "search a word (s)" "≤ 0.06 s" "a <= 0.06" warm "$tt search JSON.stringify"
 fi
 if [ -n "$sqljs" ]; then
   row "run a function reading the db (s)" "≤ 0.1 s, faster than node" "a <= 0.1 && a < b" run_ready "$tt run listAccounts2 --input '{\"limit\":10}'" \
@@ -191,10 +199,10 @@ else
   row "run a function reading the db (s)" "≤ 0.1 s" "a <= 0.1" run_ready "$tt run listAccounts2 --input '{\"limit\":10}'"
 fi
 row "edit one line, first call on a fresh copy (s)" "≤ 0.3 s" "a <= 0.3" fresh_copy "$tt -C ../copy edit tables/accounts2.ts --find 'title: text(),' --with 'title: text(), // edited'"
-row "edit one line, later calls (s)" "≤ 0.05 s" "a <= 0.05" back_line "$tt -C ../warm edit tables/accounts2.ts --find 'title: text(),' --with 'title: text(), // edited'"
+row "edit one line, later calls (s)" "≤ 0.05 s" "a <= 0.05" warm_reset "$tt -C ../warm edit tables/accounts2.ts --find 'title: text(),' --with 'title: text(), // edited'"
 measure=mem
-row "peak memory of rename, ordinary table (MB)" "≤ 200 MB" "a <= 200" back_table "$tt -C ../warm --yes rename accounts2 ledgers2"
-row "peak memory of rename, hub table (MB)" "≤ 200 MB" "a <= 200" back_hub "$tt -C ../warm --yes rename accounts clients"
+row "peak memory of rename, ordinary table (MB)" "≤ 200 MB" "a <= 200" warm_reset "$tt -C ../warm --yes rename accounts2 ledgers2"
+row "peak memory of rename, hub table (MB)" "≤ 200 MB" "a <= 200" warm_reset "$tt -C ../warm --yes rename accounts clients"
 measure=time
 echo
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $runs pairs a row; $(date -u +%Y-%m-%d)"
