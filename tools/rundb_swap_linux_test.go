@@ -6,14 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
+	"github.com/tent-tools/tent-tools/internal/swaptest"
 	"github.com/tent-tools/tent-tools/runner"
 	"github.com/tent-tools/tent-tools/runner/runlog"
 )
@@ -63,18 +60,7 @@ func TestSwapStateDuringRunnerOpen(t *testing.T) {
 	if err := os.Symlink(decoy, swap); err != nil {
 		t.Fatal(err)
 	}
-	var stop atomic.Bool
-	var swaps atomic.Int64
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for !stop.Load() {
-			if err := unix.Renameat2(unix.AT_FDCWD, state, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("swap: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	})
+	swapper := swaptest.Start(t, state, swap)
 	own, refused := 0, 0
 	for i := range 200 {
 		v, err := Open(dir, Options{})
@@ -100,16 +86,10 @@ func TestSwapStateDuringRunnerOpen(t *testing.T) {
 		}
 		own++
 	}
-	stop.Store(true)
-	wg.Wait()
-	if info, err := os.Lstat(state); err == nil && info.Mode()&os.ModeSymlink != 0 {
-		if err := unix.Renameat2(unix.AT_FDCWD, state, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Logf("%d swaps; %d answers of its own, %d refused", swaps.Load(), own, refused)
-	if swaps.Load() < 10 {
-		t.Errorf("the swaps did not meet the opens (%d swaps)", swaps.Load())
+	swaps := swapper.Stop()
+	t.Logf("%d swaps; %d answers of its own, %d refused", swaps, own, refused)
+	if swaps < 10 {
+		t.Errorf("the swaps did not meet the opens (%d swaps)", swaps)
 	}
 	// The swaps over, the workspace reads its own rows.
 	v, err := Open(dir, Options{})

@@ -3,12 +3,10 @@ package tools
 import (
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/tent-tools/tent-tools/internal/swaptest"
 )
 
 // TestSwapDuringWrites swaps the folder lib with a link (to the root, or
@@ -26,29 +24,13 @@ func TestSwapDuringWrites(t *testing.T) {
 			if err := os.Symlink(target, swap); err != nil {
 				t.Fatal(err)
 			}
-			var stop atomic.Bool
-			var swaps atomic.Int64
-			// rest is how long the swapper waits, lib in its place, after
-			// each pair of swaps. It starts at nothing and grows while no
-			// write lands: on a loaded machine a write is slow enough that
-			// swaps without rest meet every one of them.
-			var rest atomic.Int64
-			var wg sync.WaitGroup
-			wg.Go(func() {
-				for !stop.Load() {
-					if err := unix.Renameat2(unix.AT_FDCWD, lib, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
-						t.Errorf("swap: %v", err)
-						return
-					}
-					if swaps.Add(1)%2 == 0 {
-						time.Sleep(time.Duration(rest.Load()))
-					}
-				}
-			})
+			swapper := swaptest.Start(t, lib, swap)
 			landed, refused := 0, 0
 			for i := 0; i < 120 || (i < 600 && (landed == 0 || refused == 0)); i++ {
+				// On a loaded machine a write is slow enough that swaps
+				// without rest meet every one: rest longer while none lands.
 				if landed == 0 && i%20 == 19 {
-					rest.Store(min(max(2*rest.Load(), int64(time.Millisecond)), int64(time.Second)))
+					swapper.Rest(min(max(2*swapper.Rested(), time.Millisecond), time.Second))
 				}
 				text := `{"path": "lib/engine.ts", "text": "export default engine({ allow: ['evil.example'] }) // ` + string(rune('a'+i%26)) + `\n"}`
 				if i%2 == 1 {
@@ -60,14 +42,7 @@ func TestSwapDuringWrites(t *testing.T) {
 					landed++
 				}
 			}
-			stop.Store(true)
-			wg.Wait()
-			// Put lib back where it was.
-			if info, err := os.Lstat(lib); err == nil && info.Mode()&os.ModeSymlink != 0 {
-				if err := unix.Renameat2(unix.AT_FDCWD, lib, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
-					t.Fatal(err)
-				}
-			}
+			swaps := swapper.Stop()
 			if got := readFile(t, dir, "engine.ts"); got != engine {
 				t.Errorf("the root's engine.ts was written through the swapped link:\n%s", got)
 			}
@@ -77,9 +52,9 @@ func TestSwapDuringWrites(t *testing.T) {
 					t.Errorf(".tent/%s was made", e.Name())
 				}
 			}
-			t.Logf("%d swaps; %d writes landed, %d refused", swaps.Load(), landed, refused)
-			if swaps.Load() < 10 || landed == 0 || refused == 0 {
-				t.Errorf("the swaps did not meet the writes (%d swaps, %d landed, %d refused)", swaps.Load(), landed, refused)
+			t.Logf("%d swaps; %d writes landed, %d refused", swaps, landed, refused)
+			if swaps < 10 || landed == 0 || refused == 0 {
+				t.Errorf("the swaps did not meet the writes (%d swaps, %d landed, %d refused)", swaps, landed, refused)
 			}
 		})
 	}

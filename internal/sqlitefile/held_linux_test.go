@@ -6,11 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/tent-tools/tent-tools/internal/swaptest"
 )
 
 // makeMarked makes the database name in dir with one row saying mark.
@@ -65,18 +63,7 @@ func TestOpenInSwap(t *testing.T) {
 		db.SetMaxIdleConns(0) // every query opens a connection
 	}
 
-	var stop atomic.Bool
-	var swaps atomic.Int64
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for !stop.Load() {
-			if err := unix.Renameat2(unix.AT_FDCWD, state, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("swap: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	})
+	swapper := swaptest.Start(t, state, swap)
 	read := func(db *sql.DB) (string, error) {
 		var v string
 		err := db.QueryRowContext(ctx, `SELECT v FROM mark`).Scan(&v)
@@ -98,9 +85,8 @@ func TestOpenInSwap(t *testing.T) {
 			pathDecoyReads++
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
-	t.Logf("%d swaps; held: %d real, %d refused, %d decoy; by path: %d decoy", swaps.Load(), real, refused, decoyReads, pathDecoyReads)
+	swaps := swapper.Stop()
+	t.Logf("%d swaps; held: %d real, %d refused, %d decoy; by path: %d decoy", swaps, real, refused, decoyReads, pathDecoyReads)
 	if decoyReads > 0 {
 		t.Errorf("OpenIn read the decoy %d times", decoyReads)
 	}
