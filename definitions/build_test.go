@@ -12,21 +12,14 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // writeTree writes files (slash paths) under a new temporary folder.
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for p, text := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sample.Write(t, root, files)
 	return root
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/change/changetest"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/rename"
 	"github.com/tent-tools/tent-tools/workspace"
 )
@@ -30,22 +31,6 @@ func planned(t *testing.T) (*Workspace, string, map[string][]byte, *change.Set) 
 		t.Fatal(err)
 	}
 	return w, dir, before, s
-}
-
-// noTemps fails t where a temporary file of a write is left in dir, or a
-// new text in the journal's folder.
-func noTemps(t *testing.T, dir string) {
-	t.Helper()
-	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && strings.HasSuffix(p, ".tmp") {
-			t.Errorf("temporary file left: %s", p)
-		}
-		return nil
-	})
-	entries, _ := os.ReadDir(filepath.Join(dir, ".tent", "tmp"))
-	for _, e := range entries {
-		t.Errorf("journal text left: .tent/tmp/%s", e.Name())
-	}
 }
 
 func TestApplyRefusesUnreadable(t *testing.T) {
@@ -95,7 +80,7 @@ func TestApplyStale(t *testing.T) {
 	}
 	before["lib/report.ts"] = changed
 	sameFiles(t, changetest.Load(t, dir), before)
-	noTemps(t, dir)
+	sample.NoTemps(t, dir)
 }
 
 func TestApplyMoveOntoAFile(t *testing.T) {
@@ -143,7 +128,7 @@ func TestApplyPutsBack(t *testing.T) {
 			t.Errorf("%+v: got %v; want a failure put back", ops, err)
 		}
 		sameFiles(t, changetest.Load(t, dir), before)
-		noTemps(t, dir)
+		sample.NoTemps(t, dir)
 		// The point recorded before the renames is taken back.
 		hs, _ := w.HistoryStore(context.Background())
 		if last, _ := hs.Last(context.Background()); point != 0 || last != 0 {
@@ -207,5 +192,5 @@ func TestFinishFromHistory(t *testing.T) {
 	if len(h.Points) != 1 || h.Points[0].Tool != "edit" {
 		t.Errorf("points: %+v", h.Points)
 	}
-	noTemps(t, dir)
+	sample.NoTemps(t, dir)
 }

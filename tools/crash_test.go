@@ -16,6 +16,7 @@ import (
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/workspace"
 
+	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/internal/soak"
 )
 
@@ -142,7 +143,7 @@ func crashRun(t *testing.T, delay time.Duration) (files map[string]string, took 
 	defer w.Close()
 	h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer)
 	files = snapshot(t, dir)
-	noTemps(t, dir)
+	sample.NoTemps(t, dir)
 	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		t.Fatal(err)

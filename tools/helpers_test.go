@@ -41,15 +41,7 @@ func openCopy(t testing.TB, opts Options) (*Workspace, string) {
 func openFiles(t testing.TB, files map[string]string) (*Workspace, string) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sample.Write(t, dir, files)
 	w, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatal(err)

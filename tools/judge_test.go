@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // countingApprover answers yes or no and counts the questions.
@@ -96,7 +97,7 @@ func TestPolicyMatrix(t *testing.T) {
 				if last != 0 {
 					t.Errorf("a refused write recorded point %d", last)
 				}
-				noTemps(t, dir)
+				sample.NoTemps(t, dir)
 			})
 		}
 	}

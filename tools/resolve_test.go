@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/policy"
 )
 
@@ -28,15 +29,7 @@ func hostileTree(t testing.TB) (proj, outside string) {
 		"proj/.git/config":      "[core]\n",
 		"proj/tables/orders.ts": "export const orders = 1\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(base, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sample.Write(t, base, files)
 	links := map[string]string{
 		"proj/out":          "../outside",                          // a folder link that leads out
 		"proj/lib/up":       "../../outside/secret.txt",            // a file link that leads out

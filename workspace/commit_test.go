@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/durable"
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // TestCommitManyFiles commits a change of more than syncFSFrom files in
@@ -61,7 +62,7 @@ func TestCommitManyFiles(t *testing.T) {
 			if len(p.Files) != n {
 				t.Errorf("point %d names %d files; want %d", point, len(p.Files), n)
 			}
-			noTemps(t, dir)
+			sample.NoTemps(t, dir)
 		})
 	}
 }

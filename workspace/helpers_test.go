@@ -2,9 +2,6 @@ package workspace
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/sample"
@@ -60,35 +57,11 @@ func writeThrough(w *Workspace, rel, text string) error {
 func openFiles(t testing.TB, files map[string]string) (*Workspace, string) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sample.Write(t, dir, files)
 	w, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
 	return w, dir
-}
-
-// noTemps fails t where a temporary file or a journal text is left in
-// the project folder dir.
-func noTemps(t *testing.T, dir string) {
-	t.Helper()
-	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && strings.HasSuffix(p, ".tmp") {
-			t.Errorf("temporary file left: %s", p)
-		}
-		return nil
-	})
-	entries, _ := os.ReadDir(filepath.Join(dir, ".tent", "tmp"))
-	for _, e := range entries {
-		t.Errorf("journal text left: .tent/tmp/%s", e.Name())
-	}
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // TestWalk checks that Walk gives the names io/fs.WalkDir gives, in its
@@ -27,15 +29,7 @@ func TestWalk(t *testing.T) {
 		"z/empty.ts":    "",
 		"z/y/long.json": strings.Repeat("j", 70000),
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sample.Write(t, dir, files)
 	if err := os.Symlink("b", filepath.Join(dir, "link-dir")); err != nil {
 		t.Fatal(err)
 	}

@@ -148,3 +148,35 @@ func Load(t testing.TB, dir string) map[string][]byte {
 	}
 	return out
 }
+
+// Write writes files (slash-separated paths relative to dir, and their
+// texts) into the folder dir, making the folders they need.
+func Write(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// NoTemps fails t where a write left a temporary file (.tmp) in the
+// project folder dir, or a change left a text in the journal's folder
+// (.tent/tmp).
+func NoTemps(t testing.TB, dir string) {
+	t.Helper()
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, ".tmp") {
+			t.Errorf("temporary file left: %s", p)
+		}
+		return nil
+	})
+	entries, _ := os.ReadDir(filepath.Join(dir, ".tent", "tmp"))
+	for _, e := range entries {
+		t.Errorf("journal text left: .tent/tmp/%s", e.Name())
+	}
+}
