@@ -54,22 +54,7 @@ func BenchmarkHubRename(b *testing.B) {
 		name = to
 	}
 	renameHub(b) // settles: the starting state; warms the caches
-	platform := syncWholeFS
-	defer func() { syncWholeFS = platform }()
-	for _, mode := range []string{"fsync each", "syncfs"} {
-		b.Run(mode, func(b *testing.B) {
-			syncWholeFS = platform
-			if mode == "syncfs" && !syncWholeFS() {
-				b.Skip("no syncfs on this platform")
-			}
-			if mode == "fsync each" {
-				syncWholeFS = func() bool { return false }
-			}
-			for range b.N {
-				renameHub(b)
-			}
-		})
-	}
+	bySyncMode(b, renameHub)
 }
 
 // BenchmarkCommit measures the journal alone (commitFiles) for a change
@@ -116,6 +101,13 @@ func BenchmarkCommit(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	bySyncMode(b, commit)
+}
+
+// bySyncMode runs op b.N times in two sub-benchmarks, in one run: with a
+// large change made durable by an fsync each ("fsync each") and by one
+// syncfs ("syncfs", skipped where the platform has none).
+func bySyncMode(b *testing.B, op func(*testing.B)) {
 	platform := syncWholeFS
 	defer func() { syncWholeFS = platform }()
 	for _, mode := range []string{"fsync each", "syncfs"} {
@@ -128,7 +120,7 @@ func BenchmarkCommit(b *testing.B) {
 				syncWholeFS = func() bool { return false }
 			}
 			for range b.N {
-				commit(b)
+				op(b)
 			}
 		})
 	}
