@@ -54,8 +54,9 @@ type jsonError struct {
 
 // jsonScanner reads JSON from src, keeping byte positions.
 type jsonScanner struct {
-	src []byte
-	pos int
+	src  []byte
+	pos  int
+	keys map[string]string // the keys read so far, each made a string once
 }
 
 func (s *jsonScanner) fail(format string, args ...any) *jsonError {
@@ -207,7 +208,7 @@ func (s *jsonScanner) object(depth int, keys *[]RowKey) (any, *jsonError) {
 			return nil, s.fail("expected a key in double quotes, found %s", s.found())
 		}
 		keyStart := s.pos
-		k, err := s.str()
+		k, err := s.text(true)
 		if err != nil {
 			return nil, err
 		}
@@ -222,10 +223,10 @@ func (s *jsonScanner) object(depth int, keys *[]RowKey) (any, *jsonError) {
 			return nil, err
 		}
 		if obj != nil {
-			obj[k.(string)] = v
+			obj[k] = v
 		} else {
 			*keys = append(*keys, RowKey{
-				Name:      NameRef{Name: k.(string), Span: Span{keyStart + 1, keyEnd - 1}, Lit: Span{keyStart, keyEnd}},
+				Name:      NameRef{Name: k, Span: Span{keyStart + 1, keyEnd - 1}, Lit: Span{keyStart, keyEnd}},
 				Pair:      Span{keyStart, span.End},
 				Value:     v,
 				ValueSpan: span,
@@ -274,6 +275,17 @@ func (s *jsonScanner) array(depth int) (any, *jsonError) {
 // str reads a string literal. Strings with escapes are decoded by
 // encoding/json, which knows every JSON escape and surrogate pair.
 func (s *jsonScanner) str() (any, *jsonError) {
+	text, err := s.text(false)
+	if err != nil {
+		return nil, err
+	}
+	return text, nil
+}
+
+// text reads a string. Where intern is set (an object's key), a text read
+// before in the file is given again rather than copied: the rows of a
+// file mostly have the same keys.
+func (s *jsonScanner) text(intern bool) (string, *jsonError) {
 	start := s.pos
 	s.pos++ // "
 	escaped := false
@@ -284,28 +296,40 @@ func (s *jsonScanner) str() (any, *jsonError) {
 			s.pos++
 			lit := s.src[start:s.pos]
 			if !escaped && utf8.Valid(lit) {
-				return string(lit[1 : len(lit)-1]), nil
+				body := lit[1 : len(lit)-1]
+				if !intern {
+					return string(body), nil
+				}
+				if k, ok := s.keys[string(body)]; ok {
+					return k, nil
+				}
+				k := string(body)
+				if s.keys == nil {
+					s.keys = map[string]string{}
+				}
+				s.keys[k] = k
+				return k, nil
 			}
 			// encoding/json reads escapes, and an invalid UTF-8 byte as U+FFFD.
 			var out string
 			if err := json.Unmarshal(lit, &out); err != nil {
-				return nil, &jsonError{at: start, msg: "a string with a bad escape sequence"}
+				return "", &jsonError{at: start, msg: "a string with a bad escape sequence"}
 			}
 			return out, nil
 		case c == '\\':
 			escaped = true
 			if s.pos+1 < len(s.src) && strings.IndexByte(`"\/bfnrtu`, s.src[s.pos+1]) < 0 {
 				s.pos++
-				return nil, s.fail("bad escape sequence `\\%s` in a string", string(s.src[s.pos]))
+				return "", s.fail("bad escape sequence `\\%s` in a string", string(s.src[s.pos]))
 			}
 			s.pos += 2
 		case c < 0x20:
-			return nil, s.fail("a control character (0x%02x) in a string: write it as an escape such as \\n", c)
+			return "", s.fail("a control character (0x%02x) in a string: write it as an escape such as \\n", c)
 		default:
 			s.pos++
 		}
 	}
-	return nil, &jsonError{at: start, msg: "a string that is never closed"}
+	return "", &jsonError{at: start, msg: "a string that is never closed"}
 }
 
 func (s *jsonScanner) number() (any, *jsonError) {
