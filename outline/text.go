@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // DefaultBudget is the size of the text, in characters, that Text keeps to
@@ -190,7 +191,7 @@ func (m *Map) render(lines [][]string, keep []at, total int) string {
 	}
 	sort.Slice(hidden, func(a, b int) bool { return hidden[a].dir < hidden[b].dir })
 	for _, h := range hidden {
-		fmt.Fprintf(&b, "%s/ … %d more %s", h.dir, h.files, plural(h.files, "file"))
+		fmt.Fprintf(&b, "%s/ … %d more %s", h.dir, h.files, words.Plural(h.files, "file"))
 		if s := h.kinds.String(); s != "" {
 			b.WriteString(": " + s)
 		}
@@ -220,13 +221,6 @@ func (c kindCounts) String() string {
 		parts[i] = fmt.Sprintf("%d %s", c[k], name)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // cut shortens s to at most budget characters, at a line end.
@@ -298,10 +292,10 @@ func (d Definition) line() string {
 	}
 	var tail []string
 	if d.Refs > 0 {
-		tail = append(tail, fmt.Sprintf("%d %s", d.Refs, plural(d.Refs, "ref")))
+		tail = append(tail, words.Count(d.Refs, "ref"))
 	}
 	if d.Rows != nil {
-		tail = append(tail, fmt.Sprintf("%d %s", *d.Rows, plural(*d.Rows, "row")))
+		tail = append(tail, words.Count(*d.Rows, "row"))
 	}
 	if len(tail) > 0 {
 		b.WriteString("  [" + strings.Join(tail, ", ") + "]")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/workspace"
 )
 
@@ -61,7 +62,7 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 		return Answer{}, err
 	}
 	src, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
-		return diag.Errorf(diag.T9104, "%s is %s, more than the %s that edit changes: split the file, or change it outside the tools", rel, size(n), size(MaxFile)).With("path", rel)
+		return diag.Errorf(diag.T9104, "%s is %s, more than the %s that edit changes: split the file, or change it outside the tools", rel, words.Bytes(n), words.Bytes(MaxFile)).With("path", rel)
 	})
 	if err != nil {
 		return Answer{}, err
@@ -128,7 +129,7 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	case bytes.Equal(out, src):
 		fmt.Fprintf(&b, "%s is unchanged: with is the same as find\n", rel)
 	default:
-		fmt.Fprintf(&b, "edited %s (%s)\n", rel, plural(len(items), "replacement"))
+		fmt.Fprintf(&b, "edited %s (%s)\n", rel, words.Count(len(items), "replacement"))
 	}
 	for _, tol := range tolerances {
 		writeTolerance(&b, tol)

@@ -9,6 +9,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/workspace"
 )
 
@@ -125,7 +126,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 			if deepest {
 				n := w.countEntries(ctx, p)
 				e.Entries = &n
-				fmt.Fprintf(&b, "%s%s/ (%s)\n", indent, name, plural(n, "entry"))
+				fmt.Fprintf(&b, "%s%s/ (%s)\n", indent, name, words.Count(n, "entry"))
 			} else {
 				fmt.Fprintf(&b, "%s%s/\n", indent, name)
 			}
@@ -148,7 +149,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 	if rel == "." {
 		head = "the project's root"
 	}
-	text := fmt.Sprintf("%s (%s)\n%s", head, plural(len(ans.Entries), "entry"), b.String())
+	text := fmt.Sprintf("%s (%s)\n%s", head, words.Count(len(ans.Entries), "entry"), b.String())
 	switch {
 	case len(ans.Entries) == 0 && in.Glob != "":
 		text = fmt.Sprintf("no files in %s match %q\n", head, in.Glob)
@@ -156,7 +157,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 		text = fmt.Sprintf("%s is empty\n", head)
 	}
 	if ans.Cut > 0 {
-		text += fmt.Sprintf("(%s more cut; list a folder below, or give a glob)\n", plural(ans.Cut, "entry"))
+		text += fmt.Sprintf("(%s more cut; list a folder below, or give a glob)\n", words.Count(ans.Cut, "entry"))
 	}
 	return Answer{Text: text, Data: ans}, nil
 }

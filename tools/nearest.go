@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // How much a T9106 answer shows.
@@ -41,7 +42,7 @@ func notOnce(rel string, text []byte, find string, at []int, i, items int) error
 			listed = listed[:maxListedLines]
 		}
 		e := diag.Errorf(diag.T9106, "%s stands %d times in %s (%s %s%s); give more of the text around it, so that it stands once; nothing was written",
-			which, len(at), rel, pluralWord(len(lines), "line"), joinInts(listed), more)
+			which, len(at), rel, words.Plural(len(lines), "line"), joinInts(listed), more)
 		return withItem(e.With("path", rel).With("count", len(at)).With("lines", lines), i, items)
 	}
 
@@ -209,13 +210,6 @@ func longestCommon(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return best
-}
-
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 func joinInts(ns []int) string {

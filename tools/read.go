@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // ReadInput is the input of read: a file, and optionally its lines from
@@ -55,10 +56,10 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
 	}
 	src, _, err := w.ReadFile(rel, limit, func(n int64) error {
 		if whole && n <= MaxFile {
-			return diag.Errorf(diag.T9104, "%s is %s; read reads at most %s whole: give from and to to read it by lines", rel, size(n), size(MaxText)).
+			return diag.Errorf(diag.T9104, "%s is %s; read reads at most %s whole: give from and to to read it by lines", rel, words.Bytes(n), words.Bytes(MaxText)).
 				With("path", rel).With("size", n)
 		}
-		return diag.Errorf(diag.T9104, "%s is %s, more than the %s the file tools read at all", rel, size(n), size(MaxFile)).
+		return diag.Errorf(diag.T9104, "%s is %s, more than the %s the file tools read at all", rel, words.Bytes(n), words.Bytes(MaxFile)).
 			With("path", rel).With("size", n)
 	})
 	if err != nil {
@@ -79,7 +80,7 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
 	if n == 0 {
 		from, to = 0, 0
 	} else if from > n {
-		return Answer{}, diag.Errorf(diag.T9102, "bad input: from %d is past the end of %s, which has %s", in.From, rel, plural(n, "line")).
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: from %d is past the end of %s, which has %s", in.From, rel, words.Count(n, "line")).
 			With("path", rel).With("lines", n)
 	}
 	var text string
@@ -91,7 +92,7 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
 		}
 		text = string(src[starts[from-1]:end])
 		if len(text) > MaxText {
-			return Answer{}, diag.Errorf(diag.T9104, "lines %d-%d of %s are %s; read at most %s at once", from, to, rel, size(int64(len(text))), size(MaxText)).
+			return Answer{}, diag.Errorf(diag.T9104, "lines %d-%d of %s are %s; read at most %s at once", from, to, rel, words.Bytes(int64(len(text))), words.Bytes(MaxText)).
 				With("path", rel)
 		}
 		for i := from; i <= to; i++ {
@@ -103,7 +104,7 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
 	case n == 0:
 		fmt.Fprintf(&b, "%s is empty\n", rel)
 	case from == 1 && to == n:
-		fmt.Fprintf(&b, "%s (%s)\n", rel, plural(n, "line"))
+		fmt.Fprintf(&b, "%s (%s)\n", rel, words.Count(n, "line"))
 	default:
 		fmt.Fprintf(&b, "%s (lines %d-%d of %d)\n", rel, from, to, n)
 	}

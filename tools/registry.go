@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // Tool is one tool of tools.md §5: its name, a one-line summary, its input
@@ -118,7 +119,7 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 	}
 	if len(input) > MaxInput {
 		return Answer{}, diag.Errorf(diag.T9104, "the input is more than %s; a tool takes at most %s of JSON (a write's 1 MB text, escaped); nothing was read past it",
-			size(MaxInput), size(MaxInput)).With("size", len(input))
+			words.Bytes(MaxInput), words.Bytes(MaxInput)).With("size", len(input))
 	}
 	in := t.NewInput()
 	if err := DecodeInput(input, in); err != nil {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // RememberInput is the input of remember: a key and its value.
@@ -44,7 +45,7 @@ func (w *Workspace) Remember(ctx context.Context, in RememberInput) (Answer, err
 		return Answer{}, err
 	}
 	if len(in.Value) > maxNoteValue || !utf8.ValidString(in.Value) {
-		return Answer{}, diag.Errorf(diag.T9104, "a note's value is text of at most %s", size(maxNoteValue)).With("field", "value")
+		return Answer{}, diag.Errorf(diag.T9104, "a note's value is text of at most %s", words.Bytes(maxNoteValue)).With("field", "value")
 	}
 	ns, err := w.NoteStore(ctx)
 	if err != nil {

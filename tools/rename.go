@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/rename"
 )
 
@@ -77,7 +78,7 @@ func writeChanged(b *strings.Builder, lines []change.Line) {
 			byFile[l.Path] = append(byFile[l.Path], "moved here")
 		}
 	}
-	fmt.Fprintf(b, "changed %s:\n", plural(len(files), "file"))
+	fmt.Fprintf(b, "changed %s:\n", words.Count(len(files), "file"))
 	for _, f := range files {
 		fmt.Fprintf(b, "  %s: %s\n", f, strings.Join(byFile[f], ", "))
 	}
@@ -90,7 +91,7 @@ func writeLeft(b *strings.Builder, left []change.Site, name, action string) {
 		return
 	}
 	fmt.Fprintf(b, "left %s that may still name %s (the %s did not change them; fix them with edit, then run check):\n",
-		plural(len(left), "place"), name, action)
+		words.Count(len(left), "place"), name, action)
 	for _, s := range left {
 		fmt.Fprintf(b, "  %s:%d:%d %s %s: %s\n", s.Path, s.Line, s.Col, s.Mark, s.Why, strings.TrimSpace(s.Text))
 	}

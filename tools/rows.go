@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/runner"
 )
 
@@ -56,7 +57,7 @@ func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
 		return Answer{}, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d of %s\n", rows.Table, len(rows.Rows), plural(rows.Total, "row"))
+	fmt.Fprintf(&b, "%s: %d of %s\n", rows.Table, len(rows.Rows), words.Count(rows.Total, "row"))
 	for _, row := range rows.Rows {
 		fmt.Fprintf(&b, "  %s\n", row)
 	}

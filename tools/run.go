@@ -9,6 +9,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/policy"
 	"github.com/tent-tools/tent-tools/runner"
 )
@@ -119,7 +120,7 @@ func runText(res *runner.Result) string {
 	var b strings.Builder
 	if res.ResultCut > 0 {
 		fmt.Fprintf(&b, "result: not shown: it is %s of JSON, more than the %s an answer holds; return less (or a count) to see it\n",
-			size(int64(res.ResultCut)), size(MaxText))
+			words.Bytes(int64(res.ResultCut)), words.Bytes(MaxText))
 	} else {
 		fmt.Fprintf(&b, "result: %s\n", res.Result)
 	}

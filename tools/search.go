@@ -16,6 +16,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/projectfiles"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/workspace"
 )
 
@@ -123,7 +124,7 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 	}
 	if !info.IsDir() {
 		src, _, err := w.ReadFile(rel, MaxFile, func(n int64) error {
-			return diag.Errorf(diag.T9104, "%s is %s, more than the %s that search reads", rel, size(n), size(MaxFile)).With("path", rel)
+			return diag.Errorf(diag.T9104, "%s is %s, more than the %s that search reads", rel, words.Bytes(n), words.Bytes(MaxFile)).With("path", rel)
 		})
 		if err != nil {
 			return Answer{}, err
@@ -320,13 +321,13 @@ func (s *searcher) answer(text string) Answer {
 	case s.cut > 0:
 		fmt.Fprintf(&b, "the first %d of %d hits for %q:\n", len(s.hits), len(s.hits)+s.cut, text)
 	default:
-		fmt.Fprintf(&b, "%s for %q in %s:\n", plural(len(s.hits), "hit"), text, plural(len(s.files), "file"))
+		fmt.Fprintf(&b, "%s for %q in %s:\n", words.Count(len(s.hits), "hit"), text, words.Count(len(s.files), "file"))
 	}
 	for _, h := range s.hits {
 		fmt.Fprintf(&b, "%s:%d: %s\n", h.Path, h.Line, h.Text)
 	}
 	if s.cut > 0 {
-		fmt.Fprintf(&b, "(%d more %s cut by the limit of %d; narrow the search with in, or raise limit)\n", s.cut, pluralWord(s.cut, "hit"), s.limit)
+		fmt.Fprintf(&b, "(%d more %s cut by the limit of %d; narrow the search with in, or raise limit)\n", s.cut, words.Plural(s.cut, "hit"), s.limit)
 	}
 	hits := s.hits
 	if hits == nil {
@@ -368,9 +369,9 @@ func (s *searcher) fileAnswer(text string) Answer {
 	case len(s.lines) == 0:
 		fmt.Fprintf(&b, "no files hold %q\n", text)
 	case s.count:
-		fmt.Fprintf(&b, "%s in %s hold %q:\n", plural(s.total, "line"), plural(len(s.lines)+s.cut, "file"), text)
+		fmt.Fprintf(&b, "%s in %s hold %q:\n", words.Count(s.total, "line"), words.Count(len(s.lines)+s.cut, "file"), text)
 	default:
-		fmt.Fprintf(&b, "%s hold %q:\n", plural(len(s.lines)+s.cut, "file"), text)
+		fmt.Fprintf(&b, "%s hold %q:\n", words.Count(len(s.lines)+s.cut, "file"), text)
 	}
 	for _, f := range s.lines {
 		if s.count {
@@ -380,7 +381,7 @@ func (s *searcher) fileAnswer(text string) Answer {
 		}
 	}
 	if s.cut > 0 {
-		fmt.Fprintf(&b, "(%d more %s cut by the limit of %d; narrow the search with in or include, or raise limit)\n", s.cut, pluralWord(s.cut, "file"), s.limit)
+		fmt.Fprintf(&b, "(%d more %s cut by the limit of %d; narrow the search with in or include, or raise limit)\n", s.cut, words.Plural(s.cut, "file"), s.limit)
 	}
 	files := s.lines
 	if files == nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/policy"
 )
 
@@ -138,7 +139,7 @@ func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
 		b.WriteString("\n")
 	}
 	if a.Cut {
-		fmt.Fprintf(&b, "(output cut at %s)\n", size(MaxShellOutput))
+		fmt.Fprintf(&b, "(output cut at %s)\n", words.Bytes(MaxShellOutput))
 	}
 	switch {
 	case a.TimedOut:

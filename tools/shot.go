@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/policy"
 	"github.com/tent-tools/tent-tools/render"
 	"github.com/tent-tools/tent-tools/runner"
@@ -138,7 +139,7 @@ func (f workspaceImages) ReadFile(p string) ([]byte, error) {
 		return nil, err
 	}
 	data, _, err := f.w.ReadFile(rel, render.MaxImage, func(n int64) error {
-		return diag.Errorf(diag.T9104, "%s is %s; a screen inlines images of %s at most", rel, size(n), size(render.MaxImage)).With("path", rel)
+		return diag.Errorf(diag.T9104, "%s is %s; a screen inlines images of %s at most", rel, words.Bytes(n), words.Bytes(render.MaxImage)).With("path", rel)
 	})
 	return data, err
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/workspace"
 )
 
@@ -110,34 +111,12 @@ func numbered(lines []Line) string {
 			fmt.Fprintf(&b, "%*s\n", width, "...")
 		}
 		if l.Cut > 0 {
-			fmt.Fprintf(&b, "%*d  %s … (%s more of this line not shown)\n", width, l.Line, l.Text, size(int64(l.Cut)))
+			fmt.Fprintf(&b, "%*d  %s … (%s more of this line not shown)\n", width, l.Line, l.Text, words.Bytes(int64(l.Cut)))
 			continue
 		}
 		fmt.Fprintf(&b, "%*d  %s\n", width, l.Line, l.Text)
 	}
 	return b.String()
-}
-
-// plural writes "1 line" or "3 lines", "1 entry" or "2 entries".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	if strings.HasSuffix(word, "y") && !strings.HasSuffix(word, "ey") {
-		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// size writes a byte count for a person: "820 bytes", "5.0 MB".
-func size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return plural(int(n), "byte")
 }
 
 // changedRegion returns the bytes [start, end) of now that differ from

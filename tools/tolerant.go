@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // Tolerance says that a find of edit stood nowhere as written, but once
@@ -237,7 +238,7 @@ func tolerantTwice(rel string, body []byte, spans [][2]int, i, items int) error 
 		listed = listed[:maxListedLines]
 	}
 	e := diag.Errorf(diag.T9106, "%s stands nowhere in %s as written, and %d times once indentation, trailing spaces, line ends and quotes are set aside (%s %s%s); give more of the text around it, so that it stands once; nothing was written",
-		which, rel, len(spans), pluralWord(len(lines), "line"), joinInts(listed), more)
+		which, rel, len(spans), words.Plural(len(lines), "line"), joinInts(listed), more)
 	return withItem(e.With("path", rel).With("count", 0).With("tolerantCount", len(spans)).With("lines", lines), i, items)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/workspace"
 )
 
@@ -87,7 +88,7 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 		if targets, err = hs.Range(ctx, in.Point-1, last); err != nil {
 			return Answer{}, err
 		}
-		summary = fmt.Sprintf("undo back to before point %d (%s)", in.Point, plural(len(targets), "point"))
+		summary = fmt.Sprintf("undo back to before point %d (%s)", in.Point, words.Count(len(targets), "point"))
 	}
 	st := &workspace.Stage{Summary: summary, Kind: history.KindUndo, RecordEmpty: true}
 	back := map[string]string{} // path -> the hash it goes back to ("" : no file)
@@ -137,7 +138,7 @@ func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *worksp
 		return err
 	}
 	cur, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
-		return diag.Errorf(diag.T9104, "%s is %s, larger than undo puts back", rel, size(n)).With("path", rel)
+		return diag.Errorf(diag.T9104, "%s is %s, larger than undo puts back", rel, words.Bytes(n)).With("path", rel)
 	})
 	existed := err == nil
 	if err != nil && !isCode(err, diag.T9103) {
@@ -156,7 +157,7 @@ func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *worksp
 	if !ok {
 		return diag.Errorf(diag.T9140, "cannot undo past point %d: %s's earlier content was never recorded (it was larger than %s, "+
 			"or it changed outside the tools before any tool read it); nothing was written: undo a later point, or restore the file from a copy of your own",
-			n, rel, size(workspace.MaxKept)).With("point", n).With("path", rel)
+			n, rel, words.Bytes(workspace.MaxKept)).With("point", n).With("path", rel)
 	}
 	if existed {
 		st.Put(rel, cur, true, info.Mode().Perm(), data)

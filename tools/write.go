@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/workspace"
 )
 
@@ -36,7 +37,7 @@ func init() {
 // lines around them (at most 40 lines; Cut counts the rest).
 func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	if len(in.Text) > MaxText {
-		return Answer{}, diag.Errorf(diag.T9104, "the text is %s; write at most %s: split the file in two or more", size(int64(len(in.Text))), size(MaxText)).
+		return Answer{}, diag.Errorf(diag.T9104, "the text is %s; write at most %s: split the file in two or more", words.Bytes(int64(len(in.Text))), words.Bytes(MaxText)).
 			With("size", len(in.Text))
 	}
 	rel, err := w.Resolve(in.Path, true)
@@ -49,7 +50,7 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	// The old text, to show what changed and for the point (undo puts it
 	// back); a file larger than any tool reads is refused.
 	old, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
-		return diag.Errorf(diag.T9104, "%s is %s; write replaces files of up to %s: change it outside the tools", rel, size(n), size(MaxFile)).With("path", rel)
+		return diag.Errorf(diag.T9104, "%s is %s; write replaces files of up to %s: change it outside the tools", rel, words.Bytes(n), words.Bytes(MaxFile)).With("path", rel)
 	})
 	created := isCode(err, diag.T9103)
 	if err != nil && !created {
@@ -79,15 +80,15 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	var b strings.Builder
 	switch {
 	case created:
-		fmt.Fprintf(&b, "wrote %s (new file, %s)\n", rel, plural(len(starts), "line"))
+		fmt.Fprintf(&b, "wrote %s (new file, %s)\n", rel, words.Count(len(starts), "line"))
 	case bytes.Equal(old, src):
-		fmt.Fprintf(&b, "wrote %s (%s, unchanged)\n", rel, plural(len(starts), "line"))
+		fmt.Fprintf(&b, "wrote %s (%s, unchanged)\n", rel, words.Count(len(starts), "line"))
 	default:
-		fmt.Fprintf(&b, "wrote %s (%s)\n", rel, plural(len(starts), "line"))
+		fmt.Fprintf(&b, "wrote %s (%s)\n", rel, words.Count(len(starts), "line"))
 	}
 	b.WriteString(numbered(shown))
 	if cut > 0 {
-		fmt.Fprintf(&b, "(%s more not shown; read the file to see them)\n", plural(cut, "line"))
+		fmt.Fprintf(&b, "(%s more not shown; read the file to see them)\n", words.Count(cut, "line"))
 	}
 	writePoint(&b, point)
 	if shown == nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // Apply is the entry of the change pipeline for a refactor's change set
@@ -227,7 +228,7 @@ func setSummary(s *change.Set) string {
 // Current reads a file about to change (its resolved path), with its mode.
 func (w *Workspace) Current(rel string) ([]byte, fs.FileMode, error) {
 	data, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
-		return diag.Errorf(diag.T9104, "%s is %s, larger than a refactor changes", rel, size(n)).With("path", rel)
+		return diag.Errorf(diag.T9104, "%s is %s, larger than a refactor changes", rel, words.Bytes(n)).With("path", rel)
 	})
 	if err != nil {
 		return nil, 0, err
@@ -349,7 +350,7 @@ func (st *Stage) checkSizes() error {
 	for _, f := range st.files {
 		if !f.gone && len(f.data) > MaxText && len(f.data) > len(f.old) {
 			return diag.Errorf(diag.T9104, "the change would make %s %s; a tool writes files of up to %s (nothing was written)",
-				f.rel, size(int64(len(f.data))), size(MaxText)).With("path", f.rel).With("size", len(f.data))
+				f.rel, words.Bytes(int64(len(f.data))), words.Bytes(MaxText)).With("path", f.rel).With("size", len(f.data))
 		}
 	}
 	return nil

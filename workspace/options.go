@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
@@ -58,17 +57,4 @@ var errTooLarge = errors.New("too large")
 func isCode(err error, code string) bool {
 	var te *diag.ToolError
 	return errors.As(err, &te) && te.Code == code
-}
-
-// size writes a number of bytes as a person reads it.
-func size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	case n == 1:
-		return "1 byte"
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
