@@ -45,6 +45,14 @@ type Options struct {
 	// trees for incremental parsing. A file over 256 KB keeps none
 	// either way (maxTreeKept).
 	DropTrees bool
+	// CacheRecords has each file's index cache record (SaveCache)
+	// encoded by the worker that read the file, as soon as it is read,
+	// so that a save after the build copies the records instead of
+	// encoding every file after the build on one goroutine (on 1,000
+	// tables that encoding was most of what a check with no .tent/
+	// waited for at its end). The index keeps each record (about twice
+	// the file's text) as it keeps those of a loaded cache.
+	CacheRecords bool
 	// FileRead, where set, is called once for each file the build has
 	// read and indexed, from several goroutines at once: a count of the
 	// work done, for a progress line.
@@ -202,6 +210,12 @@ type worker struct {
 	// dropTrees frees each syntax tree once the file is read (see
 	// Options.DropTrees).
 	dropTrees bool
+	// records encodes each file's cache record once it is read (see
+	// Options.CacheRecords).
+	records bool
+	// recordBuf is the scratch that records are encoded into before
+	// each is copied out at its size.
+	recordBuf []byte
 }
 
 // runWorkers runs work on GOMAXPROCS goroutines, each with its own worker
@@ -210,12 +224,11 @@ type worker struct {
 // keep the stacks that the recursive readers grow, and no file waits for
 // a goroutine to start.
 func runWorkers(ctx context.Context, opts Options, work func(w *worker) []*File) []*File {
-	drop := opts.DropTrees
 	n := runtime.GOMAXPROCS(0)
 	out := make([][]*File, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { out[i] = work(&worker{dropTrees: drop}) })
+		wg.Go(func() { out[i] = work(&worker{dropTrees: opts.DropTrees, records: opts.CacheRecords}) })
 	}
 	wg.Wait()
 	return slices.Concat(out...)
@@ -244,6 +257,7 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 	}
 	if lang == LangJSON {
 		readTestData(f)
+		w.record(f)
 		return f
 	}
 	var tree *sitter.Tree
@@ -273,7 +287,20 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 		f.Tree = nil
 		tree.Close()
 	}
+	w.record(f)
 	return f
+}
+
+// record encodes f's cache record where the worker makes records (see
+// Options.CacheRecords). The File is whole: nothing changes it after.
+func (w *worker) record(f *File) {
+	if !w.records {
+		return
+	}
+	e := encoder{buf: w.recordBuf[:0]}
+	e.file(f)
+	w.recordBuf = e.buf
+	f.record = slices.Clone(e.buf)
 }
 
 // maxTreeKept is the largest file whose syntax tree the index keeps

@@ -1,17 +1,20 @@
 package definitions
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/projectgen"
 	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
@@ -252,5 +255,66 @@ func TestBuildShop(t *testing.T) {
 	}
 	if got, want := dumpIndex(FromFiles(context.Background(), files)), dumpIndex(ix); got != want {
 		t.Error("FromFiles and Build disagree on the sample project")
+	}
+}
+
+// TestCacheRecordsMatchSave checks that the records a build makes as it
+// reads (Options.CacheRecords) are what SaveCache encodes for the same
+// files, once the index's views are made too: a save that copies them
+// writes the bytes that one that encodes every file writes.
+func TestCacheRecordsMatchSave(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	broken := map[string][]byte{
+		".gitignore":        []byte("build/\n"),
+		"tables/a.ts":       []byte("import { table, text } from 'tent'\nexport const a = table({ columns: { x: text(), y: ref('b'), ...more }, was: ['old'] })\n"),
+		"tables/c.ts":       []byte("import { table } from 'tent'\nexport const c = table({ columns: { z: text( } })\n"),
+		"lib/binary.ts":     []byte("\x7fELF\x02\x01\x01\x00\x00\x00"),
+		"lib/util.ts":       []byte("export function f(ctx) { return ctx.db.a.insert({ x: 1 }) }\n// a comment naming a\n"),
+		"testdata/a.json":   []byte(`[{"id": "1", "x": "one", "y": 2}]`),
+		"testdata/b.json":   []byte(`[{"id": `),
+		"testdata/bad.json": []byte("\xff\xfe[]"),
+		"screens/home.tsx":  []byte("import { screen } from 'tent/ui'\nexport const home = screen({ path: '/', view: () => <div>{'a'}</div> })\n"),
+		"tables/\u00e9t.ts": []byte("\ufeffexport const \u00e9t = 1\n"),
+	}
+	build := map[string]func(Options) *Index{
+		"broken": func(o Options) *Index { return FromFilesWith(ctx, broken, o) },
+		"generated": func(o Options) *Index {
+			return FromFilesWith(ctx, projectgen.Generate(projectgen.Options{Tables: 30, Seed: 7}), o)
+		},
+	}
+	for _, name := range []string{"shop", "refactor-basic", "run-http"} {
+		build[name] = func(o Options) *Index {
+			ix, err := BuildWith(ctx, filepath.Join("..", "testdata", "projects", name), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ix
+		}
+	}
+	for name, build := range build {
+		t.Run(name, func(t *testing.T) {
+			encoded := build(Options{DropTrees: true})
+			recorded := build(Options{DropTrees: true, CacheRecords: true})
+			for _, ix := range []*Index{encoded, recorded} {
+				ix.Findings()
+				for _, d := range ix.Definitions() {
+					ix.Places(d.Name)
+				}
+			}
+			for _, f := range recorded.Files() {
+				// An unreadable file (T1003) has no record.
+				if wantRecord := len(f.Findings) == 0 || f.Findings[0].Code != diag.T1003; (f.record != nil) != wantRecord {
+					t.Errorf("%s: record made %v, want %v", f.Path, f.record != nil, wantRecord)
+				}
+			}
+			stamps := stampsOf(encoded)
+			if !reflect.DeepEqual(stamps, stampsOf(recorded)) {
+				t.Fatal("the two builds hold other files")
+			}
+			if got, want := saved(t, recorded, stamps), saved(t, encoded, stamps); !bytes.Equal(got, want) {
+				t.Errorf("saving the recorded build wrote %d bytes unlike the %d of the encoded one", len(got), len(want))
+			}
+		})
 	}
 }
