@@ -29,11 +29,12 @@ import (
 // body, and the CRC-32C of all before it (uint32). The body holds the
 // .gitignore texts the index follows, the stamp of every file, and the
 // files, after a table of where each begins (so that they are read in
-// parallel): per TypeScript file its text, definitions (kind, name, spans and
+// parallel): per TypeScript file its text, lines, definitions (kind, name, spans and
 // field tree; the typed parts are read from the tree again), imports,
 // exports, identifier references, code words, uses and findings; per test
-// data file its text alone (reading JSON again is cheap). Numbers are
-// varints; a string is its length and its bytes.
+// data file its text, lines and rows (cache_rows.go), or its text alone
+// where reading it found something (it is read again at load). Numbers
+// are varints; a string is its length and its bytes.
 
 // cacheMagic opens every cache file.
 const cacheMagic = "tentidx\n"
@@ -42,7 +43,7 @@ const cacheMagic = "tentidx\n"
 // version is not read (LoadCache fails, and the caller builds anew); it
 // rises with every change of the layout or of what the index computes
 // per file.
-const CacheVersion = 3
+const CacheVersion = 4
 
 // racyWindow is how close to the moment a file was stamped its last change
 // may be before the stamp is no proof: a change within one tick of the
@@ -241,11 +242,17 @@ func (d *decoder) files(ctx context.Context) ([]*File, error) {
 // The records of a file: how its contents are kept.
 const (
 	recordParsed = iota // everything the index computed
-	recordText          // the text alone, read again at load (test data)
+	recordText          // the text alone, read again at load (test data with findings)
+	recordRows          // test data: its text, lines and rows
 )
 
-// encoder appends the cache format to buf.
-type encoder struct{ buf []byte }
+// encoder appends the cache format to buf. odd is set where a test data
+// value has a type the scanner never gives: its file is then kept as
+// its text.
+type encoder struct {
+	buf []byte
+	odd bool
+}
 
 func (e *encoder) uint(n int)        { e.buf = binary.AppendUvarint(e.buf, uint64(n)) }
 func (e *encoder) uint64(n uint64)   { e.buf = binary.AppendUvarint(e.buf, n) }
@@ -284,8 +291,20 @@ func (e *encoder) file(f *File) {
 		e.buf = append(e.buf, f.record...)
 		return
 	}
+	mark := len(e.buf)
 	e.str(f.Path)
 	if f.Lang == LangJSON && f.Src != nil {
+		if rowsKept(f) {
+			e.uint(recordRows)
+			e.bytes(f.Src)
+			e.lines(f.Lines)
+			e.rows(f.Src, f.TestData.Rows)
+			if !e.odd {
+				return
+			}
+			e.buf, e.odd = e.buf[:mark], false
+			e.str(f.Path)
+		}
 		e.uint(recordText)
 		e.bytes(f.Src)
 		return
@@ -293,6 +312,7 @@ func (e *encoder) file(f *File) {
 	e.uint(recordParsed)
 	e.str(string(f.Lang))
 	e.bytes(f.Src)
+	e.lines(f.Lines)
 	e.uint(len(f.Definitions))
 	for _, d := range f.Definitions {
 		e.str(d.Name)
@@ -546,13 +566,19 @@ func (d *decoder) strs() []string {
 // to be read as test data.
 func (d *decoder) file() (f *File, json bool) {
 	f = &File{Path: d.str()}
-	if d.uint() == recordText {
+	switch d.uint() {
+	case recordText:
 		f.Lang, f.Src = LangJSON, d.bytes()
 		return f, true
+	case recordRows:
+		f.Lang, f.Src = LangJSON, d.bytes()
+		f.Lines = d.lines()
+		f.TestData = &TestData{Table: testDataTable(f.Path), Rows: d.rows(f.Src)}
+		return f, false
 	}
 	f.Lang = Lang(d.str())
 	f.Src = d.bytes()
-	f.Lines = lineStarts(f.Src)
+	f.Lines = d.lines()
 	if n := d.uint(); n > 0 {
 		f.Definitions = make([]*Definition, n)
 		for i := range f.Definitions {

@@ -50,14 +50,21 @@ func cacheProjects(t *testing.T) map[string]*Index {
 		out[name] = ix
 	}
 	out["broken"] = FromFiles(ctx, map[string][]byte{
-		".gitignore":              []byte("build/\n*.gen.ts\n"),
-		"lib/.gitignore":          []byte("local.ts\n"),
-		"tables/a.ts":             []byte("import { table, text } from 'tent'\nexport const a = table({ columns: { x: text(), y: ref('b'), ...more }, was: ['old'] })\n"),
-		"tables/b.ts":             []byte("export const b = table({ columns: { \x00 } })"),
-		"tables/c.ts":             []byte("import { table } from 'tent'\nexport const c = table({ columns: { z: text( } })\n"),
-		"lib/util.ts":             []byte("export function f(ctx) { return ctx.db.a.insert({ x: 1 }) }\n// a comment naming a\n"),
-		"testdata/a.json":         []byte(`[{"id": "1", "x": "one", "y": 2}]`),
-		"testdata/b.json":         []byte(`[{"id": `),
+		".gitignore":      []byte("build/\n*.gen.ts\n"),
+		"lib/.gitignore":  []byte("local.ts\n"),
+		"tables/a.ts":     []byte("import { table, text } from 'tent'\nexport const a = table({ columns: { x: text(), y: ref('b'), ...more }, was: ['old'] })\n"),
+		"tables/b.ts":     []byte("export const b = table({ columns: { \x00 } })"),
+		"tables/c.ts":     []byte("import { table } from 'tent'\nexport const c = table({ columns: { z: text( } })\n"),
+		"lib/util.ts":     []byte("export function f(ctx) { return ctx.db.a.insert({ x: 1 }) }\n// a comment naming a\n"),
+		"testdata/a.json": []byte(`[{"id": "1", "x": "one", "y": 2}]`),
+		"testdata/b.json": []byte(`[{"id": `),
+		// Test data of every kind of value, kept with its rows.
+		"testdata/c.json": []byte("[{\"id\": \"c-1\", \"n\": -1.5e3, \"ok\": true, \"no\": false, \"none\": null, \"list\": [1, \"two\", [], {}, [null]],\n" +
+			"  \"obj\": {\"b\": {\"deep\": [\"x\"]}, \"a\": \"\\u00e9\\n\"}, \"esc\": \"tab\\there\", \"k\\u0065y\": \"\", \"\": \"empty key\", \"é\": \"été\"},\n" +
+			"  {}, {\"id\": 7}, {\"id\": \"first\", \"id\": \"last\"}, {\"id\": \"\\ud83d\\ude00\"}]"),
+		"testdata/d.json":         []byte("[]"),
+		"testdata/e.json":         []byte("\ufeff[{\"id\": \"e-1\"}, 2]"),
+		"testdata/f.json":         []byte("\ufeff [ {\"id\" : \"f-1\" , \"x\":{}} ] \n"),
 		"screens/home.tsx":        []byte("import { screen } from 'tent/ui'\nexport const home = screen({ path: '/', view: () => <div>{'a'}</div> })\n"),
 		"tables/\u00e9t\u00e9.ts": []byte("\ufeffexport const \u00e9t\u00e9 = 1\n"),
 	})
@@ -86,6 +93,11 @@ func TestCacheRoundTrip(t *testing.T) {
 			for i, f := range ix.Files() {
 				if why := sameValue(reflect.ValueOf(got.Files()[i]), reflect.ValueOf(f), f.Path); why != "" {
 					t.Errorf("%s", why)
+				}
+				// Test data exactly, nil and empty told apart: rows
+				// read back from the cache are what the scanner gives.
+				if !reflect.DeepEqual(got.Files()[i].TestData, f.TestData) {
+					t.Errorf("%s: test data %+v, want %+v", f.Path, got.Files()[i].TestData, f.TestData)
 				}
 			}
 			if !reflect.DeepEqual(got.ignore.src, ix.ignore.src) {
@@ -222,6 +234,39 @@ func TestCacheRejects(t *testing.T) {
 			t.Errorf("%s: LoadCache = %v, %v, %v; want an error", name, ix, stamps, err)
 		} else if !errors.Is(err, errCache) {
 			t.Errorf("%s: error %v is no errCache", name, err)
+		}
+	}
+}
+
+// TestCacheKeepsRows checks which test data files the cache keeps with
+// their rows (read back without scanning) and which as their text alone
+// (read again at load, which finds what reading them found).
+func TestCacheKeepsRows(t *testing.T) {
+	ix := cacheProjects(t)["broken"]
+	got, _, err := LoadCache(context.Background(), saved(t, ix, stampsOf(ix)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path string
+		want int
+	}{
+		{"testdata/a.json", recordRows},
+		{"testdata/b.json", recordText}, // cut short: a T1002 finding
+		{"testdata/c.json", recordRows},
+		{"testdata/d.json", recordRows},
+		{"testdata/e.json", recordText}, // a row that is no object
+		{"testdata/f.json", recordRows},
+		{"tables/a.ts", recordParsed},
+	}
+	for _, tt := range tests {
+		f := got.File(tt.path)
+		if f == nil {
+			t.Fatalf("%s: not loaded", tt.path)
+		}
+		d := &decoder{data: f.record}
+		if d.str(); d.uint() != tt.want {
+			t.Errorf("%s: record kind %d, want %d", tt.path, d.data[d.off-1], tt.want)
 		}
 	}
 }

@@ -28,7 +28,7 @@ const maxJSONDepth = 10000
 // that is not valid JSON keeps its table name but no rows: the rows of a
 // file cut short are not what the file will hold once it is fixed.
 func readTestData(f *File) {
-	td := &TestData{Table: strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path))}
+	td := &TestData{Table: testDataTable(f.Path)}
 	f.TestData = td
 	s := &jsonScanner{src: f.Src}
 	if len(s.src) >= 3 && string(s.src[:3]) == "\ufeff" {
@@ -44,6 +44,24 @@ func readTestData(f *File) {
 		return
 	}
 	td.Rows = rows
+}
+
+// testDataTable is the table a test data file at path p holds rows of:
+// its base name.
+func testDataTable(p string) string {
+	return strings.TrimSuffix(path.Base(p), path.Ext(p))
+}
+
+// rowID is a row's id: the value of its last "id" key (the one that
+// counts, as where the row is decoded) where that is a string, else "".
+func rowID(keys []RowKey) string {
+	for i := len(keys) - 1; i >= 0; i-- {
+		if keys[i].Name.Name == "id" {
+			id, _ := keys[i].Value.(string)
+			return id
+		}
+	}
+	return ""
 }
 
 // jsonError is a syntax error at a byte offset.
@@ -114,15 +132,7 @@ func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
 			return nil, err
 		}
 		if _, ok := v.(rowObject); ok {
-			row := Row{Span: span, Keys: keys}
-			// The last "id" counts, as where the row is decoded.
-			for i := len(keys) - 1; i >= 0; i-- {
-				if keys[i].Name.Name == "id" {
-					row.ID, _ = keys[i].Value.(string)
-					break
-				}
-			}
-			rows = append(rows, row)
+			rows = append(rows, Row{Span: span, ID: rowID(keys), Keys: keys})
 			keyHint = len(keys)
 		} else {
 			f.Findings = append(f.Findings, f.Finding(diag.T1002, diag.Error,
