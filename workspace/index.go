@@ -93,7 +93,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 	if c.ig == nil {
 		c.ig = newIgnores(w)
 	}
-	seen, rules, err := w.scanOnce(ctx, c.ig)
+	seen, rules, read, err := w.scanOnce(ctx, c.ig)
 	if err != nil {
 		return nil, err
 	}
@@ -126,10 +126,19 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 	}
 	var changes []definitions.FileChange
 	for p, st := range seen {
-		if old, ok := c.seen[p]; ok && old.Same(st) && !old.Racy() || !c.ix.Indexes(p) {
+		if old, ok := c.seen[p]; ok && old.Same(st) && !old.Racy() {
+			continue
+		}
+		// A file the index holds it indexes (asking the .gitignore rules
+		// of each of thousands of paths costs a fresh copy's first look).
+		if c.ix.File(p) == nil && !c.ix.Indexes(p) {
 			continue
 		}
 		c.touch() // a new stamp at least
+		if src, ok := read[p]; ok { // read after the walk, as ReadFile below
+			changes = append(changes, definitions.FileChange{Path: p, Src: src})
+			continue
+		}
 		src, err := w.fsys.ReadFile(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -391,13 +400,16 @@ func (w *Workspace) dropped(rel string) {
 }
 
 // scanOnce is scan, from the walk this call made already where it made
-// one (a call settles the workspace first, which walks it).
-func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[string]definitions.Stamp, err error) {
-	all := w.scanned
+// one (a call settles the workspace first, which walks it). read are the
+// texts the first call read after that walk (startTexts), nil where it
+// walks again: a text read before a walk is no text of what it stamped.
+func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[string]definitions.Stamp, read map[string][]byte, err error) {
+	all, read := w.scanned, w.startTexts
+	w.scanned, w.startTexts = nil, nil // used once: a second look in the same call walks again
 	if all == nil {
-		return w.scan(ctx, ig)
+		seen, rules, err = w.scan(ctx, ig)
+		return seen, rules, nil, err
 	}
-	w.scanned = nil // used once: a second look in the same call walks again
 	seen, rules = map[string]definitions.Stamp{}, map[string]definitions.Stamp{}
 	for p, st := range all {
 		s := stampFrom(st, w.scannedAt)
@@ -408,7 +420,7 @@ func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[
 			seen[p] = s
 		}
 	}
-	return seen, rules, nil
+	return seen, rules, read, nil
 }
 
 // scan walks the project and stamps the files the index may hold and the
@@ -441,7 +453,7 @@ func (w *Workspace) ColdStamps(ctx context.Context) map[string]definitions.Stamp
 	if !w.ColdStampsWanted() || w.checkFrameworkLinks() != nil {
 		return nil
 	}
-	seen, rules, err := w.scanOnce(ctx, newIgnores(w))
+	seen, rules, _, err := w.scanOnce(ctx, newIgnores(w))
 	if err != nil {
 		return nil
 	}

@@ -270,21 +270,31 @@ func (w *Workspace) recordStart(ctx context.Context, hs *history.Store, disk map
 		paths = append(paths, p)
 	}
 	hashed := make([]history.FileState, len(paths))
+	texts := make([][]byte, len(paths))
+	r := definitions.NewReader(w.fsys)
 	var g errgroup.Group
 	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
 	for i, p := range paths {
 		g.Go(func() error {
-			if st, err := w.hashFile(p, disk[p]); err == nil {
+			if st, data, err := w.hashFile(r, p, disk[p]); err == nil {
 				hashed[i] = st
+				if indexCandidate(p) {
+					texts[i] = data
+				}
 			} // unreadable: the next look finds it new
 			return nil
 		})
 	}
 	g.Wait()
+	r.Close()
 	files := hashed[:0]
-	for _, st := range hashed {
+	w.startTexts = map[string][]byte{}
+	for i, st := range hashed {
 		if st.Path != "" {
 			files = append(files, st)
+			if texts[i] != nil {
+				w.startTexts[st.Path] = texts[i]
+			}
 		}
 	}
 	if _, err := hs.SetStart(ctx, files); err != nil {
@@ -294,19 +304,33 @@ func (w *Workspace) recordStart(ctx context.Context, hs *history.Store, disk map
 	return nil
 }
 
-// hashFile reads a file for its hash alone; the stamp is the walk's.
-func (w *Workspace) hashFile(rel string, st history.FileState) (history.FileState, error) {
+// hashFile reads a file for its hash; the stamp is the walk's. A file no
+// larger than MaxKept is read whole by r, and its text returned too (nil
+// for a larger one, which is hashed as it is read).
+func (w *Workspace) hashFile(r *definitions.Reader, rel string, st history.FileState) (history.FileState, []byte, error) {
+	var data []byte
+	if st.Size <= MaxKept {
+		var err error
+		if data, err = r.Read(rel); err != nil {
+			return history.FileState{}, nil, err
+		}
+		st.Path, st.Hash = rel, history.Hash(data)
+		if len(data) > MaxKept { // grew since the walk
+			data = nil
+		}
+		return st, data, nil
+	}
 	f, err := w.fsys.Open(rel)
 	if err != nil {
-		return history.FileState{}, err
+		return history.FileState{}, nil, err
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return history.FileState{}, err
+		return history.FileState{}, nil, err
 	}
 	st.Path, st.Hash = rel, hex.EncodeToString(h.Sum(nil))
-	return st, nil
+	return st, nil, nil
 }
 
 // earlierText returns a file's earlier content, of hash, where the

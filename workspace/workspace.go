@@ -68,6 +68,11 @@ type Workspace struct {
 	scanned map[string]history.FileState
 	// scannedAt is when that walk began (Unix nanoseconds).
 	scannedAt int64
+	// startTexts are the texts of the files the index may hold that the
+	// first call read to record the starting state (recordStart), after
+	// the walk in scanned: the index's look in the same call takes them
+	// instead of reading each file again.
+	startTexts map[string][]byte
 }
 
 // folder is what the views of one project folder share.
