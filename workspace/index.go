@@ -134,7 +134,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		if c.ix.File(p) == nil && !c.ix.Indexes(p) {
 			continue
 		}
-		c.touch() // a new stamp at least
+		c.touch()                   // a new stamp at least
 		if src, ok := read[p]; ok { // read after the walk, as ReadFile below
 			changes = append(changes, definitions.FileChange{Path: p, Src: src})
 			continue
