@@ -86,6 +86,9 @@ func (w *Workspace) Index(ctx context.Context) (*definitions.Index, error) {
 }
 
 // diskIndex is Index without the overlays: the files as on the disk.
+// The first look saves the cache in the background where it found it
+// out of date, but not for a tool that writes (a settled view): its
+// commit changes the index again, and Close saves it once, after.
 func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 	c := &w.index
 	c.mu.Lock()
@@ -119,7 +122,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		}
 		c.ix, c.seen, c.rules = ix, seen, rules
 		c.touch()
-		if first {
+		if first && !w.settled {
 			c.saveSoon(w)
 		}
 		return ix, nil
@@ -134,8 +137,9 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		if c.ix.File(p) == nil && !c.ix.Indexes(p) {
 			continue
 		}
-		c.touch()                   // a new stamp at least
-		if src, ok := read[p]; ok { // read after the walk, as ReadFile below
+		c.touch() // a new stamp at least
+		// Read after the walk, as ReadFile below.
+		if src, ok := read[p]; ok {
 			changes = append(changes, definitions.FileChange{Path: p, Src: src})
 			continue
 		}
@@ -157,7 +161,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		}
 	}
 	c.ix, c.seen = c.ix.UpdateFiles(ctx, changes), seen
-	if first && c.dirty {
+	if first && c.dirty && !w.settled {
 		c.saveSoon(w)
 	}
 	return c.ix, nil
