@@ -1,9 +1,11 @@
 package outline
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -35,10 +37,11 @@ func (m *Map) Text(budget int) string {
 		total += len(f.Definitions)
 	}
 	if m.fullFits(lines, budget) {
-		return m.render(lines, nil, total)
+		return m.render(lines, nil, total, nil)
 	}
 	rank := m.ranking()
-	fits := func(n int) bool { return utf8.RuneCountInString(m.render(lines, rank[:n], total)) <= budget }
+	fold := m.folding()
+	fits := func(n int) bool { return utf8.RuneCountInString(m.render(lines, rank[:n], total, fold)) <= budget }
 	// The length grows with the number of definitions kept (nearly
 	// monotonically: a kept definition adds its line and may add its
 	// file's path), so the largest count that fits is found by bisection,
@@ -58,7 +61,7 @@ func (m *Map) Text(budget int) string {
 			hi = mid - 1
 		}
 	}
-	out := m.render(lines, rank[:lo], total)
+	out := m.render(lines, rank[:lo], total, fold)
 	if utf8.RuneCountInString(out) > budget {
 		out = cut(out, budget)
 	}
@@ -95,26 +98,52 @@ type at struct{ file, def int }
 // ranking orders every definition by how much a reader needs it: project
 // and engine first, then the most referenced, then by kind and place.
 func (m *Map) ranking() []at {
-	var all []at
+	type ranked struct {
+		at
+		kind, refs int
+	}
+	var all []ranked
 	for i, f := range m.Files {
-		for j := range f.Definitions {
-			all = append(all, at{i, j})
+		for j, d := range f.Definitions {
+			all = append(all, ranked{at{i, j}, kindOrder(d.Kind), d.Refs})
 		}
 	}
-	sort.SliceStable(all, func(a, b int) bool {
-		da, db := m.Files[all[a].file].Definitions[all[a].def], m.Files[all[b].file].Definitions[all[b].def]
-		if pa, pb := kindOrder(da.Kind), kindOrder(db.Kind); (pa < 2) != (pb < 2) {
-			return pa < 2
+	slices.SortStableFunc(all, func(a, b ranked) int {
+		if (a.kind < 2) != (b.kind < 2) {
+			if a.kind < 2 {
+				return -1
+			}
+			return 1
 		}
-		if da.Refs != db.Refs {
-			return da.Refs > db.Refs
+		if a.refs != b.refs {
+			return cmp.Compare(b.refs, a.refs)
 		}
-		if pa, pb := kindOrder(da.Kind), kindOrder(db.Kind); pa != pb {
-			return pa < pb
-		}
-		return false // stable: path, then line
+		return cmp.Compare(a.kind, b.kind) // equal: path, then line
 	})
-	return all
+	out := make([]at, len(all))
+	for i, r := range all {
+		out[i] = r.at
+	}
+	return out
+}
+
+// folding is what a folded map's renders need of every file, made once
+// for the dozen renders of Text: its folder and its definitions counted
+// by kind.
+type folding struct {
+	dirs   []string
+	counts []kindCounts
+}
+
+func (m *Map) folding() *folding {
+	fold := &folding{dirs: make([]string, len(m.Files)), counts: make([]kindCounts, len(m.Files))}
+	for i, f := range m.Files {
+		fold.dirs[i] = path.Dir(f.Path)
+		for _, d := range f.Definitions {
+			fold.counts[i][kindOrder(d.Kind)]++
+		}
+	}
+	return fold
 }
 
 var kinds = [...]string{"project", "engine", "table", "fn", "flow", "screen"}
@@ -129,8 +158,8 @@ func kindOrder(k string) int {
 }
 
 // render writes the map. keep == nil writes every definition; otherwise
-// only those in keep, with the rest counted.
-func (m *Map) render(lines [][]string, keep []at, total int) string {
+// only those in keep, with the rest counted (fold is then m.folding()).
+func (m *Map) render(lines [][]string, keep []at, total int, fold *folding) string {
 	var b strings.Builder
 	if keep == nil {
 		for i, f := range m.Files {
@@ -163,7 +192,7 @@ func (m *Map) render(lines [][]string, keep []at, total int) string {
 	byDir := map[string]*folder{}
 	for i, f := range m.Files {
 		if shown[i] == 0 {
-			dir := path.Dir(f.Path)
+			dir := fold.dirs[i]
 			h := byDir[dir]
 			if h == nil {
 				h = &folder{dir: dir}
@@ -171,8 +200,8 @@ func (m *Map) render(lines [][]string, keep []at, total int) string {
 				hidden = append(hidden, h)
 			}
 			h.files++
-			for _, d := range f.Definitions {
-				h.kinds[kindOrder(d.Kind)]++
+			for k, n := range fold.counts[i] {
+				h.kinds[k] += n
 			}
 			continue
 		}
