@@ -377,7 +377,62 @@ func (w *Workspace) renameIntoPlace(st *Stage) error {
 	if w.ops != nil {
 		return w.renameWith(st, w.ops)
 	}
-	return w.renameWith(st, noFollow{w})
+	held := &heldDirs{w: w, dirs: map[string]*dirHandle{}}
+	defer held.Close()
+	return w.renameWith(st, held)
+}
+
+// heldDirs is noFollow for the renames of one commit: each folder is
+// reached once, without following a link, and its handle kept until the
+// commit's renames are done, where noFollow reached each folder again
+// for every file (a rename of hundreds of files opened thousands of
+// folders). A folder swapped for a link after it was reached does not
+// lead the renames elsewhere: they go into the folder that was reached.
+type heldDirs struct {
+	w    *Workspace
+	dirs map[string]*dirHandle // by resolved path
+}
+
+// dir returns the folder rel, reached on first use (and made where
+// missing, where mkdir is set).
+func (h *heldDirs) dir(rel string, mkdir bool) (*dirHandle, error) {
+	if d, ok := h.dirs[rel]; ok {
+		return d, nil
+	}
+	d, err := h.w.openDir(rel, mkdir)
+	if err != nil {
+		return nil, err
+	}
+	h.dirs[rel] = d
+	return d, nil
+}
+
+// Rename renames the file at the resolved path from to the resolved path
+// to, as noFollow.Rename does.
+func (h *heldDirs) Rename(from, to string) error {
+	fromDir, fromName := splitRel(from)
+	toDir, toName := splitRel(to)
+	src, err := h.dir(fromDir, false)
+	if err != nil {
+		return err
+	}
+	dst, err := h.dir(toDir, true)
+	if err != nil {
+		return err
+	}
+	return src.rename(fromName, dst, toName)
+}
+
+// Remove removes the file at the resolved path rel, as noFollow.Remove does.
+func (h *heldDirs) Remove(rel string) error {
+	return noFollow{h.w}.Remove(rel)
+}
+
+// Close closes the folders reached.
+func (h *heldDirs) Close() {
+	for _, d := range h.dirs {
+		d.Close()
+	}
 }
 
 func (w *Workspace) renameWith(st *Stage, ops FileOps) error {
@@ -416,10 +471,12 @@ func (w *Workspace) renameWith(st *Stage, ops FileOps) error {
 		if f.gone {
 			continue
 		}
-		if d, err := w.openDir(dirOf(f.rel), true); err != nil {
-			return putBack(fmt.Errorf("write %s: %w", f.rel, err))
-		} else {
-			d.Close()
+		if !dirs[dirOf(f.rel)] { // made where missing, once a folder
+			if d, err := w.openDir(dirOf(f.rel), true); err != nil {
+				return putBack(fmt.Errorf("write %s: %w", f.rel, err))
+			} else {
+				d.Close()
+			}
 		}
 		if err := ops.Rename(f.tmp, f.rel); err != nil {
 			return putBack(fmt.Errorf("write %s: %w", f.rel, err))
