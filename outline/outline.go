@@ -197,6 +197,9 @@ func columnsOf(cols []*definitions.Column) []Column {
 			Unique:   s.Unique,
 			Default:  s.Default,
 		}
+		if out == nil {
+			out = make([]Column, 0, len(cols)) // one allocation, not one per doubling
+		}
 		out = append(out, col)
 	}
 	return out
