@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
-	"github.com/tent-tools/tent-tools/internal/swaptest"
 	"github.com/tent-tools/tent-tools/runner"
 	"github.com/tent-tools/tent-tools/runner/runlog"
 )
@@ -56,41 +55,20 @@ func TestSwapStateDuringRunnerOpen(t *testing.T) {
 	}
 	l.Close()
 
-	state, swap := filepath.Join(dir, ".tent"), filepath.Join(dir, "swap")
-	if err := os.Symlink(decoy, swap); err != nil {
-		t.Fatal(err)
-	}
-	swapper := swaptest.Start(t, state, swap)
-	own, refused := 0, 0
-	for i := range 200 {
-		v, err := Open(dir, Options{})
-		if err != nil {
-			refused++
-			continue
-		}
+	opensDuringSwaps(t, dir, decoy, 200, "answers of its own", func(v *Workspace, i int) error {
 		tool, in := "rows", `{"table":"products"}`
 		if i%2 == 1 {
 			tool, in = "logs", `{}`
 		}
 		ans, err := call(v, tool, in)
-		v.Close()
 		if err != nil {
-			if refused == 0 {
-				t.Logf("first refusal: %v", err)
-			}
-			refused++
-			continue
+			return err
 		}
 		if strings.Contains(ans.Text, "decoy") || strings.Contains(ans.Text, "plantedByTheDecoy") {
 			t.Fatalf("%s read the decoy's database:\n%s", tool, ans.Text)
 		}
-		own++
-	}
-	swaps := swapper.Stop()
-	t.Logf("%d swaps; %d answers of its own, %d refused", swaps, own, refused)
-	if swaps < 10 {
-		t.Errorf("the swaps did not meet the opens (%d swaps)", swaps)
-	}
+		return nil
+	})
 	// The swaps over, the workspace reads its own rows.
 	v, err := Open(dir, Options{})
 	if err != nil {
