@@ -75,7 +75,7 @@ elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   rg=$(command -v rg || true)
 fi
 # version prints a peer's version, or "missing".
-version() { if [ -n "$1" ]; then "$1" --version | head -1; else echo missing; fi; }
+version() { if [ -n "$1" ]; then "$1" --version 2>/dev/null | head -1; else echo missing; fi; }
 echo "peers: tsc@5 $(version "$tsc5"); tsc@7 $(version "$tsc7"); $(version "$rg"); node $([ -n "$sqljs" ] && node --version || echo missing)"
 
 # clock runs a command in the project and prints its wall time in
