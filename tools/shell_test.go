@@ -99,6 +99,20 @@ func alive(pid int) bool {
 	return !strings.HasPrefix(rest, "Z")
 }
 
+// gone waits up to 10 s for the process pid to end, and fails t (killing
+// it) where it still runs: after names what should have ended it.
+func gone(t *testing.T, pid int, after string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the child %d still runs after %s", pid, after)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func TestShellTimeoutKillsTheGroup(t *testing.T) {
 	w, _ := openCopy(t, Options{Policy: shellPolicy})
 	start := time.Now()
@@ -113,14 +127,7 @@ func TestShellTimeoutKillsTheGroup(t *testing.T) {
 	if err != nil {
 		t.Fatalf("output %q: want the sleeping child's pid", a.Output)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for alive(child) {
-		if time.Now().After(deadline) {
-			syscall.Kill(child, syscall.SIGKILL)
-			t.Fatalf("the child %d still runs after the timeout", child)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	gone(t, child, "the timeout")
 }
 
 func TestShellLeftChildIsKilled(t *testing.T) {
@@ -131,14 +138,7 @@ func TestShellLeftChildIsKilled(t *testing.T) {
 	if err != nil || a.TimedOut || a.ExitCode != 0 {
 		t.Fatalf("answer %+v; want the child's pid, exit 0", a)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for alive(child) {
-		if time.Now().After(deadline) {
-			syscall.Kill(child, syscall.SIGKILL)
-			t.Fatalf("the child %d still runs after the command ended", child)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	gone(t, child, "the command ended")
 }
 
 func TestShellOutputIsCut(t *testing.T) {
