@@ -74,6 +74,10 @@ func (c *heldConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		conn.Close()
 		return nil, fmt.Errorf("open %s: %w", c.path, Classify(err))
 	}
+	if err := keepWAL(conn); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("open %s: %w", c.path, err)
+	}
 	if !c.checked {
 		return conn, nil
 	}
@@ -82,6 +86,29 @@ func (c *heldConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, fmt.Errorf("open %s: %w", c.path, err)
 	}
 	return conn, nil
+}
+
+// persistWAL is the driver's file control of SQLite's persistent WAL
+// (SQLITE_FCNTL_PERSIST_WAL).
+type persistWAL interface {
+	FileControlPersistWAL(dbName string, mode int) (int, error)
+}
+
+// keepWAL has the connection keep the -wal and -shm files when it is the
+// last to close (SQLite's persistent WAL: the -wal is cut to nothing, see
+// the journal_size_limit of dsn), where SQLite otherwise deletes them. That
+// delete goes by the path SQLite resolved when it opened the database, not
+// through the held folder: a folder on that path swapped for a link at
+// that instant would redirect it. Kept, nothing is deleted by path.
+func keepWAL(conn driver.Conn) error {
+	fc, ok := conn.(persistWAL)
+	if !ok {
+		return errors.New("the driver cannot keep the -wal file")
+	}
+	if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
+		return fmt.Errorf("keep the -wal file: %w", err)
+	}
+	return nil
 }
 
 // Driver is the SQLite driver.

@@ -148,3 +148,46 @@ func TestOpenInHandle(t *testing.T) {
 		t.Errorf("%d files open after Close; %d before", after, before)
 	}
 }
+
+// TestOpenInKeepsWAL closes the last connection of a database opened by
+// OpenIn and finds its -wal (cut to nothing) and -shm files still there:
+// SQLite deletes them by a path that does not go through the held folder,
+// so OpenIn has it keep them. The rows written are in the database file.
+func TestOpenInKeepsWAL(t *testing.T) {
+	dir := t.TempDir()
+	folder, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenIn(folder, filepath.Join(dir, "x.db"), Options{Busy: 5e9})
+	folder.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE mark (v TEXT); INSERT INTO mark VALUES ('kept')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, wantEmpty := range map[string]bool{"x.db-wal": true, "x.db-shm": false} {
+		info, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("%s after the last close: %v", name, err)
+		}
+		if wantEmpty && info.Size() != 0 {
+			t.Errorf("%s holds %d bytes after the last close, want 0", name, info.Size())
+		}
+	}
+	os.Remove(filepath.Join(dir, "x.db-wal"))
+	os.Remove(filepath.Join(dir, "x.db-shm"))
+	again, err := Open(filepath.Join(dir, "x.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	var v string
+	if err := again.QueryRow(`SELECT v FROM mark`).Scan(&v); err != nil || v != "kept" {
+		t.Fatalf("the database file holds %q, %v; want the row written", v, err)
+	}
+}

@@ -50,6 +50,10 @@ func dsn(path string, o Options) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.Busy.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
+	// A -wal file is cut back to this size after a checkpoint, and to
+	// nothing when the last connection of a database kept by OpenIn
+	// closes (keepWAL).
+	q.Add("_pragma", "journal_size_limit(4194304)")
 	if o.Synchronous != "" {
 		q.Add("_pragma", "synchronous("+o.Synchronous+")")
 	}
