@@ -1,6 +1,7 @@
 package change
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf8"
 )
@@ -101,53 +102,79 @@ func (b *Builder) Set() (*Set, error) {
 }
 
 // place turns the pending sites into sites of the new texts, sorted by
-// path, line and column, without duplicates.
+// path, line and column, without duplicates. The sites are placed file by
+// file in the order of their offsets, so that each file's text is read
+// once, up to its last site, and no two sites are compared by their line's
+// text: a site's path and offset in the new text fix its line, column and
+// text.
 func (b *Builder) place() ([]Site, error) {
-	texts := map[string]*lineIndex{}
-	var out []Site
-	seen := map[Site]bool{}
+	type placed struct {
+		path  string // in the new texts
+		start int    // in the file's new text
+		why   string
+		mark  string
+		text  []byte    // the file's current text, where edit is nil
+		edit  *FileEdit // the file's edit, whose result is its new text
+	}
+	ps := make([]placed, 0, len(b.left))
 	for _, p := range b.left {
 		if b.deletes[p.path] {
 			continue
 		}
-		path, text := p.path, p.base
-		start := p.span.Start
+		pl := placed{path: p.path, start: p.span.Start, why: p.why, mark: p.mark, text: p.base}
 		if f := b.files[p.path]; f != nil {
 			if inside(f.Edits, p.span) {
 				continue
 			}
-			start, _ = MapOffset(f.Edits, p.span.Start)
-			path = f.NewPath()
+			pl.start, _ = MapOffset(f.Edits, p.span.Start)
+			pl.path, pl.edit = f.NewPath(), f
 		}
-		li := texts[path]
-		if li == nil {
-			if f := b.files[p.path]; f != nil {
-				t, err := f.Result()
+		ps = append(ps, pl)
+	}
+	// Stable: the sites at one offset keep the order they were left in.
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].path != ps[j].path {
+			return ps[i].path < ps[j].path
+		}
+		return ps[i].start < ps[j].start
+	})
+	// leftBefore reports whether a site at the same place, for the same
+	// reason and as sure, comes before ps[i].
+	leftBefore := func(i int) bool {
+		for k := i - 1; k >= 0 && ps[k].path == ps[i].path && ps[k].start == ps[i].start; k-- {
+			if ps[k].why == ps[i].why && ps[k].mark == ps[i].mark {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]Site, 0, len(ps))
+	var text []byte
+	line, lineStart, scanned, lineText := 1, 0, 0, ""
+	for i, p := range ps {
+		newFile := i == 0 || p.path != ps[i-1].path
+		if newFile {
+			text = p.text
+			if p.edit != nil {
+				t, err := p.edit.Result()
 				if err != nil {
 					return nil, err
 				}
 				text = t
 			}
-			li = newLineIndex(text)
-			texts[path] = li
+			line, lineStart, scanned, lineText = 1, 0, 0, ""
 		}
-		line, col := li.pos(start)
-		site := Site{Path: path, Line: line, Col: col, Text: li.lineText(line), Why: p.why, Mark: p.mark}
-		if !seen[site] {
-			seen[site] = true
-			out = append(out, site)
+		if !newFile && leftBefore(i) {
+			continue
 		}
+		if n := bytes.Count(text[scanned:p.start], []byte{'\n'}); n > 0 || newFile {
+			line += n
+			lineStart = bytes.LastIndexByte(text[:p.start], '\n') + 1
+			lineText = LineText(text, lineStart)
+		}
+		scanned = p.start
+		out = append(out, Site{Path: p.path, Line: line, Col: utf8.RuneCount(text[lineStart:p.start]) + 1, Text: lineText, Why: p.why, Mark: p.mark})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, c := out[i], out[j]
-		if a.Path != c.Path {
-			return a.Path < c.Path
-		}
-		if a.Line != c.Line {
-			return a.Line < c.Line
-		}
-		return a.Col < c.Col
-	})
 	return out, nil
 }
 
@@ -163,32 +190,4 @@ func inside(edits []Edit, span Span) bool {
 		}
 	}
 	return false
-}
-
-// lineIndex answers positions in one text.
-type lineIndex struct {
-	text   []byte
-	starts []int
-}
-
-// newLineIndex indexes the line starts of text.
-func newLineIndex(text []byte) *lineIndex {
-	li := &lineIndex{text: text, starts: []int{0}}
-	for i, c := range text {
-		if c == '\n' {
-			li.starts = append(li.starts, i+1)
-		}
-	}
-	return li
-}
-
-// pos returns the 1-based line and column (in code points) of off.
-func (li *lineIndex) pos(off int) (int, int) {
-	line := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off })
-	return line, utf8.RuneCount(li.text[li.starts[line-1]:off]) + 1
-}
-
-// lineText returns a 1-based line's text without its line end.
-func (li *lineIndex) lineText(line int) string {
-	return LineText(li.text, li.starts[line-1])
 }

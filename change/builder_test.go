@@ -86,3 +86,106 @@ func TestSetValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestBuilderPlace lists left sites as Set places them: sorted by path,
+// line and column whatever order they were left in, a site left twice
+// listed once, two reasons at one place both listed in the order they were
+// left, columns counted in code points, lines without their line end, and
+// sites in an edited or moved file placed in its new text.
+func TestBuilderPlace(t *testing.T) {
+	type leave struct {
+		path      string
+		at        string // the text the site begins with, searched in base
+		nth       int    // which occurrence of at (0 the first)
+		why, mark string
+	}
+	plain := []byte("orders\r\nconst é = 'orders' + orders\r\n\r\n// orders\r\n")
+	edited := []byte("const orders = 1\nuse(orders, 'orders')\n")
+	moved := []byte("{\"orders\": 1}\n")
+	bases := map[string][]byte{"lib/plain.ts": plain, "lib/edited.ts": edited, "testdata/orders.json": moved}
+	tests := []struct {
+		name  string
+		build func(b *Builder)
+		left  []leave
+		want  []Site
+	}{
+		{
+			name: "sorted, each once",
+			left: []leave{
+				{"lib/plain.ts", "orders", 3, "comment", "maybe"},
+				{"lib/plain.ts", "orders", 1, "string", "maybe"},
+				{"lib/plain.ts", "orders", 0, "word", "maybe"},
+				{"lib/plain.ts", "orders", 1, "string", "maybe"},
+				{"lib/plain.ts", "orders", 2, "identifier", "likely"},
+			},
+			want: []Site{
+				{"lib/plain.ts", 1, 1, "orders", "word", "maybe"},
+				{"lib/plain.ts", 2, 12, "const é = 'orders' + orders", "string", "maybe"},
+				{"lib/plain.ts", 2, 22, "const é = 'orders' + orders", "identifier", "likely"},
+				{"lib/plain.ts", 4, 4, "// orders", "comment", "maybe"},
+			},
+		},
+		{
+			name: "two reasons at one place",
+			left: []leave{
+				{"lib/plain.ts", "orders", 2, "db accessor", "likely"},
+				{"lib/plain.ts", "orders", 2, "identifier", "maybe"},
+				{"lib/plain.ts", "orders", 2, "db accessor", "likely"},
+				{"lib/plain.ts", "orders", 2, "db accessor", "maybe"},
+			},
+			want: []Site{
+				{"lib/plain.ts", 2, 22, "const é = 'orders' + orders", "db accessor", "likely"},
+				{"lib/plain.ts", 2, 22, "const é = 'orders' + orders", "identifier", "maybe"},
+				{"lib/plain.ts", 2, 22, "const é = 'orders' + orders", "db accessor", "maybe"},
+			},
+		},
+		{
+			name: "edited and moved files, several files",
+			build: func(b *Builder) {
+				at := strings.Index(string(edited), "orders")
+				b.Edit("lib/edited.ts", edited, Edit{Start: at, End: at + 6, Text: "purchases"}, Edit{Start: 0, End: 0, Text: "// renamed\n"})
+				b.Move("testdata/orders.json", moved, "testdata/purchases.json")
+			},
+			left: []leave{
+				{"testdata/orders.json", "orders", 0, "key", "maybe"},
+				{"lib/edited.ts", "orders", 2, "string", "maybe"},
+				{"lib/plain.ts", "orders", 0, "word", "maybe"},
+				{"lib/edited.ts", "orders", 1, "identifier", "likely"},
+				{"lib/edited.ts", "orders", 0, "string", "maybe"}, // replaced: not listed
+			},
+			want: []Site{
+				{"lib/edited.ts", 3, 5, "use(orders, 'orders')", "identifier", "likely"},
+				{"lib/edited.ts", 3, 14, "use(orders, 'orders')", "string", "maybe"},
+				{"lib/plain.ts", 1, 1, "orders", "word", "maybe"},
+				{"testdata/purchases.json", 1, 3, "{\"orders\": 1}", "key", "maybe"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := NewBuilder()
+			if tt.build != nil {
+				tt.build(b)
+			}
+			for _, l := range tt.left {
+				base := bases[l.path]
+				at := -1
+				for i := 0; i <= l.nth; i++ {
+					next := strings.Index(string(base[at+1:]), l.at)
+					if next < 0 {
+						t.Fatalf("%s has no occurrence %d of %q", l.path, l.nth, l.at)
+					}
+					at += 1 + next
+				}
+				b.Leave(l.path, base, Span{at, at + len(l.at)}, l.why, l.mark)
+			}
+			s, err := b.Set()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(s.Left, tt.want) {
+				t.Errorf("left:\n%+v\nwant\n%+v", s.Left, tt.want)
+			}
+		})
+	}
+}

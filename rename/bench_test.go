@@ -27,3 +27,26 @@ func BenchmarkPlanHub(b *testing.B) {
 	b.ReportMetric(float64(len(ix.Places("accounts"))), "places")
 	b.ReportMetric(float64(len(s.Files)), "files")
 }
+
+// BenchmarkPlanColumn plans the rename of a column of the generated
+// 1,000-table project that leaves thousands of code sites (every string
+// and property that spells its name), and makes its answer.
+//
+//	go test ./rename -run '^$' -bench PlanColumn -benchtime 20x
+func BenchmarkPlanColumn(b *testing.B) {
+	ix := definitions.FromFiles(context.Background(), projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1}))
+	s, err := Plan(ix, "accounts2.amount", "total")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s, err := Plan(ix, "accounts2.amount", "total")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := NewAnswer(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(s.Left)), "left")
+}

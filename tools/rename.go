@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
@@ -92,7 +93,20 @@ func writeLeft(b *strings.Builder, left []change.Site, name, action string) {
 	}
 	fmt.Fprintf(b, "left %s that may still name %s (the %s did not change them; fix them with edit, then run check):\n",
 		words.Count(len(left), "place"), name, action)
+	// Written piece by piece: a column's rename may list thousands.
 	for _, s := range left {
-		fmt.Fprintf(b, "  %s:%d:%d %s %s: %s\n", s.Path, s.Line, s.Col, s.Mark, s.Why, strings.TrimSpace(s.Text))
+		b.WriteString("  ")
+		b.WriteString(s.Path)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(s.Line))
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(s.Col))
+		b.WriteByte(' ')
+		b.WriteString(s.Mark)
+		b.WriteByte(' ')
+		b.WriteString(s.Why)
+		b.WriteString(": ")
+		b.WriteString(strings.TrimSpace(s.Text))
+		b.WriteByte('\n')
 	}
 }
