@@ -191,22 +191,36 @@ type fileHits struct {
 
 // folder searches the files below the resolved folder rel that include
 // matches: one goroutine walks (the workspace's WalkFiles, by
-// descriptors), searchWorkers read and match the files, and the hits
-// are added in the walk's (path) order, so the answer is the one a search
-// file by file gives.
+// descriptors) and hands the files on in batches of searchBatch,
+// searchWorkers read and match each batch's files, each into its own
+// buffer, used again file after file, and the hits are added in the
+// walk's (path) order, so the answer is the one a search file by file
+// gives.
 func (s *searcher) folder(ctx context.Context, rel, include string) error {
-	type job struct {
-		file projectfiles.Entry
-		out  chan fileHits
+	// A batch holds each file's folder (Dir.Hold) until a worker has
+	// read it: at most cap(order)+2 batches are out at once, so the
+	// folders held open stay bounded however the files are spread.
+	type batch struct {
+		files []projectfiles.Entry
+		found []fileHits
+		done  chan struct{} // closed when found is filled
 	}
-	jobs := make(chan job)
-	order := make(chan chan fileHits, 4*searchWorkers)
+	jobs := make(chan *batch, searchWorkers)
+	order := make(chan *batch, 2*searchWorkers)
 	var walkErr error
 	go func() {
 		defer close(order)
 		defer close(jobs)
+		var next *batch
+		handOn := func() {
+			if next != nil {
+				order <- next
+				jobs <- next
+				next = nil
+			}
+		}
 		walkErr = s.w.WalkFiles(ctx, rel, func(e projectfiles.Entry) error {
-			if projectfiles.FrameworkFile(e.Path) || e.Size > MaxFile {
+			if projectfiles.FrameworkFile(e.Path) {
 				return nil
 			}
 			if include != "" {
@@ -214,40 +228,62 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 					return nil
 				}
 			}
-			out := make(chan fileHits, 1)
-			order <- out
+			if next == nil {
+				next = &batch{files: make([]projectfiles.Entry, 0, searchBatch), done: make(chan struct{})}
+			}
 			e.Dir.Hold() // until a worker has read it
-			jobs <- job{file: e, out: out}
+			next.files = append(next.files, e)
+			if len(next.files) == searchBatch {
+				handOn()
+			}
 			return nil
 		})
+		handOn()
 	}()
 	var workers sync.WaitGroup
 	for range searchWorkers {
 		workers.Go(func() {
-			for j := range jobs {
-				j.out <- s.read(j.file)
-				j.file.Dir.Release()
+			var buf []byte
+			for b := range jobs {
+				b.found = make([]fileHits, len(b.files))
+				for i, e := range b.files {
+					b.found[i], buf = s.read(e, buf)
+					e.Dir.Release()
+				}
+				close(b.done)
 			}
 		})
 	}
-	for out := range order {
-		s.add(<-out)
+	for b := range order {
+		<-b.done
+		for _, found := range b.found {
+			s.add(found)
+		}
 	}
 	workers.Wait()
 	return walkErr
 }
 
-// searchWorkers is how many files search reads and matches at once.
-var searchWorkers = max(1, runtime.GOMAXPROCS(0))
+var (
+	// searchWorkers is how many files search reads and matches at once.
+	searchWorkers = max(1, runtime.GOMAXPROCS(0))
+	// searchBatch is how many files the walk hands a worker at once: a
+	// handoff between goroutines costs more than reading a small file.
+	searchBatch = 32
+)
 
-// read returns the hits of the file the walk found; none where it is
-// unreadable or binary.
-func (s *searcher) read(e projectfiles.Entry) fileHits {
-	src, err := e.Dir.ReadFile(e.Name, e.Size)
-	if err != nil || isBinary(src) {
-		return fileHits{}
+// read returns the hits of the file the walk found, none where it is
+// unreadable, larger than MaxFile or binary, and the buffer to read the
+// next file into (buf, grown where the file did not fit).
+func (s *searcher) read(e projectfiles.Entry, buf []byte) (fileHits, []byte) {
+	src, err := e.Dir.ReadFile(e.Name, MaxFile, buf)
+	if err != nil {
+		return fileHits{}, buf
 	}
-	return s.match(e.Path, src)
+	if isBinary(src) {
+		return fileHits{}, src
+	}
+	return s.match(e.Path, src), src
 }
 
 // match finds the lines of one file that hold the text: one hit per line,

@@ -57,7 +57,7 @@ func BenchmarkSearch(b *testing.B) {
 	b.Run("read/descriptors", func(b *testing.B) {
 		for b.Loop() {
 			err := w.WalkFiles(ctx, ".", func(e projectfiles.Entry) error {
-				_, err := e.Dir.ReadFile(e.Name, e.Size)
+				_, err := e.Dir.ReadFile(e.Name, MaxFile, nil)
 				return err
 			})
 			if err != nil {

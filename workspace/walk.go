@@ -205,9 +205,26 @@ func (w *Workspace) WalkFiles(ctx context.Context, rel string, fn func(e project
 	// A folder that is itself skipped or ignored but named as rel is
 	// walked whole (but for skipped folders within it), as Walk does.
 	whole := slices.ContainsFunc(splitPath(rel), isSkippedFolder) || (rel != "." && ig.ignored(rel, true))
+	// Whether a folder's files may be ignored is asked once per folder
+	// (the walk gives a folder's names one after the other), once the
+	// rules of the folder and of those above it are read.
+	var folder *projectfiles.Dir
+	var filesKept bool
 	return projectfiles.Walk(ctx, start, rel, func(e projectfiles.Entry) (bool, error) {
-		if e.IsDir() && isSkippedFolder(e.Name) || projectfiles.Bounded(e.Path) != "" ||
-			!whole && !(e.IsRegular() && ig.filesNeverIgnored(path.Dir(e.Path))) && ig.ignored(e.Path, e.IsDir()) {
+		if e.IsDir() && isSkippedFolder(e.Name) || projectfiles.Bounded(e.Path) != "" {
+			return false, nil
+		}
+		if e.IsRegular() && !whole && e.Dir != folder {
+			dir := path.Dir(e.Path)
+			for d := dir; ; d = path.Dir(d) {
+				ig.of(d)
+				if d == "." {
+					break
+				}
+			}
+			folder, filesKept = e.Dir, ig.filesNeverIgnored(dir)
+		}
+		if !whole && !(e.IsRegular() && filesKept) && ig.ignored(e.Path, e.IsDir()) {
 			return false, nil
 		}
 		if !e.IsRegular() {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -20,6 +20,10 @@ import (
 type Dir struct {
 	fd   int
 	refs atomic.Int32
+	// shortReadEnds says that a read of one of its regular files that
+	// answers fewer bytes than asked has met the file's end (readEnds),
+	// so that a small file costs one read, not a second one that answers 0.
+	shortReadEnds bool
 }
 
 // Hold keeps d open until a matching Release.
@@ -32,22 +36,46 @@ func (d *Dir) Release() {
 	}
 }
 
-// ReadFile reads the regular file name of d, which Walk found size bytes
-// long, without following a link: an open, a read or two and a close,
-// where os.Root pays a descriptor per folder on the way, a poller and
-// several fcntl calls per file.
-func (d *Dir) ReadFile(name string, size int64) ([]byte, error) {
-	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+// ErrTooLarge is the error (in an *os.PathError) of a ReadFile whose file
+// holds more than its limit.
+var ErrTooLarge = errors.New("more bytes than the limit")
+
+// ReadFile reads the regular file name of d whole, where it holds at most
+// limit bytes (more is ErrTooLarge), without following a link: an open, a
+// read and a close for a file that fits in buf, where os.Root pays a
+// descriptor per folder on the way, a poller and several fcntl calls per
+// file. buf, where not nil, is reused: the answer is in its array when it
+// fits, so a caller that keeps the bytes passes nil or a new buffer. A
+// file that fills buf is measured (fstat) once and read into a buffer
+// one byte larger, so that a file that grew since is still read to its end.
+func (d *Dir) ReadFile(name string, limit int64, buf []byte) ([]byte, error) {
+	// O_NONBLOCK: the walk saw a regular file; where something else took
+	// its name since (a named pipe), the open must not wait for a writer.
+	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer unix.Close(fd)
-	// One byte more than the walk saw, so that a file that grew since is
-	// read to its end by the loop below, not cut.
-	buf := make([]byte, 0, max(size, 0)+1)
+	buf = buf[:0]
+	if cap(buf) == 0 {
+		buf = make([]byte, 0, 4096)
+	}
+	measured := false
 	for {
 		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, cap(buf))
+			grow := cap(buf)
+			if !measured {
+				measured = true
+				var st unix.Stat_t
+				if err := unix.Fstat(fd, &st); err != nil {
+					return nil, &os.PathError{Op: "stat", Path: name, Err: err}
+				}
+				if st.Size > limit {
+					return nil, &os.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+				}
+				grow = max(int(st.Size)-len(buf)+1, 512)
+			}
+			buf = slices.Grow(buf, grow)
 		}
 		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
 		if errors.Is(err, unix.EINTR) {
@@ -60,6 +88,12 @@ func (d *Dir) ReadFile(name string, size int64) ([]byte, error) {
 			return buf, nil
 		}
 		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, &os.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+		}
+		if d.shortReadEnds && len(buf) < cap(buf) {
+			return buf, nil
+		}
 	}
 }
 
@@ -70,7 +104,6 @@ type Entry struct {
 	Name string // its name in Dir
 	Path string // its project path (slash-separated, relative to the root)
 	Mode uint32 // unix.S_IFDIR, unix.S_IFREG, ...
-	Size int64
 }
 
 // IsDir reports whether e is a folder.
@@ -82,45 +115,59 @@ func (e Entry) IsRegular() bool { return e.Mode == unix.S_IFREG }
 // Walk calls fn for every name below the folder open as f (its project
 // path rel: "." for the root), in lexical order as io/fs.WalkDir gives
 // them, entering a folder where fn answers enter. It opens every folder
-// relative to its parent without following a link, and closes f. It leaves
-// out nothing by itself: fn decides (skipped folders, bounds, ignore
-// rules). An unreadable folder below f is left out; one that is f is an
-// error. The walk stops when ctx is done, or at fn's first error.
+// relative to its parent without following a link, and closes f. Each
+// name's kind comes from the folder's listing where the file system
+// gives it there (on Linux most do), and from a stat of the name where
+// not. It leaves out nothing by itself: fn decides (skipped folders,
+// bounds, ignore rules). An unreadable folder below f is left out; one
+// that is f is an error. The walk stops when ctx is done, or at fn's first
+// error.
 func Walk(ctx context.Context, f *os.File, rel string, fn func(e Entry) (enter bool, err error)) error {
 	fd, err := unix.Dup(int(f.Fd()))
 	f.Close()
 	if err != nil {
 		return fmt.Errorf("walk %s: %w", rel, err)
 	}
-	return walkDir(ctx, fd, rel, true, fn)
+	var l lister
+	return l.walkDir(ctx, fd, rel, true, fn)
+}
+
+// dirEntry is a name of a folder's listing, with its kind (S_IFMT bits)
+// where the listing tells it, or 0.
+type dirEntry struct {
+	name string
+	mode uint32
 }
 
 // walkDir walks the folder open as fd (which it gives up).
-func walkDir(ctx context.Context, fd int, rel string, top bool, fn func(Entry) (bool, error)) error {
-	d := &Dir{fd: fd}
+func (l *lister) walkDir(ctx context.Context, fd int, rel string, top bool, fn func(Entry) (bool, error)) error {
+	d := &Dir{fd: fd, shortReadEnds: readEnds(fd)}
 	d.Hold()
 	defer d.Release()
-	names, err := readNames(fd)
+	entries, err := l.list(fd)
 	if err != nil {
 		if top {
 			return fmt.Errorf("walk %s: %w", rel, err)
 		}
 		return nil // an unreadable folder below is left out
 	}
-	slices.Sort(names)
-	for _, n := range names {
+	slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	for _, de := range entries {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var st unix.Stat_t
-		if unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-			continue // gone meanwhile
+		if de.mode == 0 {
+			var st unix.Stat_t
+			if unix.Fstatat(fd, de.name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+				continue // gone meanwhile
+			}
+			de.mode = uint32(st.Mode & unix.S_IFMT)
 		}
-		p := n
+		p := de.name
 		if rel != "." {
-			p = rel + "/" + n
+			p = rel + "/" + de.name
 		}
-		e := Entry{Dir: d, Name: n, Path: p, Mode: uint32(st.Mode & unix.S_IFMT), Size: st.Size}
+		e := Entry{Dir: d, Name: de.name, Path: p, Mode: de.mode}
 		enter, err := fn(e)
 		if err != nil {
 			return err
@@ -128,28 +175,13 @@ func walkDir(ctx context.Context, fd int, rel string, top bool, fn func(Entry) (
 		if !enter || !e.IsDir() {
 			continue
 		}
-		sub, err := unix.Openat(fd, n, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		sub, err := unix.Openat(fd, de.name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue
 		}
-		if err := walkDir(ctx, sub, p, false, fn); err != nil {
+		if err := l.walkDir(ctx, sub, p, false, fn); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// readNames lists the names of the folder open as fd, without closing it.
-func readNames(fd int) ([]string, error) {
-	dup, err := unix.Dup(fd)
-	if err != nil {
-		return nil, err
-	}
-	dir := os.NewFile(uintptr(dup), ".")
-	defer dir.Close()
-	names, err := dir.Readdirnames(-1)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return names, nil
 }
