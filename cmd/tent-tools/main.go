@@ -15,11 +15,16 @@ import (
 )
 
 func main() {
+	tuneGC = true
 	stopProfiles := startProfiles(os.Stderr)
 	status := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stopProfiles()
 	os.Exit(status)
 }
+
+// tuneGC says that run may set the garbage collector for the one command
+// its process runs (oneShotGC): set by main, not by tests calling run.
+var tuneGC bool
 
 // run runs one command line and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -31,6 +36,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd, rest, err := e.parseCommand(args)
 	if err != nil {
 		return e.fail(err)
+	}
+	if tuneGC && cmd.name != "mcp" { // mcp is a server, as lsp
+		oneShotGC()
 	}
 	ans, err := cmd.start(e, rest)
 	if err != nil {
