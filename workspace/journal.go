@@ -94,12 +94,13 @@ func (w *Workspace) commitFiles(ctx context.Context, st *Stage, changes []defcha
 		}
 	}
 	whole := len(st.files) >= syncFSFrom && syncWholeFS()
+	spares := listSpares(tmpDir)
 	writeTexts := func() error {
 		var g errgroup.Group
 		g.SetLimit(8)
 		for _, f := range st.files {
 			if !f.gone {
-				g.Go(func() error { return writeJournal(tmpDir, f, !whole) })
+				g.Go(func() error { return writeJournal(tmpDir, spares, f, !whole) })
 			}
 		}
 		if err := g.Wait(); err != nil {
@@ -184,7 +185,7 @@ func (w *Workspace) commitFiles(ctx context.Context, st *Stage, changes []defcha
 		w.state.forget()
 		return 0, textErr
 	}
-	if err := w.renameIntoPlace(st); err != nil {
+	if err := w.renameIntoPlace(st, spares); err != nil {
 		if derr := hs.Drop(context.WithoutCancel(ctx), n, prev); derr != nil {
 			return 0, fmt.Errorf("%w; and the point could not be taken back: %v", err, derr)
 		}
@@ -242,20 +243,32 @@ func syncTexts(tmpDir *dirHandle, st *Stage, whole bool) error {
 }
 
 // writeJournal writes a file's new text into .tent/tmp/ (the folder
-// tmpDir), with the file's mode, synced where sync is set (else syncTexts
-// syncs them all), and stamps it (a rename keeps the stamp).
-func writeJournal(tmpDir *dirHandle, f *stagedFile, sync bool) error {
+// tmpDir), into a spare of the pool where one serves (spares.go) or a new
+// file, with the file's mode, synced where sync is set (else syncTexts
+// syncs them all), and stamps it (a rename or an exchange keeps the
+// stamp).
+func writeJournal(tmpDir *dirHandle, spares *sparePool, f *stagedFile, sync bool) error {
 	mode := f.mode
 	if mode == 0 {
 		mode = 0o644
 	}
-	out, err := tmpDir.openFile(path.Base(f.tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", f.rel, err)
+	out := spares.open(path.Base(f.tmp))
+	reused := out != nil
+	if !reused {
+		var err error
+		out, err = tmpDir.openFile(path.Base(f.tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", f.rel, err)
+		}
 	}
 	defer out.Close()
 	if _, err := out.Write(f.data); err != nil {
 		return fmt.Errorf("write %s: %w", f.rel, err)
+	}
+	if reused { // a spare's old text may be longer
+		if err := out.Truncate(int64(len(f.data))); err != nil {
+			return fmt.Errorf("write %s: %w", f.rel, err)
+		}
 	}
 	if err := out.Chmod(mode); err != nil { // the umask may have cut the mode
 		return fmt.Errorf("write %s: %w", f.rel, err)
@@ -282,6 +295,21 @@ type FileOps interface {
 	Remove(name string) error
 }
 
+// Exchanger is a FileOps that can also swap two files, each taking the
+// other's name, where the platform can (Linux's renameat2 with
+// RENAME_EXCHANGE): a commit swaps each new text with the file it
+// replaces and keeps the old file as a spare (spares.go), instead of
+// renaming over it. Its error, where it cannot (no file at newname, a
+// filesystem that refuses), makes the commit rename.
+type Exchanger interface {
+	Exchange(oldname, newname string) error
+}
+
+// DiskOps returns the FileOps a commit uses by default, which reaches each
+// folder without following a link and swaps where the platform can
+// (Exchanger): for a test's FileOps to wrap.
+func (w *Workspace) DiskOps() FileOps { return noFollow{w} }
+
 // noFollow renames and removes the workspace's files by resolved paths,
 // reaching each one's folder without following a link (openDir), so that
 // a folder swapped for a link since Resolve makes the write fail instead of
@@ -304,6 +332,24 @@ func (o noFollow) Rename(from, to string) error {
 	}
 	defer dst.Close()
 	return src.rename(fromName, dst, toName)
+}
+
+// Exchange swaps the files at the resolved paths from and to, whose
+// folders must exist.
+func (o noFollow) Exchange(from, to string) error {
+	fromDir, fromName := splitRel(from)
+	src, err := o.w.openDir(fromDir, false)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	toDir, toName := splitRel(to)
+	dst, err := o.w.openDir(toDir, false)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	return exchange(src, fromName, dst, toName)
 }
 
 // Remove removes the file at the resolved path rel; a file (or folder on
@@ -370,16 +416,18 @@ func (w *Workspace) syncDirs(dirs map[string]bool, files int) {
 	}
 }
 
-// renameIntoPlace renames the stage's new texts over their paths and
-// deletes the files it deletes; then syncs the folders. A failure puts back
-// what was done from the old texts in memory.
-func (w *Workspace) renameIntoPlace(st *Stage) error {
+// renameIntoPlace puts the stage's new texts in place of their paths
+// (putInPlace: swapped with the old files, which the pool spares keeps,
+// or renamed over them) and deletes the files it deletes; then syncs the
+// folders. A failure puts back what was done from the old texts in
+// memory.
+func (w *Workspace) renameIntoPlace(st *Stage, spares *sparePool) error {
 	if w.ops != nil {
-		return w.renameWith(st, w.ops)
+		return w.renameWith(st, w.ops, spares)
 	}
 	held := &heldDirs{w: w, dirs: map[string]*dirHandle{}}
 	defer held.Close()
-	return w.renameWith(st, held)
+	return w.renameWith(st, held, spares)
 }
 
 // heldDirs is noFollow for the renames of one commit: each folder is
@@ -423,6 +471,22 @@ func (h *heldDirs) Rename(from, to string) error {
 	return src.rename(fromName, dst, toName)
 }
 
+// Exchange swaps the files at the resolved paths from and to, as
+// noFollow.Exchange does.
+func (h *heldDirs) Exchange(from, to string) error {
+	fromDir, fromName := splitRel(from)
+	toDir, toName := splitRel(to)
+	src, err := h.dir(fromDir, false)
+	if err != nil {
+		return err
+	}
+	dst, err := h.dir(toDir, false)
+	if err != nil {
+		return err
+	}
+	return exchange(src, fromName, dst, toName)
+}
+
 // Remove removes the file at the resolved path rel, as noFollow.Remove does.
 func (h *heldDirs) Remove(rel string) error {
 	return noFollow{h.w}.Remove(rel)
@@ -435,7 +499,7 @@ func (h *heldDirs) Close() {
 	}
 }
 
-func (w *Workspace) renameWith(st *Stage, ops FileOps) error {
+func (w *Workspace) renameWith(st *Stage, ops FileOps, spares *sparePool) error {
 	var done []*stagedFile
 	putBack := func(cause error) error {
 		var failed []string
@@ -478,7 +542,7 @@ func (w *Workspace) renameWith(st *Stage, ops FileOps) error {
 				d.Close()
 			}
 		}
-		if err := ops.Rename(f.tmp, f.rel); err != nil {
+		if err := w.putInPlace(ops, spares, f); err != nil {
 			return putBack(fmt.Errorf("write %s: %w", f.rel, err))
 		}
 		f.tmp = ""
@@ -497,6 +561,38 @@ func (w *Workspace) renameWith(st *Stage, ops FileOps) error {
 	}
 	w.syncDirs(dirs, len(st.files))
 	return nil
+}
+
+// putInPlace puts the new text of f, waiting at its journal name, in place
+// of f's path. Where ops can swap two files (Exchanger) and the workspace's
+// filesystem has not refused to, the two are swapped: the journal name
+// then holds the old file, which spares keeps or removes (keep). Where
+// there is no file to swap with (a new file), or the swap fails otherwise,
+// the new text is renamed over the path, as a platform without the swap
+// does; a filesystem that cannot swap (exchangeUnsupported) is not asked
+// again. A folder found swapped out is swapped back: a new text never
+// replaces a folder.
+func (w *Workspace) putInPlace(ops FileOps, spares *sparePool, f *stagedFile) error {
+	ex, ok := ops.(Exchanger)
+	if _, refused := noExchange.Load(w.root); ok && !refused {
+		err := ex.Exchange(f.tmp, f.rel)
+		if err == nil {
+			name := path.Base(f.tmp)
+			var st unix.Stat_t
+			if unix.Fstatat(spares.dir.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+				if err := ex.Exchange(f.tmp, f.rel); err != nil {
+					return fmt.Errorf("%s is a folder, and putting it back failed: %w", f.rel, err)
+				}
+				return diag.Errorf(diag.T9102, "%s is a folder, not a file", f.rel).With("path", f.rel)
+			}
+			spares.keep(name)
+			return nil
+		}
+		if exchangeUnsupported(err) {
+			noExchange.Store(w.root, true)
+		}
+	}
+	return ops.Rename(f.tmp, f.rel)
 }
 
 // finishPending finishes the changes that a crash cut short: for each
@@ -657,9 +753,10 @@ func (w *Workspace) finish(tmpDir *dirHandle, steps []finishStep) error {
 	return nil
 }
 
-// clearTmp removes what is left in .tent/tmp/ (the folder tmpDir): texts
-// of changes that never recorded their point. It removes files only, and
-// a link as a link; anything else there is T9112, for a person to look at.
+// clearTmp removes what is left in .tent/tmp/ (the folder tmpDir) but the
+// spares (clearSpares): texts of changes that never recorded their point,
+// journal names a crash left. It removes files only, and a link as a
+// link; a folder there is T9112, for a person to look at.
 func clearTmp(tmpDir *dirHandle) error {
 	if _, err := tmpDir.f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -674,7 +771,9 @@ func clearTmp(tmpDir *dirHandle) error {
 			return diag.Errorf(diag.T9112, "%s is a folder; the journal keeps only files in %s/ and wrote none there: remove it (rm -r %s) and run the tool again",
 				rel, tmpFolder, rel).With("path", rel)
 		}
-		if err := tmpDir.remove(e.Name()); err != nil {
+	}
+	for _, name := range clearSpares(entries) {
+		if err := tmpDir.remove(name); err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
 	}
