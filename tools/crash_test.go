@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -30,9 +32,21 @@ type slowOps struct {
 func (s slowOps) Rename(a, b string) error { time.Sleep(s.pause); return s.fsys.Rename(a, b) }
 func (s slowOps) Remove(name string) error { time.Sleep(s.pause); return s.fsys.Remove(name) }
 
+// slowSwaps is slowOps over the commit's own FileOps, which swaps each new
+// text with its file where the platform can (workspace.Exchanger), each
+// swap after a pause too.
+type slowSwaps struct{ slowOps }
+
+func (s slowSwaps) Exchange(a, b string) error {
+	time.Sleep(s.pause)
+	return s.fsys.(workspace.Exchanger).Exchange(a, b)
+}
+
 // TestCrashChild is the child process of TestCrash: it renames orders to
 // purchases in the project TENT_CRASH_DIR names (seven files, one moved),
-// with a pause before each rename into place, and says when it starts.
+// with a pause before each rename into place (where TENT_CRASH_SWAP is
+// set, each swap of a new text with its file, the old one kept as a
+// spare), and says when it starts.
 func TestCrashChild(t *testing.T) {
 	dir := os.Getenv("TENT_CRASH_DIR")
 	if dir == "" {
@@ -42,7 +56,11 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.SetFileOps(slowOps{fsys: w.FS(), pause: 2 * time.Millisecond})
+	if os.Getenv("TENT_CRASH_SWAP") != "" {
+		w.SetFileOps(slowSwaps{slowOps{fsys: w.DiskOps(), pause: 2 * time.Millisecond}})
+	} else {
+		w.SetFileOps(slowOps{fsys: w.FS(), pause: 2 * time.Millisecond})
+	}
 	fmt.Println("ready")
 	if _, err := call(w, "rename", `{"name": "orders", "to": "purchases"}`); err != nil {
 		t.Fatal(err)
@@ -53,13 +71,26 @@ func TestCrashChild(t *testing.T) {
 // (SIGKILL, 15 times; 100 in the long run, internal/soak), and checks after each that the next call leaves
 // every file as it was before or as it is after, whole, with a history
 // that says which: no point, or the one point whose hashes the files have.
+// It does so with each new text renamed over its file ("rename"), and
+// swapped with it where the platform can, written into spares a former
+// change left in .tent/tmp/ ("swap into spares").
 func TestCrash(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills processes")
 	}
+	for _, swap := range []bool{false, true} {
+		t.Run(map[bool]string{false: "rename", true: "swap into spares"}[swap], func(t *testing.T) {
+			t.Parallel()
+			crashKills(t, swap)
+		})
+	}
+}
+
+// crashKills is TestCrash for one way of putting texts in place.
+func crashKills(t *testing.T, swap bool) {
 	before := snapshot(t, copyProject(t, refactorDir))
-	after, took, _ := crashRun(t, -1)
+	after, took, _ := crashRun(t, -1, swap)
 	if maps.Equal(before, after) {
 		t.Fatal("the rename changed nothing")
 	}
@@ -70,7 +101,7 @@ func TestCrash(t *testing.T) {
 	counts := map[string]int{}
 	for i := range kills {
 		delay := time.Duration(rand.Int64N(int64(took)))
-		got, _, finished := crashRun(t, delay)
+		got, _, finished := crashRun(t, delay, swap)
 		switch {
 		case maps.Equal(got, before):
 			counts["before"]++
@@ -89,13 +120,27 @@ func TestCrash(t *testing.T) {
 // crashRun runs the child on a fresh copy of the project and kills it
 // after delay (or lets it finish, for a negative delay), then opens the
 // project again, calls a tool, and checks the history against the files.
-// It returns the files, how long the child took from ready to exit (for a
+// Where swap is set, the child swaps the texts in place, and finds spares
+// in .tent/tmp/ (holding texts of their own) to write them into. It
+// returns the files, how long the child took from ready to exit (for a
 // run not killed), and whether the next call had a change to finish.
-func crashRun(t *testing.T, delay time.Duration) (files map[string]string, took time.Duration, finished bool) {
+func crashRun(t *testing.T, delay time.Duration, swap bool) (files map[string]string, took time.Duration, finished bool) {
 	t.Helper()
 	dir := copyProject(t, refactorDir)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
 	cmd.Env = append(os.Environ(), "TENT_CRASH_DIR="+dir)
+	if swap {
+		cmd.Env = append(cmd.Env, "TENT_CRASH_SWAP=1")
+		tmp := filepath.Join(dir, ".tent", "tmp")
+		if err := os.MkdirAll(tmp, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5 { // fewer than the change's files: it also creates some
+			if err := os.WriteFile(filepath.Join(tmp, fmt.Sprintf("spare.%016x", i)), []byte(strings.Repeat("an old text\n", 100*i)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +164,17 @@ func crashRun(t *testing.T, delay time.Duration) (files map[string]string, took 
 		t.Fatalf("the child failed: %v", err)
 	}
 	took = time.Since(start)
+	if swap && delay < 0 && runtime.GOOS == "linux" {
+		spares, _ := os.ReadDir(filepath.Join(dir, ".tent", "tmp"))
+		for _, e := range spares {
+			if strings.HasPrefix(e.Name(), "spare.000000000000000") {
+				t.Errorf("the change did not write into the spare %s", e.Name())
+			}
+		}
+		if len(spares) == 0 {
+			t.Error("the change kept no spare of the files it replaced")
+		}
+	}
 
 	// What the crash left, before anyone finishes it.
 	ctx := context.Background()
