@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/definitions"
 )
 
 // FileEdit is what a change set does to one existing file: edits to its
@@ -105,6 +106,22 @@ type Set struct {
 	Files   []*FileEdit
 	Deletes []string
 	Left    []Site
+
+	// ReadAhead holds the new texts the planner read already as the
+	// index reads them, nil where it read none.
+	ReadAhead *ReadAhead
+}
+
+// ReadAhead is what a planner read of a set's new texts (a rename's
+// capture check reads the files where the new name stands already), kept
+// so that the pipeline reads each file once: it updates Index, not From,
+// with the new texts, and Index holds the files of Paths at the texts the
+// set gives them. The pipeline uses it only on the index the set was
+// planned on (From) and where it writes each of Paths.
+type ReadAhead struct {
+	From  *definitions.Index // the index the set was planned on
+	Index *definitions.Index // From with the files of Paths at their new texts
+	Paths []string
 }
 
 // Validate reports the first reason the set is not coherent: a file edited

@@ -2,6 +2,7 @@ package rename
 
 import (
 	"bytes"
+	"context"
 	"path"
 
 	"github.com/tent-tools/tent-tools/change"
@@ -164,8 +165,12 @@ func declaresTopLevel(f *definitions.File, name string) bool {
 // stands as text, and refuses the rename where the
 // lexical scope of the new text differs: a renamed identifier that a local
 // binding of the new name would capture, or an existing use of the new
-// name that the renamed binding would capture.
+// name that the renamed binding would capture. The files are read
+// together (in parallel where they are many), and what was read is kept
+// in the set (ReadAhead) so that the pipeline does not read them again.
 func (p *planner) checkCapture(s *change.Set) *diag.ToolError {
+	var check []*change.FileEdit
+	var texts []definitions.FileChange
 	for _, fe := range s.Files {
 		spans := p.renamed[fe.Path]
 		if (len(spans) == 0 && !p.binds[fe.Path]) || !bytes.Contains(fe.Base, []byte(p.to)) {
@@ -175,7 +180,21 @@ func (p *planner) checkCapture(s *change.Set) *diag.ToolError {
 		if err != nil {
 			continue // Set validated the edits; Result cannot fail here
 		}
-		after := p.ix.Update(fe.Path, text).File(fe.Path)
+		check = append(check, fe)
+		texts = append(texts, definitions.FileChange{Path: fe.Path, Src: text})
+	}
+	if len(check) == 0 {
+		return nil
+	}
+	read := p.ix.UpdateFiles(context.Background(), texts)
+	ra := &change.ReadAhead{From: p.ix, Index: read}
+	for _, fe := range check {
+		ra.Paths = append(ra.Paths, fe.Path)
+	}
+	s.ReadAhead = ra
+	for _, fe := range check {
+		spans := p.renamed[fe.Path]
+		after := read.File(fe.Path)
 		if after == nil {
 			continue
 		}

@@ -62,6 +62,7 @@ func (w *Workspace) Apply(ctx context.Context, ix *definitions.Index, s *change.
 	if err != nil {
 		return 0, err
 	}
+	st.readAhead = s.ReadAhead
 	return w.CommitStage(ctx, ix, st)
 }
 
@@ -86,6 +87,9 @@ type Stage struct {
 	// readable refuses a change that leaves a file with a new T1xxx
 	// finding. Refactors set it; an edit may pass through a broken state.
 	readable bool
+	// readAhead is what the planner of a refactor's set read of its new
+	// texts on the index the set was planned on (see reread).
+	readAhead *change.ReadAhead
 }
 
 // fileMove is a file moved from one path to another.
@@ -407,7 +411,8 @@ func (st *Stage) fileChanges() []defchange.DefChange {
 // (from the snapshot ix where it holds the very text, else read again) and
 // as they will be. Where ix is given, the new texts update it
 // (definitions.Index.UpdateFiles: a few files one by one from their old
-// trees, more in parallel), and the snapshot after the change is returned
+// trees, more in parallel; the files the planner read already are not read
+// again, see readFrom), and the snapshot after the change is returned
 // too, for the commit to keep; otherwise the texts are read by themselves,
 // in parallel, and next is nil. Files that the project's .gitignore names
 // are no definitions and are left out.
@@ -434,7 +439,7 @@ func reread(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) 
 		for _, f := range st.files {
 			changes = append(changes, definitions.FileChange{Path: f.rel, Src: f.data, Gone: f.gone})
 		}
-		next = ix.UpdateFiles(ctx, changes)
+		next = st.readFrom(ix).UpdateFiles(ctx, changes)
 		for _, f := range st.files {
 			if nf := next.File(f.rel); nf != nil && !f.gone {
 				after = append(after, nf)
@@ -449,6 +454,28 @@ func reread(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) 
 		}
 	}
 	return nil, before, definitions.FromFiles(ctx, texts).Files()
+}
+
+// readFrom is the index that reread updates with the stage's new texts:
+// the planner's read-ahead where it is one of ix and the stage writes (or
+// deletes) each file it read, so that those files, already at their new
+// texts, are not read again; otherwise ix itself. Either way the snapshot
+// after is ix with the stage's files at their new texts.
+func (st *Stage) readFrom(ix *definitions.Index) *definitions.Index {
+	ra := st.readAhead
+	if ra == nil || ra.From != ix {
+		return ix
+	}
+	writes := make(map[string]bool, len(st.files))
+	for _, f := range st.files {
+		writes[f.rel] = true
+	}
+	for _, p := range ra.Paths {
+		if !writes[p] {
+			return ix
+		}
+	}
+	return ra.Index
 }
 
 // checkReadable refuses a change that leaves a file with a T1xxx finding
