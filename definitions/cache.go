@@ -31,7 +31,8 @@ import (
 // files, after a table of where each begins (so that they are read in
 // parallel): per TypeScript file its text, lines, definitions (kind, name, spans and
 // field tree; the typed parts are read from the tree again), imports,
-// exports, identifier references, code words, uses and findings; per test
+// exports, identifier references, code words (read when first asked for:
+// cache_words.go), uses and findings; per test
 // data file its text, lines and rows (cache_rows.go), or its text alone
 // where reading it found something (it is read again at load). Numbers
 // are varints; a string is its length and its bytes.
@@ -43,7 +44,7 @@ const cacheMagic = "tentidx\n"
 // version is not read (LoadCache fails, and the caller builds anew); it
 // rises with every change of the layout or of what the index computes
 // per file.
-const CacheVersion = 4
+const CacheVersion = 5
 
 // racyWindow is how close to the moment a file was stamped its last change
 // may be before the stamp is no proof: a change within one tick of the
@@ -221,11 +222,11 @@ func (d *decoder) files(ctx context.Context) ([]*File, error) {
 		fd := &decoder{} // one per goroutine, for its slabs
 		for i := int(next.Add(1) - 1); i < n && failed.Load() == nil; i = int(next.Add(1) - 1) {
 			fd.data, fd.off = d.data[:bounds[i+1]], bounds[i]
-			f, json := fd.file()
+			f, text := fd.file()
 			if fd.off != bounds[i+1] {
 				panic(fmt.Sprintf("%s: %d bytes left over", f.Path, bounds[i+1]-fd.off))
 			}
-			if json {
+			if text {
 				f = w.indexFile(ctx, f.Path, f.Src, nil)
 			}
 			f.record = d.data[bounds[i]:bounds[i+1]:bounds[i+1]]
@@ -242,16 +243,18 @@ func (d *decoder) files(ctx context.Context) ([]*File, error) {
 // The records of a file: how its contents are kept.
 const (
 	recordParsed = iota // everything the index computed
-	recordText          // the text alone, read again at load (test data with findings)
+	recordText          // the text alone, read again at load (test data with findings, a file kept so for odd contents)
 	recordRows          // test data: its text, lines and rows
 )
 
 // encoder appends the cache format to buf. odd is set where a test data
-// value has a type the scanner never gives: its file is then kept as
-// its text.
+// value has a type the scanner never gives, or a code word is grouped
+// under another: its file is then kept as its text. part is where a
+// part whose length goes first is written (words).
 type encoder struct {
-	buf []byte
-	odd bool
+	buf  []byte
+	odd  bool
+	part []byte
 }
 
 func (e *encoder) uint(n int)        { e.buf = binary.AppendUvarint(e.buf, uint64(n)) }
@@ -345,29 +348,17 @@ func (e *encoder) file(f *File) {
 		e.span(r.Span)
 		e.bool(r.Shorthand)
 	}
-	e.uint(len(f.Words))
-	if len(f.Words) > 0 {
-		all := 0
-		for _, ws := range f.Words {
-			all += len(ws)
-		}
-		e.uint(all)
-	}
-	for _, key := range slices.Sorted(maps.Keys(f.Words)) {
-		ws := f.Words[key]
-		e.str(key)
-		e.uint(len(ws))
-		for _, w := range ws {
-			e.str(w.Word)
-			e.span(w.Span)
-			e.str(string(w.Why))
-			e.str(w.Table)
-		}
-	}
+	e.words(f)
 	e.uses(&f.Uses)
 	e.uint(len(f.Findings))
 	for _, fd := range f.Findings {
 		e.finding(fd)
+	}
+	if e.odd {
+		e.buf, e.odd = e.buf[:mark], false
+		e.str(f.Path)
+		e.uint(recordText)
+		e.bytes(f.Src)
 	}
 }
 
@@ -562,13 +553,14 @@ func (d *decoder) strs() []string {
 	return out
 }
 
-// file reads one file's record; json says that it holds the text alone,
-// to be read as test data.
-func (d *decoder) file() (f *File, json bool) {
+// file reads one file's record; text says that it holds the text alone,
+// to be read again.
+func (d *decoder) file() (f *File, text bool) {
 	f = &File{Path: d.str()}
 	switch d.uint() {
 	case recordText:
-		f.Lang, f.Src = LangJSON, d.bytes()
+		f.Lang, _ = langOf(f.Path)
+		f.Src = d.bytes()
 		return f, true
 	case recordRows:
 		f.Lang, f.Src = LangJSON, d.bytes()
@@ -605,20 +597,7 @@ func (d *decoder) file() (f *File, json bool) {
 			f.Refs[i] = IdentRef{Name: d.str(), Span: d.span(), Shorthand: d.bool()}
 		}
 	}
-	if n := d.uint(); n > 0 {
-		f.Words = make(map[string][]Word, n)
-		all := make([]Word, d.uint())
-		for range n {
-			key := d.str()
-			k := d.uint()
-			ws := all[:k:k]
-			all = all[k:]
-			for i := range ws {
-				ws[i] = Word{Word: d.str(), Span: d.span(), Why: Why(d.str()), Table: d.str()}
-			}
-			f.Words[key] = ws
-		}
-	}
+	f.stored = d.storedWords()
 	d.uses(&f.Uses)
 	if n := d.uint(); n > 0 {
 		f.Findings = make([]diag.Finding, n)

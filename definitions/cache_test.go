@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -113,6 +114,7 @@ func TestCacheRoundTrip(t *testing.T) {
 					t.Fatalf("%s: loaded without its record", f.Path)
 				}
 				f.record = nil
+				f.words, f.stored = f.Words(), nil
 			}
 			if again := saved(t, got, gotStamps); !bytes.Equal(again, data) {
 				t.Errorf("encoding the loaded index anew gives other bytes (%d, want %d)", len(again), len(data))
@@ -146,8 +148,9 @@ func TestCacheSaveAfterUpdate(t *testing.T) {
 }
 
 // sameValue compares what the index computed, field by field: a nil and
-// an empty list or map are the same, File.Tree is left out, and pointers
-// are compared by what they point to. It returns the first difference.
+// an empty list or map are the same, File.Tree is left out, a file's
+// words are compared as File.Words gives them, and pointers are compared
+// by what they point to. It returns the first difference.
 func sameValue(a, b reflect.Value, at string) string {
 	switch a.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -161,12 +164,16 @@ func sameValue(a, b reflect.Value, at string) string {
 	case reflect.Struct:
 		for i := range a.NumField() {
 			name := a.Type().Field(i).Name
-			if name == "Tree" || name == "record" {
-				continue
+			if name == "Tree" || name == "record" || name == "words" || name == "stored" {
+				continue // a file's words are compared below, as Words gives them
 			}
 			if why := sameValue(a.Field(i), b.Field(i), at+"."+name); why != "" {
 				return why
 			}
+		}
+		if fa, ok := a.Addr().Interface().(*File); ok {
+			fb := b.Addr().Interface().(*File)
+			return sameValue(reflect.ValueOf(fa.Words()), reflect.ValueOf(fb.Words()), at+".Words")
 		}
 		return ""
 	case reflect.Slice:
@@ -267,6 +274,47 @@ func TestCacheKeepsRows(t *testing.T) {
 		d := &decoder{data: f.record}
 		if d.str(); d.uint() != tt.want {
 			t.Errorf("%s: record kind %d, want %d", tt.path, d.data[d.off-1], tt.want)
+		}
+	}
+}
+
+// TestCacheWordsKeptAsText checks that a code file whose words do not
+// stand under themselves, which the cache's layout assumes (the word is
+// the key it is grouped by), is kept as its text and read again at load,
+// and that a file's words are read from its record only when asked for.
+func TestCacheWordsKeptAsText(t *testing.T) {
+	ctx := context.Background()
+	files := map[string][]byte{
+		"tables/a.ts": []byte("export const a = table({ columns: { b: text() } })\n"),
+		"lib/x.ts":    []byte("export function f(ctx) { return ctx.db.a.get('b') } // a b\n"),
+	}
+	ix := FromFilesWith(ctx, files, Options{DropTrees: true})
+	odd := ix.File("lib/x.ts")
+	if len(odd.Words()) == 0 {
+		t.Fatal("lib/x.ts has no words")
+	}
+	odd.record = nil // encoded anew, with a word under another key
+	for k, ws := range odd.words {
+		ws = slices.Clone(ws)
+		ws[0].Word = k + "z"
+		odd.words[k] = ws
+		break
+	}
+	got, _, err := LoadCache(ctx, saved(t, ix, stampsOf(ix)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decoder{data: got.File("lib/x.ts").record}
+	if d.str(); d.uint() != recordText {
+		t.Errorf("lib/x.ts: record kind %d, want %d (the text alone)", d.data[d.off-1], recordText)
+	}
+	if f := got.File("tables/a.ts"); f.stored == nil || f.stored.words != nil {
+		t.Errorf("tables/a.ts: words read at load (%v), want them kept as stored until asked for", f.stored)
+	}
+	want := FromFilesWith(ctx, files, Options{DropTrees: true})
+	for _, p := range []string{"lib/x.ts", "tables/a.ts"} {
+		if why := sameValue(reflect.ValueOf(got.File(p)), reflect.ValueOf(want.File(p)), p); why != "" {
+			t.Errorf("%s", why)
 		}
 	}
 }
@@ -402,7 +450,7 @@ type gobDef struct {
 func gobFiles(ix *Index) []gobFile {
 	var out []gobFile
 	for _, f := range ix.Files() {
-		g := gobFile{Path: f.Path, Lang: f.Lang, Src: f.Src, Imports: f.Imports, Exports: f.Exports, Refs: f.Refs, Words: f.Words, Uses: f.Uses, Findings: f.Findings}
+		g := gobFile{Path: f.Path, Lang: f.Lang, Src: f.Src, Imports: f.Imports, Exports: f.Exports, Refs: f.Refs, Words: f.Words(), Uses: f.Uses, Findings: f.Findings}
 		for _, d := range f.Definitions {
 			g.Defs = append(g.Defs, gobDef{Name: d.Name, Builder: d.Builder, Kind: d.Kind, Stmt: d.Stmt, NameSpan: d.NameSpan, Arg: d.Arg})
 		}
@@ -449,7 +497,7 @@ func BenchmarkCacheLoadGob(b *testing.B) {
 		}
 		files := make([]*File, len(gfs))
 		for i, g := range gfs {
-			f := &File{Path: g.Path, Lang: g.Lang, Src: g.Src, Lines: lineStarts(g.Src), Imports: g.Imports, Exports: g.Exports, Refs: g.Refs, Words: g.Words, Uses: g.Uses, Findings: g.Findings}
+			f := &File{Path: g.Path, Lang: g.Lang, Src: g.Src, Lines: lineStarts(g.Src), Imports: g.Imports, Exports: g.Exports, Refs: g.Refs, words: g.Words, Uses: g.Uses, Findings: g.Findings}
 			for _, gd := range g.Defs {
 				d := &Definition{Name: gd.Name, Builder: gd.Builder, Kind: gd.Kind, Path: g.Path, Stmt: gd.Stmt, NameSpan: gd.NameSpan, Arg: gd.Arg}
 				readTyped(d)

@@ -108,7 +108,7 @@ func showCode(f *File) string {
 		return fmt.Sprintf("%d:%d", line, col)
 	}
 	var words []Word
-	for _, ws := range f.Words {
+	for _, ws := range f.Words() {
 		words = append(words, ws...)
 	}
 	sort.Slice(words, func(i, j int) bool { return words[i].Span.Start < words[j].Span.Start })

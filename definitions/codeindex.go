@@ -261,9 +261,9 @@ func (j *codeJoin) words() map[string][]*File {
 	j.wordsOnce.Do(func() {
 		j.wordFiles = map[string][]*File{}
 		for _, f := range j.files {
-			for w := range f.Words {
+			f.eachWord(func(w string) {
 				j.wordFiles[w] = append(j.wordFiles[w], f)
-			}
+			})
 		}
 	})
 	return j.wordFiles

@@ -53,7 +53,7 @@ func (ix *Index) References(name string) int {
 		isPlace[p.Path][p.Span.Start] = true
 	}
 	for _, f := range ci.wordFiles(d.Name) {
-		for _, w := range f.Words[d.Name] {
+		for _, w := range f.Words()[d.Name] {
 			if isPlace[f.Path][w.Span.Start] {
 				continue
 			}
@@ -241,7 +241,7 @@ func (ci *codeIndex) namespaceMembers(f *File, ns, name, target string, out *[]P
 	if len(nsEnds) == 0 {
 		return
 	}
-	for _, w := range f.Words[name] {
+	for _, w := range f.Words()[name] {
 		if w.Why != WhyProperty {
 			continue
 		}
@@ -353,7 +353,7 @@ func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSi
 	}
 	var out []CodeSite
 	for _, f := range files {
-		for _, w := range f.Words[word] {
+		for _, w := range f.Words()[word] {
 			if isPlace[f.Path][w.Span.Start] {
 				continue
 			}

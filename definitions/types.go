@@ -332,9 +332,13 @@ type File struct {
 	Imports     []Import
 	Exports     []Export
 	Refs        []IdentRef
-	Words       map[string][]Word
-	Uses        Uses
-	TestData    *TestData // for testdata/*.json
+	// words are the identifier-shaped words of the file's code, by word
+	// (Words); a file loaded from the index cache keeps them as stored
+	// (stored) until they are first asked for.
+	words    map[string][]Word
+	stored   *storedWords
+	Uses     Uses
+	TestData *TestData // for testdata/*.json
 
 	// Findings are what reading this one file found: T1001, T1002, T1003, T2010.
 	Findings []diag.Finding
