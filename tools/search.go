@@ -100,7 +100,10 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 	}
 	s := searcher{w: w, find: []byte(in.Text), limit: limit, files: map[string]bool{},
 		byFile: in.FilesOnly || in.Count, count: in.Count}
-	if in.Regex || in.CaseInsensitive {
+	switch {
+	case in.CaseInsensitive && !in.Regex && utf8.ValidString(in.Text):
+		s.fold = newFoldedText(in.Text)
+	case in.Regex || in.CaseInsensitive:
 		pattern := in.Text
 		if !in.Regex {
 			pattern = regexp.QuoteMeta(pattern)
@@ -158,7 +161,8 @@ func badRegex(text string, err error) error {
 type searcher struct {
 	w      *Workspace
 	find   []byte
-	re     *regexp.Regexp // where the text is a regex or found in any case
+	re     *regexp.Regexp // where the text is a regex (or, not UTF-8, found in any case)
+	fold   *foldedText    // where the text is found in any case
 	limit  int
 	hits   []Hit
 	cut    int
@@ -171,6 +175,9 @@ type searcher struct {
 
 // next finds the text in src: where it starts and how long it is, or -1.
 func (s *searcher) next(src []byte) (at, n int) {
+	if s.fold != nil {
+		return s.fold.index(src)
+	}
 	if s.re != nil {
 		loc := s.re.FindIndex(src)
 		if loc == nil {
