@@ -1,12 +1,14 @@
 package defchange
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
 )
 
 // Renames names what a change renamed on purpose, old name to new:
@@ -21,6 +23,9 @@ type entry struct {
 	def *definitions.Definition
 	src []byte
 	key string // the name, "#2" added for a second definition of one name
+	// readable: its file has no T1xxx finding (syntax, JSON, UTF-8), so
+	// that its statement's text alone makes its fields (see sameText).
+	readable bool
 }
 
 // collect lists the definitions of files, in path and source order, keyed
@@ -32,15 +37,29 @@ func collect(files []*definitions.File) []entry {
 		if f == nil {
 			continue
 		}
+		readable := !slices.ContainsFunc(f.Findings, func(fd diag.Finding) bool { return strings.HasPrefix(fd.Code, "T1") })
 		for _, d := range f.Definitions {
 			key := d.Name
 			if seen[key]++; seen[key] > 1 {
 				key += "#" + strconv.Itoa(seen[key])
 			}
-			out = append(out, entry{def: d, src: f.Src, key: key})
+			out = append(out, entry{def: d, src: f.Src, key: key, readable: readable})
 		}
 	}
 	return out
+}
+
+// sameText reports whether two versions of a definition are written the
+// same, each in a file that reads without error: its fields are then the
+// same (they are read from the statement's own text), and a diff of them
+// would find nothing. A rename changes hundreds of files, most of whose
+// definitions only their code's uses of the name touch.
+func sameText(o, n entry) bool {
+	if !o.readable || !n.readable || o.def.Name != n.def.Name {
+		return false
+	}
+	ot, nt := o.def.Stmt, n.def.Stmt
+	return bytes.Equal(o.src[ot.Start:ot.End], n.src[nt.Start:nt.End])
 }
 
 // Diff compares the definitions of the files a change touched, as they
@@ -82,6 +101,9 @@ func Diff(before, after []*definitions.File, renames Renames) []DefChange {
 		j, ok := pairOf[i]
 		if !ok {
 			out = append(out, whole(o, Remove))
+			continue
+		}
+		if sameText(o, news[j]) {
 			continue
 		}
 		out = append(out, pair(o, news[j], renames)...)
