@@ -213,9 +213,9 @@ type worker struct {
 	// records encodes each file's cache record once it is read (see
 	// Options.CacheRecords).
 	records bool
-	// recordBuf is the scratch that records are encoded into before
+	// recordEnc is the scratch that records are encoded into before
 	// each is copied out at its size.
-	recordBuf []byte
+	recordEnc encoder
 }
 
 // runWorkers runs work on GOMAXPROCS goroutines, each with its own worker
@@ -297,9 +297,9 @@ func (w *worker) record(f *File) {
 	if !w.records {
 		return
 	}
-	e := encoder{buf: w.recordBuf[:0]}
+	e := &w.recordEnc
+	e.buf = e.buf[:0]
 	e.file(f)
-	w.recordBuf = e.buf
 	f.record = slices.Clone(e.buf)
 }
 

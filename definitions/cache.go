@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -88,16 +89,12 @@ func (s Stamp) Racy() bool {
 // SaveCache writes ix to w in the cache format, each file with its stamp
 // in stamps (a file without one is left out: the next process reads it),
 // together with the stamps of the .gitignore files (by path) whose rules
-// the index follows.
+// the index follows. A file loaded from a cache or read with its record
+// (Options.CacheRecords) is written from its record, the others encoded
+// anew; the records go to w through a small buffer, not gathered in one
+// of the cache's size (whose fresh pages cost more than the copy).
 func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 	size := 1 << 16
-	for _, f := range ix.sorted {
-		if f.record != nil {
-			size += len(f.record)
-		} else {
-			size += 3 * len(f.Src) // the text, and about twice that for what was read from it
-		}
-	}
 	for p := range stamps {
 		size += len(p) + 5*binary.MaxVarintLen64 + 4 // the stamp, and the file's place in the table
 	}
@@ -113,12 +110,6 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 		e.str(dir)
 		e.bytes(rules[dir])
 	}
-	var kept []*File
-	for _, f := range ix.sorted {
-		if _, ok := stamps[f.Path]; ok {
-			kept = append(kept, f)
-		}
-	}
 	e.uint(len(stamps))
 	for _, p := range slices.Sorted(maps.Keys(stamps)) {
 		s := stamps[p]
@@ -129,18 +120,48 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 		e.uint64(s.Inode)
 		e.int(s.Seen)
 	}
+	// The records of the files kept: as they are, or encoded anew into
+	// fresh (each then its span of fresh.buf, taken once all are made).
+	var kept []*File
+	for _, f := range ix.sorted {
+		if _, ok := stamps[f.Path]; ok {
+			kept = append(kept, f)
+		}
+	}
+	records := make([][]byte, len(kept))
+	var fresh encoder
+	var spans []Span // of the files encoded anew, in order
+	for i, f := range kept {
+		if f.record != nil {
+			records[i] = f.record
+			continue
+		}
+		start := len(fresh.buf)
+		fresh.file(f)
+		spans = append(spans, Span{start, len(fresh.buf)})
+	}
+	for i, f := range kept {
+		if f.record == nil {
+			records[i], spans = fresh.buf[spans[0].Start:spans[0].End], spans[1:]
+		}
+	}
 	// The files, after a table of where each begins (from the end of
 	// the table, 4 bytes each), so that LoadCache reads them in parallel.
 	e.uint(len(kept))
-	table := len(e.buf)
-	e.buf = append(e.buf, make([]byte, 4*len(kept))...)
-	start := len(e.buf)
-	for i, f := range kept {
-		binary.LittleEndian.PutUint32(e.buf[table+4*i:], uint32(len(e.buf)-start))
-		e.file(f)
+	at := 0
+	for _, r := range records {
+		e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(at))
+		at += len(r)
 	}
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli))
-	if _, err := w.Write(e.buf); err != nil {
+	out := bufio.NewWriterSize(w, 256<<10)
+	sum := crc32.Update(0, castagnoli, e.buf)
+	out.Write(e.buf)
+	for _, r := range records {
+		sum = crc32.Update(sum, castagnoli, r)
+		out.Write(r)
+	}
+	out.Write(binary.LittleEndian.AppendUint32(nil, sum))
+	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write the index cache: %w", err)
 	}
 	return nil
