@@ -116,6 +116,7 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 			return Answer{}, badRegex(in.Text, err)
 		}
 		s.re = re
+		s.required = requiredText(pattern)
 	}
 	rel, err := w.Resolve(in.In, false)
 	if err != nil {
@@ -159,18 +160,21 @@ func badRegex(text string, err error) error {
 
 // searcher gathers the hits of one search.
 type searcher struct {
-	w      *Workspace
-	find   []byte
-	re     *regexp.Regexp // where the text is a regex (or, not UTF-8, found in any case)
-	fold   *foldedText    // where the text is found in any case
-	limit  int
-	hits   []Hit
-	cut    int
-	files  map[string]bool
-	byFile bool // filesOnly or count: files with their numbers of lines
-	count  bool
-	lines  []FileLines
-	total  int
+	w    *Workspace
+	find []byte
+	re   *regexp.Regexp // where the text is a regex (or, not UTF-8, found in any case)
+	fold *foldedText    // where the text is found in any case
+	// required is a text every match of re holds (requiredText), or nil:
+	// a file without it is not given to the regexp.
+	required []byte
+	limit    int
+	hits     []Hit
+	cut      int
+	files    map[string]bool
+	byFile   bool // filesOnly or count: files with their numbers of lines
+	count    bool
+	lines    []FileLines
+	total    int
 }
 
 // next finds the text in src: where it starts and how long it is, or -1.
@@ -298,6 +302,9 @@ func (s *searcher) read(e projectfiles.Entry, buf []byte) (fileHits, []byte) {
 // at once.
 func (s *searcher) match(p string, src []byte) fileHits {
 	found := fileHits{path: p}
+	if s.required != nil && !bytes.Contains(src, s.required) {
+		return found
+	}
 	var starts []int
 	last := 0
 	for i := 0; i <= len(src); {
