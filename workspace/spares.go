@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -100,8 +99,6 @@ type sparePool struct {
 	mu       sync.Mutex
 	free     []string // spares not taken yet
 	count    int      // spares in the folder, taken or not
-	kept     atomic.Int32
-	reused   atomic.Int32
 }
 
 // listSpares reads the spares of .tent/tmp/ (the folder dir); where the
@@ -191,7 +188,6 @@ func (p *sparePool) open(name string) *os.File {
 			continue
 		}
 		if f := p.reuse(name); f != nil {
-			p.reused.Add(1)
 			return f
 		}
 		p.dropped()
@@ -234,7 +230,6 @@ func (p *sparePool) keep(name string) {
 	var st unix.Stat_t
 	if unix.Fstatat(p.dir.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && p.fits(&st) && st.Size <= maxSpareSize && p.reserve() {
 		if spare, err := newSpareName(); err == nil && renameNoReplace(p.dir, name, spare) == nil {
-			p.kept.Add(1)
 			return
 		}
 		p.dropped()
