@@ -435,6 +435,72 @@ func TestSparesCut(t *testing.T) {
 	}
 }
 
+// failOps is the default FileOps, failing (as a full disk would) from its
+// fail-th call of Exchange or Rename on.
+type failOps struct {
+	FileOps
+	fail  int
+	calls *int
+}
+
+func (s failOps) step() error {
+	if *s.calls >= s.fail {
+		return unix.ENOSPC
+	}
+	*s.calls++
+	return nil
+}
+
+func (s failOps) Exchange(from, to string) error {
+	if err := s.step(); err != nil {
+		return err
+	}
+	return s.FileOps.(Exchanger).Exchange(from, to)
+}
+
+func (s failOps) Rename(from, to string) error {
+	if err := s.step(); err != nil {
+		return err
+	}
+	return s.FileOps.Rename(from, to)
+}
+
+// TestSparesPutBack fails a commit after each number of its swaps (into
+// spares the first commit left): every file swapped already is put back,
+// the change fails saying nothing was changed, no point is left, and
+// .tent/tmp/ holds spares only.
+func TestSparesPutBack(t *testing.T) {
+	const n = 6
+	for _, fail := range []int{0, 1, n / 2, n} {
+		t.Run(fmt.Sprintf("after %d", fail), func(t *testing.T) {
+			w, dir := openFiles(t, textsOf(n, "0"))
+			one := textsOf(n, "one")
+			commitTexts(t, w, dir, one)
+			next := textsOf(n, "two")
+			next["d1/new.ts"] = "export const added = 2\n" // renamed last: the (n+1)th step
+			calls := 0
+			w.SetFileOps(failOps{FileOps: w.DiskOps(), fail: fail, calls: &calls})
+			err := tryCommit(t, w, dir, next)
+			w.SetFileOps(nil)
+			if err == nil || !strings.Contains(err.Error(), "nothing was changed") {
+				t.Fatalf("the commit: %v; want it failed, nothing changed", err)
+			}
+			one["d1/new.ts"] = ""
+			wantTexts(t, dir, one)
+			hs, err := w.HistoryStore(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, err := hs.Pending(t.Context()); err != nil || len(p) != 0 {
+				t.Errorf("pending points: %v, %v", p, err)
+			}
+			spareFiles(t, dir)
+			commitTexts(t, w, dir, next) // and the next commit succeeds
+			wantTexts(t, dir, next)
+		})
+	}
+}
+
 // dirEntry is a listed entry of a folder, for clearSpares.
 type dirEntry struct {
 	name string
