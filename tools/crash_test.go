@@ -171,9 +171,6 @@ func crashRun(t *testing.T, delay time.Duration, swap bool) (files map[string]st
 				t.Errorf("the change did not write into the spare %s", e.Name())
 			}
 		}
-		if len(spares) == 0 {
-			t.Error("the change kept no spare of the files it replaced")
-		}
 	}
 
 	// What the crash left, before anyone finishes it.

@@ -19,6 +19,25 @@ import (
 	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
+// swapsIn reports whether the filesystem of the folder dir swaps two
+// names (renameat2 with RENAME_EXCHANGE; overlayfs and NFS may refuse),
+// trying it on two files of its own there.
+func swapsIn(t testing.TB, dir string) bool {
+	t.Helper()
+	a, b := filepath.Join(dir, "swap-a"), filepath.Join(dir, "swap-b")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(p)
+	}
+	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	if err != nil {
+		t.Logf("this filesystem swaps no names (%v): commits rename and keep no spare", err)
+	}
+	return err == nil
+}
+
 // spareFiles answers the spares in dir's .tent/tmp/, by name, with each
 // one's inode; it fails t where .tent/tmp/ holds anything else.
 func spareFiles(t *testing.T, dir string) map[string]uint64 {
@@ -140,7 +159,7 @@ func TestSpares(t *testing.T) {
 					return unix.EINVAL
 				}
 			}
-			swaps := mode == "swap"
+			swaps := mode == "swap" && swapsIn(t, filepath.Dir(dir))
 
 			one := textsOf(n, "one")
 			one["d0/new.ts"] = "export const added = 1\n" // a new file: nothing to swap with
@@ -314,7 +333,7 @@ func TestSparesReplacedLinked(t *testing.T) {
 			t.Errorf("%s is the linked file", name)
 		}
 	}
-	if want := 1; len(spares) != want {
+	if want := map[bool]int{true: 1}[swapsIn(t, filepath.Dir(dir))]; len(spares) != want {
 		t.Errorf("%d spares; want %d (d0/f1.ts's old file)", len(spares), want)
 	}
 }
