@@ -162,10 +162,13 @@ func (ix *Index) UpdateFiles(ctx context.Context, changes []FileChange) *Index {
 	var todo []FileChange
 	for _, c := range changes {
 		c.Path = cleanPath(c.Path)
-		if !ix.Indexes(c.Path) {
+		// A file the index holds it indexes (its rules never change):
+		// asking the .gitignore rules of each of thousands of paths
+		// costs a fresh copy's first look (every stamp changed).
+		old := ix.files.get(c.Path)
+		if old == nil && !ix.Indexes(c.Path) {
 			continue
 		}
-		old := ix.files.get(c.Path)
 		switch {
 		case c.Gone && old == nil:
 		case c.Gone || c.Err != nil:
