@@ -116,7 +116,7 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 			return Answer{}, badRegex(in.Text, err)
 		}
 		s.re = re
-		s.required = requiredText(pattern)
+		s.required = newRequiredRegex(pattern, re)
 	}
 	rel, err := w.Resolve(in.In, false)
 	if err != nil {
@@ -164,9 +164,8 @@ type searcher struct {
 	find []byte
 	re   *regexp.Regexp // where the text is a regex (or, not UTF-8, found in any case)
 	fold *foldedText    // where the text is found in any case
-	// required is a text every match of re holds (requiredText), or nil:
-	// a file without it is not given to the regexp.
-	required []byte
+	// required is re with a text every match of it holds, or nil.
+	required *requiredRegex
 	limit    int
 	hits     []Hit
 	cut      int
@@ -181,6 +180,9 @@ type searcher struct {
 func (s *searcher) next(src []byte) (at, n int) {
 	if s.fold != nil {
 		return s.fold.index(src)
+	}
+	if s.required != nil {
+		return s.required.index(src)
 	}
 	if s.re != nil {
 		loc := s.re.FindIndex(src)
@@ -302,9 +304,6 @@ func (s *searcher) read(e projectfiles.Entry, buf []byte) (fileHits, []byte) {
 // at once.
 func (s *searcher) match(p string, src []byte) fileHits {
 	found := fileHits{path: p}
-	if s.required != nil && !bytes.Contains(src, s.required) {
-		return found
-	}
 	var starts []int
 	last := 0
 	for i := 0; i <= len(src); {
