@@ -98,7 +98,7 @@ type sparePool struct {
 	uid, gid uint32 // the owner a file the journal creates gets
 	mu       sync.Mutex
 	free     []string // spares not taken yet
-	count    int      // spares in the folder, taken or not
+	count    int      // spares in the folder: those not taken, and those kept
 }
 
 // listSpares reads the spares of .tent/tmp/ (the folder dir); where the
@@ -134,7 +134,8 @@ func (p *sparePool) fits(st *unix.Stat_t) bool {
 	return st.Mode&unix.S_IFMT == unix.S_IFREG && st.Nlink == 1 && st.Uid == p.uid && st.Gid == p.gid
 }
 
-// take returns a spare found in the pool, or "" where none is left.
+// take returns a spare found in the pool, or "" where none is left; the
+// spare leaves the pool (it becomes a journal text, or is removed).
 func (p *sparePool) take() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -143,10 +144,11 @@ func (p *sparePool) take() string {
 	}
 	name := p.free[len(p.free)-1]
 	p.free = p.free[:len(p.free)-1]
+	p.count--
 	return name
 }
 
-// dropped counts a spare gone from the folder.
+// dropped counts a spare reserved and not kept after all.
 func (p *sparePool) dropped() {
 	p.mu.Lock()
 	p.count--
@@ -184,13 +186,11 @@ func (p *sparePool) open(name string) *os.File {
 			return nil
 		}
 		if err := unix.Renameat(p.dir.fd(), spare, p.dir.fd(), name); err != nil {
-			p.dropped() // gone since the listing; no matter
-			continue
+			continue // gone since the listing; no matter
 		}
 		if f := p.reuse(name); f != nil {
 			return f
 		}
-		p.dropped()
 		if err := unix.Unlinkat(p.dir.fd(), name, 0); err != nil && !errors.Is(err, unix.ENOENT) {
 			return nil // a folder there, planted: the create fails and says so
 		}

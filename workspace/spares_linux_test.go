@@ -615,3 +615,39 @@ func spareFilesOnly(t *testing.T, tmp string) map[string]bool {
 	}
 	return spares
 }
+
+// TestSparePoolBound: a spare a commit takes leaves the pool's count, and
+// a replaced file is kept only while the pool holds fewer than maxSpares
+// files (here a pool of maxSpares, one of them taken: one more is kept,
+// the next removed).
+func TestSparePoolBound(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "spare.00000000000000aa"), "a spare\n")
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pool := listSpares(&dirHandle{f: f, rel: tmpFolder})
+	if pool.count != 1 || len(pool.free) != 1 {
+		t.Fatalf("the pool lists %d spares (%v); want 1", pool.count, pool.free)
+	}
+	pool.count = maxSpares // as if the folder held maxSpares spares
+	out := pool.open("0123456789abcdef.0000000000000001")
+	if out == nil {
+		t.Fatal("the spare was not taken")
+	}
+	out.Close()
+	for _, name := range []string{"0123456789abcdef.0000000000000002", "0123456789abcdef.0000000000000003"} {
+		write(t, filepath.Join(dir, name), "an old text\n")
+		pool.keep(name)
+	}
+	spares := spareFilesOnly(t, dir)
+	if len(spares) != 1 {
+		t.Errorf("spares %v; want one: the first replaced file", spares)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 { // the journal text taken from the spare, the spare kept
+		t.Errorf("the folder holds %d entries; want 2", len(entries))
+	}
+}
