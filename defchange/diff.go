@@ -59,6 +59,9 @@ func sameText(o, n entry) bool {
 		return false
 	}
 	ot, nt := o.def.Stmt, n.def.Stmt
+	if ot.Start < 0 || ot.Start > ot.End || ot.End > len(o.src) || nt.Start < 0 || nt.Start > nt.End || nt.End > len(n.src) {
+		return false
+	}
 	return bytes.Equal(o.src[ot.Start:ot.End], n.src[nt.Start:nt.End])
 }
 

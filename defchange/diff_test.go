@@ -217,3 +217,44 @@ func TestCompose(t *testing.T) {
 		})
 	}
 }
+
+// TestSameText checks when Diff may skip a pair of definitions unread:
+// only where both are written the same, under one name, in files that read
+// without error.
+func TestSameText(t *testing.T) {
+	elsewhere := "\nexport const count = () => 1\n"
+	broken := "\nexport const count = () => (\n"
+	entryOf := func(text string) entry {
+		t.Helper()
+		es := collect(files(t, map[string]string{"tables/orders.ts": text}))
+		if len(es) == 0 {
+			t.Fatalf("no definition in %q", text)
+		}
+		return es[0]
+	}
+	renamed := strings.Replace(ordersTS, "const orders", "const purchases", 1)
+	tests := []struct {
+		name          string
+		before, after string
+		want          bool
+	}{
+		{"the same, code elsewhere changed", ordersTS + elsewhere, ordersTS + strings.Replace(elsewhere, "1", "2", 1), true},
+		{"a field changed", ordersTS, strings.Replace(ordersTS, "money()", "text()", 1), false},
+		{"renamed", ordersTS, renamed, false},
+		{"the same, a syntax error after", ordersTS, ordersTS + broken, false},
+		{"the same, a syntax error before", ordersTS + broken, ordersTS, false},
+	}
+	for _, tt := range tests {
+		o, n := entryOf(tt.before), entryOf(tt.after)
+		if got := sameText(o, n); got != tt.want {
+			t.Errorf("%s: sameText %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// A statement's span that does not fit its text is not read.
+	o := entryOf(ordersTS)
+	short := o
+	short.src = o.src[:o.def.Stmt.End-1]
+	if sameText(o, short) || sameText(short, o) {
+		t.Errorf("a span past the text's end was compared")
+	}
+}
