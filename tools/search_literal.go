@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -11,35 +12,52 @@ import (
 // it is tried only where that text is: not on a file without it, and, for
 // a regex whose every match lies within one line, only on the lines that
 // hold it. Go's regexp scans fast only for a pattern that starts with a
-// text; this one is found by bytes.Index.
+// text (and not at all for one in any case); this one is found by
+// bytes.Index, or as search finds a text in any case (foldedText).
 type requiredRegex struct {
-	re       *regexp.Regexp
-	required []byte // the longest text every match holds
+	re     *regexp.Regexp
+	text   []byte      // the longest text every match holds exactly, or nil
+	folded *foldedText // where that text is one of (?i), in any case
 	// withinLine says that no match spans a line end and that the regex
 	// means on a line what it means in the file (withinLine).
 	withinLine bool
 }
 
 // newRequiredRegex is re with the text every match of it holds, or nil
-// where pattern (re's) gives none (requiredText).
+// where pattern (re's) gives none (required).
 func newRequiredRegex(pattern string, re *regexp.Regexp) *requiredRegex {
 	parsed, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return nil
 	}
 	parsed = parsed.Simplify()
-	text := required(parsed)
-	if text == nil {
+	text, fold := required(parsed)
+	if text == "" {
 		return nil
 	}
-	return &requiredRegex{re: re, required: text, withinLine: withinLine(parsed)}
+	r := &requiredRegex{re: re, withinLine: withinLine(parsed)}
+	if fold {
+		r.folded = newFoldedText(text)
+	} else {
+		r.text = []byte(text)
+	}
+	return r
+}
+
+// find returns where the required text first is in src, or -1.
+func (r *requiredRegex) find(src []byte) int {
+	if r.folded != nil {
+		at, _ := r.folded.index(src)
+		return at
+	}
+	return bytes.Index(src, r.text)
 }
 
 // index returns where re first matches src and how many bytes the match
 // spans, or -1, as re.FindIndex does.
 func (r *requiredRegex) index(src []byte) (at, n int) {
 	if !r.withinLine {
-		if !bytes.Contains(src, r.required) {
+		if r.find(src) < 0 {
 			return -1, 0
 		}
 		loc := r.re.FindIndex(src)
@@ -52,7 +70,7 @@ func (r *requiredRegex) index(src []byte) (at, n int) {
 	// of the first line that has one is the first of src, as no match
 	// spans lines and a line without the text holds none.
 	for from := 0; from <= len(src); {
-		q := bytes.Index(src[from:], r.required)
+		q := r.find(src[from:])
 		if q < 0 {
 			return -1, 0
 		}
@@ -71,31 +89,28 @@ func (r *requiredRegex) index(src []byte) (at, n int) {
 }
 
 // requiredText returns a text that every match of the regex pattern (Go's
-// RE2 syntax, as regexp.Compile reads it) holds, exactly, or nil where it
-// finds none.
-func requiredText(pattern string) []byte {
+// RE2 syntax, as regexp.Compile reads it) holds, and whether in any case
+// ((?i)), or "" where it finds none.
+func requiredText(pattern string) (text string, fold bool) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil
+		return "", false
 	}
 	return required(re.Simplify())
 }
 
 // required is requiredText of a parsed regex: the longest such text of a
 // concatenation is taken, through groups and repeats that must occur; an
-// alternation, a part that may be left out, a text in any case and U+FFFD
-// (which also matches each byte that is no UTF-8) give none.
-func required(re *syntax.Regexp) []byte {
+// alternation, a part that may be left out and U+FFFD (which also matches
+// each byte that is no UTF-8) give none.
+func required(re *syntax.Regexp) (text string, fold bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return nil
+		text := string(re.Rune)
+		if strings.ContainsRune(text, utf8.RuneError) {
+			return "", false
 		}
-		text := []byte(string(re.Rune))
-		if bytes.ContainsRune(text, utf8.RuneError) {
-			return nil
-		}
-		return text
+		return text, re.Flags&syntax.FoldCase != 0
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
@@ -103,15 +118,14 @@ func required(re *syntax.Regexp) []byte {
 			return required(re.Sub[0])
 		}
 	case syntax.OpConcat:
-		var longest []byte
 		for _, sub := range re.Sub {
-			if text := required(sub); len(text) > len(longest) {
-				longest = text
+			if t, f := required(sub); len(t) > len(text) {
+				text, fold = t, f
 			}
 		}
-		return longest
+		return text, fold
 	}
-	return nil
+	return "", false
 }
 
 // withinLine reports whether no match of a parsed regex holds a line end

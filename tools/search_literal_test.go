@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"regexp"
 	"regexp/syntax"
 	"testing"
@@ -9,30 +8,35 @@ import (
 
 // TestRequiredText checks the text every match of a regex holds: the
 // longest of a concatenation's, through groups and repeats that must occur,
-// and none for an alternation, an optional part, a text in any case and
-// U+FFFD (which also matches bytes that are no UTF-8).
+// in any case where it is (?i) (as the parser keeps it: in capitals), and none for an alternation, an optional
+// part and U+FFFD (which also matches bytes that are no UTF-8).
 func TestRequiredText(t *testing.T) {
-	for _, c := range []struct{ pattern, want string }{
-		{`[Jj]SON\.stringify`, "SON.stringify"},
-		{`(orders|customers)\.placedAt`, ".placedAt"},
-		{`money\(\{ ?optional`, "optional"},
-		{`(abc)+x`, "abc"},
-		{`x{2,3}yz`, "yz"},
-		{`(?:ab){1,}`, "ab"},
-		{`\bplacedAt\b`, "placedAt"},
-		{`héllo\d`, "héllo"},
-		{`(?i)abc`, ""},
-		{`a(?i:bcd)e`, "a"},
-		{`a|b`, ""},
-		{`(ab)?`, ""},
-		{`(ab){0,2}`, ""},
-		{`a*`, ""},
-		{`\x{FFFD}abc`, ""},
-		{`[a-z]+`, ""},
-		{`(`, ""},
+	for _, c := range []struct {
+		pattern, want string
+		fold          bool
+	}{
+		{`[Jj]SON\.stringify`, "SON.stringify", false},
+		{`(orders|customers)\.placedAt`, ".placedAt", false},
+		{`money\(\{ ?optional`, "optional", false},
+		{`(abc)+x`, "abc", false},
+		{`x{2,3}yz`, "yz", false},
+		{`(?:ab){1,}`, "ab", false},
+		{`\bplacedAt\b`, "placedAt", false},
+		{`héllo\d`, "héllo", false},
+		{`(?i)abc`, "ABC", true},
+		{`(?i)json\.string[a-z]+`, "JSON.STRING", true},
+		{`a(?i:bcd)e`, "BCD", true},
+		{`ab(?i:c)`, "ab", false},
+		{`a|b`, "", false},
+		{`(ab)?`, "", false},
+		{`(ab){0,2}`, "", false},
+		{`a*`, "", false},
+		{`\x{FFFD}abc`, "", false},
+		{`[a-z]+`, "", false},
+		{`(`, "", false},
 	} {
-		if got := string(requiredText(c.pattern)); got != c.want {
-			t.Errorf("%s: %q, want %q", c.pattern, got, c.want)
+		if got, fold := requiredText(c.pattern); got != c.want || fold != c.fold {
+			t.Errorf("%s: %q (in any case %v), want %q (%v)", c.pattern, got, fold, c.want, c.fold)
 		}
 	}
 }
@@ -81,6 +85,9 @@ var requiredCases = []struct{ pattern, src string }{
 	{`x\sy`, "x\ny x y"},
 	{`needle.`, "needle\nneedle!"},
 	{`\Bedl`, "needle\nedl\nxedl"},
+	{`(?i)json\.string[a-z]+`, "x JSON.stringify\njson.STRINGIFY y\nJson.ſtring"},
+	{`(?i)k+elvin\b`, "\u212Aelvin kkelvins KELVIN"},
+	{`x(?i:σ)y`, "xΣy xςy xσy"},
 }
 
 // TestRequiredRegexSameAsRegexp checks that a regex tried only where the
@@ -114,8 +121,8 @@ func sameAsWholeRegexp(t *testing.T, pattern, src string) {
 		return
 	}
 	for _, loc := range re.FindAllIndex([]byte(src), -1) {
-		if !bytes.Contains([]byte(src[loc[0]:loc[1]]), r.required) {
-			t.Fatalf("%s matches %q in %q, which does not hold %q", pattern, src[loc[0]:loc[1]], src, r.required)
+		if r.find([]byte(src[loc[0]:loc[1]])) < 0 {
+			t.Fatalf("%s matches %q in %q, which does not hold its required text", pattern, src[loc[0]:loc[1]], src)
 		}
 	}
 	for i := 0; i <= len(src); i++ {
