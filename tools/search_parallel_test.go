@@ -9,7 +9,8 @@ import (
 
 // TestSearchParallelSameAnswer checks that search answers the same, in
 // the same order and with the same cut, however many files it reads at
-// once: the answer of one worker is the one a search file by file gives.
+// once and hands on at once: the answer of one worker is the one a search
+// file by file gives.
 func TestSearchParallelSameAnswer(t *testing.T) {
 	dir := t.TempDir()
 	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: 40, Seed: 3})); err != nil {
@@ -31,12 +32,13 @@ func TestSearchParallelSameAnswer(t *testing.T) {
 		`{"text": "no such text anywhere"}`,
 		`{"text": "columns", "in": "tables", "include": "**/*s.ts"}`,
 	}
-	defer func(n int) { searchWorkers = n }(searchWorkers)
+	defer func(n, batch int) { searchWorkers, searchBatch = n, batch }(searchWorkers, searchBatch)
+	type way struct{ workers, batch int }
 	for _, input := range inputs {
 		t.Run(input, func(t *testing.T) {
 			var want string
-			for _, workers := range []int{1, 2, 8, 64} {
-				searchWorkers = workers
+			for _, way := range []way{{1, 32}, {2, 32}, {8, 32}, {64, 32}, {2, 1}, {8, 3}} {
+				searchWorkers, searchBatch = way.workers, way.batch
 				ans, err := call(w, "search", input)
 				if err != nil {
 					t.Fatal(err)
@@ -47,7 +49,7 @@ func TestSearchParallelSameAnswer(t *testing.T) {
 				}
 				got := ans.Text + string(data)
 				inPathOrder(t, ans.Data.(SearchAnswer))
-				if workers == 1 {
+				if way.workers == 1 {
 					want = got
 					if !strings.Contains(input, "no such") && strings.HasPrefix(ans.Text, "no ") {
 						t.Fatalf("found nothing, so the test shows nothing: %s", ans.Text)
@@ -55,7 +57,7 @@ func TestSearchParallelSameAnswer(t *testing.T) {
 					continue
 				}
 				if got != want {
-					t.Errorf("%d workers answer\n%s\none answers\n%s", workers, got, want)
+					t.Errorf("%d workers (batches of %d files) answer\n%s\none answers\n%s", way.workers, way.batch, got, want)
 				}
 			}
 		})
