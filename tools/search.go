@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -174,6 +175,9 @@ type searcher struct {
 	count    bool
 	lines    []FileLines
 	total    int
+	// full says that hits has its limit: the workers, which match the
+	// files after those added, make no more hits' text.
+	full atomic.Bool
 }
 
 // next finds the text in src: where it starts and how long it is, or -1.
@@ -300,38 +304,47 @@ func (s *searcher) read(e projectfiles.Entry, buf []byte) (fileHits, []byte) {
 }
 
 // match finds the lines of one file that hold the text: one hit per line,
-// the first up to the limit kept. It only reads s, so files may be matched
-// at once.
+// the first up to the limit kept (none once the answer has its limit of
+// hits from the files before: they would be cut). The lines are counted
+// from one hit to the next, not listed, and only a hit's line is cut out.
+// It only reads s, so files may be matched at once.
 func (s *searcher) match(p string, src []byte) fileHits {
 	found := fileHits{path: p}
-	var starts []int
-	last := 0
+	if len(src) == 0 {
+		return found
+	}
+	line, counted := 1, 0 // the line that holds src[counted]
 	for i := 0; i <= len(src); {
 		j, n := s.next(src[i:])
 		if j < 0 {
 			break
 		}
 		at := i + j
-		if starts == nil {
-			starts = lineStarts(src)
+		// A match at the end of a file that ends its last line is on that
+		// line, not on one after it.
+		on := min(at, len(src)-1)
+		line += bytes.Count(src[counted:on], newline)
+		counted = on
+		start := bytes.LastIndexByte(src[:on], '\n') + 1
+		end := len(src) // the end of the hit's line: its \n, or the file's end
+		if k := bytes.IndexByte(src[on:], '\n'); k >= 0 {
+			end = on + k
 		}
-		line := lineAt(starts, at)
-		if line != last {
-			last = line
-			found.lines++
-			if !s.byFile && len(found.hits) < s.limit {
-				text := lineText(src, starts, line)
-				found.hits = append(found.hits, Hit{Path: p, Line: line, Text: excerpt(text, at-starts[line-1], n)})
-			}
+		found.lines++
+		if !s.byFile && len(found.hits) < s.limit && !s.full.Load() {
+			text := strings.TrimRight(string(src[start:end]), "\r")
+			found.hits = append(found.hits, Hit{Path: p, Line: line, Text: excerpt(text, at-start, n)})
 		}
 		// Go on from the next line: a line is one hit however often it holds the text.
-		if line >= len(starts) {
+		if end+1 >= len(src) {
 			break
 		}
-		i = starts[line]
+		i = end + 1
 	}
 	return found
 }
+
+var newline = []byte{'\n'}
 
 // add adds the hits of one file to the answer, in the order of the calls.
 func (s *searcher) add(found fileHits) {
@@ -355,6 +368,9 @@ func (s *searcher) add(found fileHits) {
 		s.hits = append(s.hits, h)
 		s.files[found.path] = true
 		kept++
+	}
+	if len(s.hits) == s.limit {
+		s.full.Store(true)
 	}
 	s.cut += found.lines - kept
 }
