@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -225,10 +226,25 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 	jobs := make(chan *batch, searchWorkers)
 	order := make(chan *batch, 2*searchWorkers)
 	var walkErr error
+	// A panic (a bug) of the walk or of a worker is carried here and
+	// raised again on this goroutine, whose caller (Call) answers it as an
+	// internal error, where on its own goroutine it ends the process (a
+	// language server's, an MCP server's).
+	var carried atomic.Pointer[carriedPanic]
 	go func() {
 		defer close(order)
 		defer close(jobs)
 		var next *batch
+		defer func() {
+			if r := recover(); r != nil {
+				carried.CompareAndSwap(nil, &carriedPanic{r, debug.Stack()})
+				if next != nil {
+					for _, e := range next.files {
+						e.Dir.Release()
+					}
+				}
+			}
+		}()
 		handOn := func() {
 			if next != nil {
 				order <- next
@@ -263,10 +279,7 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 			var buf []byte
 			for b := range jobs {
 				b.found = make([]fileHits, len(b.files))
-				for i, e := range b.files {
-					b.found[i], buf = s.read(e, buf)
-					e.Dir.Release()
-				}
+				buf = s.readBatch(b.files, b.found, buf, &carried)
 				close(b.done)
 			}
 		})
@@ -278,7 +291,39 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 		}
 	}
 	workers.Wait()
+	if p := carried.Load(); p != nil {
+		fmt.Fprintf(panicLog, "tent-tools: a goroutine of search panicked: %v\n%s", p.value, p.stack)
+		panic(p.value)
+	}
 	return walkErr
+}
+
+// carriedPanic is a panic of one of search's goroutines, with its stack.
+type carriedPanic struct {
+	value any
+	stack []byte
+}
+
+// readBatch reads and matches files into found, reading each into buf,
+// and returns buf (grown where a file did not fit). It releases each
+// file's folder, also after a panic, which it carries (the first one of
+// the search) to the goroutine that answers.
+func (s *searcher) readBatch(files []projectfiles.Entry, found []fileHits, buf []byte, carried *atomic.Pointer[carriedPanic]) []byte {
+	released := 0
+	defer func() {
+		if r := recover(); r != nil {
+			carried.CompareAndSwap(nil, &carriedPanic{r, debug.Stack()})
+		}
+		for _, e := range files[released:] {
+			e.Dir.Release()
+		}
+	}()
+	for i, e := range files {
+		found[i], buf = s.read(e, buf)
+		e.Dir.Release()
+		released = i + 1
+	}
+	return buf
 }
 
 var (

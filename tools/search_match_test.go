@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -133,5 +135,29 @@ func TestSearchEmptyFile(t *testing.T) {
 				t.Errorf("%s: the empty file holds it: %+v", input, f)
 			}
 		}
+	}
+}
+
+// TestSearchCarriesAPanic checks that a panic (a bug) in search's workers
+// is raised again on the goroutine that searched, where Call answers it as
+// an internal error, not on the worker's, where it ended the process, and
+// that its stack is logged.
+func TestSearchCarriesAPanic(t *testing.T) {
+	w, _ := openFiles(t, map[string]string{"a.ts": "export const x = 1\n", "lib/b.ts": "x\n"})
+	var log strings.Builder
+	defer func(old io.Writer) { panicLog = old }(panicLog)
+	panicLog = &log
+	// A required regex without its regex: matching a file panics.
+	s := &searcher{w: w, limit: 100, files: map[string]bool{}, required: &requiredRegex{text: []byte("x")}}
+	var raised any
+	func() {
+		defer func() { raised = recover() }()
+		s.folder(context.Background(), ".", "")
+	}()
+	if raised == nil {
+		t.Fatal("the worker's panic was not raised on the searching goroutine")
+	}
+	if !strings.Contains(log.String(), "a goroutine of search panicked") || !strings.Contains(log.String(), "readBatch") {
+		t.Errorf("the worker's stack was not logged:\n%s", log.String())
 	}
 }
