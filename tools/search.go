@@ -216,15 +216,17 @@ type fileHits struct {
 // gives.
 func (s *searcher) folder(ctx context.Context, rel, include string) error {
 	// A batch holds each file's folder (Dir.Hold) until a worker has
-	// read it: at most cap(order)+2 batches are out at once, so the
-	// folders held open stay bounded however the files are spread.
+	// read it: at most cap(order)+3 batches are out at once (16 is
+	// enough to keep the workers of a large machine busy), so that the
+	// folders held open stay a few hundred however the files are spread
+	// (one a folder) and however many cores there are.
 	type batch struct {
 		files []projectfiles.Entry
 		found []fileHits
 		done  chan struct{} // closed when found is filled
 	}
 	jobs := make(chan *batch, searchWorkers)
-	order := make(chan *batch, 2*searchWorkers)
+	order := make(chan *batch, min(2*searchWorkers, 16))
 	var walkErr error
 	// A panic (a bug) of the walk or of a worker is carried here and
 	// raised again on this goroutine, whose caller (Call) answers it as an
