@@ -151,17 +151,11 @@ func (l *lister) walkDir(ctx context.Context, fd int, rel string, top bool, fn f
 		}
 		return nil // an unreadable folder below is left out
 	}
+	entries = statUnknown(fd, entries)
 	slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 	for _, de := range entries {
 		if err := ctx.Err(); err != nil {
 			return err
-		}
-		if de.mode == 0 {
-			var st unix.Stat_t
-			if unix.Fstatat(fd, de.name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-				continue // gone meanwhile
-			}
-			de.mode = uint32(st.Mode & unix.S_IFMT)
 		}
 		p := de.name
 		if rel != "." {
@@ -184,4 +178,23 @@ func (l *lister) walkDir(ctx context.Context, fd int, rel string, top bool, fn f
 		}
 	}
 	return nil
+}
+
+// statUnknown fills in, by a stat of the name in the folder open as fd,
+// the kind of each entry its listing did not tell (mode 0: every entry
+// where the system's listing tells no kinds); a name gone meanwhile is
+// left out.
+func statUnknown(fd int, entries []dirEntry) []dirEntry {
+	kept := entries[:0]
+	for _, de := range entries {
+		if de.mode == 0 {
+			var st unix.Stat_t
+			if unix.Fstatat(fd, de.name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+				continue // gone meanwhile
+			}
+			de.mode = uint32(st.Mode & unix.S_IFMT)
+		}
+		kept = append(kept, de)
+	}
+	return kept
 }

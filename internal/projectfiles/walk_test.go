@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
@@ -109,5 +111,27 @@ func TestWalk(t *testing.T) {
 	root, _ = os.Open(dir)
 	if err := Walk(ctx, root, ".", func(Entry) (bool, error) { return true, nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("a done ctx: %v", err)
+	}
+}
+
+// TestStatUnknown checks that an entry whose kind the listing did not tell
+// (every entry where the system's listing tells none) gets it from a stat
+// of its name, without following a link, that a told kind is kept as told,
+// and that a name gone since the listing is left out.
+func TestStatUnknown(t *testing.T) {
+	dir := t.TempDir()
+	sample.Write(t, dir, map[string]string{"a.ts": "a", "sub/b.ts": "b"})
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	got := statUnknown(fd, []dirEntry{{"a.ts", 0}, {"gone.ts", 0}, {"link", 0}, {"sub", 0}, {"told.ts", unix.S_IFREG}})
+	want := []dirEntry{{"a.ts", unix.S_IFREG}, {"link", unix.S_IFLNK}, {"sub", unix.S_IFDIR}, {"told.ts", unix.S_IFREG}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
