@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 )
 
 // oneShotHeap is how much memory a one-shot command lets the Go heap take
@@ -20,18 +21,29 @@ const oneShotHeap = 96 << 20
 // end: a collection marks it and frees little. So none runs until the
 // heap reaches oneShotHeap (the runtime's memory limit); where the heap
 // that a collection finds live is over half of that, the command holds a
-// large index and collects from then on as check and map do (GOGC=400,
-// no limit), so that a large project is never collected again and again
-// at the limit. GOGC or GOMEMLIMIT in the environment leave it as set.
-// docs/pages/performance.md says what it saves.
+// large heap and collects as Go does by default from then on (or as check
+// and map set it for their call, GOGC=400), with no limit, so that it is
+// never collected again and again at the limit. GOGC or GOMEMLIMIT in the
+// environment leave it as set. docs/pages/performance.md says what it
+// saves.
 func oneShotGC() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	debug.SetMemoryLimit(oneShotHeap)
-	debug.SetGCPercent(-1)
-	watchLiveHeap()
+	collectFrom(oneShotHeap)
 }
+
+// collectFrom turns collection off until the heap reaches heap bytes (see
+// oneShotGC).
+func collectFrom(heap int64) {
+	debug.SetMemoryLimit(heap)
+	debug.SetGCPercent(-1)
+	watchLiveHeap(heap, gcWatch.Add(1))
+}
+
+// gcWatch counts the calls of collectFrom: a watch of an earlier call
+// (a test's) stops.
+var gcWatch atomic.Int64
 
 // gcSentinel is an object that nothing keeps: its finalizer runs after
 // the first collection that finds it so. It holds a pointer so that it
@@ -40,17 +52,23 @@ func oneShotGC() {
 type gcSentinel struct{ _ *byte }
 
 // watchLiveHeap looks at the live heap after the next collection and,
-// where it is over half of oneShotHeap, collects by GOGC=400 from then on;
-// else it waits for the next one.
-func watchLiveHeap() {
+// where it is over half of heap, collects by Go's default from then on
+// (a higher GOGC set meanwhile is kept); else it waits for the next one.
+// gen is its collectFrom's call.
+func watchLiveHeap(heap, gen int64) {
 	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
-		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(live)
-		if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() <= oneShotHeap/2 {
-			watchLiveHeap()
+		if gcWatch.Load() != gen {
 			return
 		}
-		debug.SetGCPercent(400)
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(live)
+		if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() <= uint64(heap/2) {
+			watchLiveHeap(heap, gen)
+			return
+		}
+		if was := debug.SetGCPercent(100); was > 100 {
+			debug.SetGCPercent(was)
+		}
 		debug.SetMemoryLimit(math.MaxInt64)
 	})
 }
