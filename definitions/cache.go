@@ -479,6 +479,10 @@ type decoder struct {
 	off   int
 	vals  []Value
 	props []Prop
+	// The lists of a field tree's items and props, taken from slabs as
+	// the nodes are.
+	items    []*Value
+	propList []*Prop
 }
 
 // slab is how many nodes a decoder allocates at once.
@@ -500,6 +504,32 @@ func (d *decoder) newProp() *Prop {
 	p := &d.props[0]
 	d.props = d.props[1:]
 	return p
+}
+
+// newItems returns a list for n items, capped (an append copies it).
+func (d *decoder) newItems(n int) []*Value {
+	if n > slab/4 {
+		return make([]*Value, n)
+	}
+	if len(d.items) < n {
+		d.items = make([]*Value, slab)
+	}
+	list := d.items[:n:n]
+	d.items = d.items[n:]
+	return list
+}
+
+// newPropList returns a list for n props, capped (an append copies it).
+func (d *decoder) newPropList(n int) []*Prop {
+	if n > slab/4 {
+		return make([]*Prop, n)
+	}
+	if len(d.propList) < n {
+		d.propList = make([]*Prop, slab)
+	}
+	list := d.propList[:n:n]
+	d.propList = d.propList[n:]
+	return list
 }
 
 func (d *decoder) uint64() uint64 {
@@ -637,13 +667,13 @@ func (d *decoder) value() *Value {
 	v := d.newValue()
 	*v = Value{Kind: ValueKind(k - 1), Span: d.span(), Str: d.str(), Num: math.Float64frombits(d.uint64()), Bool: d.bool()}
 	if n := d.uint(); n > 0 {
-		v.Items = make([]*Value, n)
+		v.Items = d.newItems(n)
 		for i := range v.Items {
 			v.Items[i] = d.value()
 		}
 	}
 	if n := d.uint(); n > 0 {
-		v.Props = make([]*Prop, n)
+		v.Props = d.newPropList(n)
 		for i := range v.Props {
 			p := d.newProp()
 			*p = Prop{Key: d.str(), KeySpan: d.span(), Span: d.span(), Shorthand: d.bool()}
