@@ -96,14 +96,27 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 	if c.ig == nil {
 		c.ig = newIgnores(w)
 	}
+	first := !c.tried
+	var cache *cacheRead
+	if first && w.scanned == nil {
+		// The first look walks the disk (one core, mostly system calls)
+		// while the cache is read and decoded (two): neither needs the
+		// other until the walk's stamps check what the cache holds.
+		cache = readCacheAsync(ctx, w)
+	}
 	seen, rules, read, err := w.scanOnce(ctx, c.ig)
 	if err != nil {
+		if cache != nil {
+			<-cache.done
+		}
 		return nil, err
 	}
-	first := !c.tried
 	if first {
 		c.tried = true
-		c.load(ctx, w, rules)
+		if cache == nil {
+			cache = readCacheAsync(ctx, w)
+		}
+		c.load(w, rules, cache)
 	}
 	if c.ix == nil || !sameStamps(c.rules, rules) {
 		if c.ix != nil { // the rules changed: walk again by the new ones
@@ -174,12 +187,9 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 // that is missing, cut, damaged, of another version or made by other
 // rules is left alone (the index is built, and the cache written anew):
 // it is never an error.
-func (c *indexCache) load(ctx context.Context, w *Workspace, rules map[string]definitions.Stamp) {
-	data, err := w.fsys.ReadFile(indexFile)
-	if err != nil {
-		return
-	}
-	ix, stamps, err := definitions.LoadCache(ctx, data)
+func (c *indexCache) load(w *Workspace, rules map[string]definitions.Stamp, cache *cacheRead) {
+	<-cache.done
+	ix, stamps, err := cache.ix, cache.stamps, cache.err
 	if err != nil {
 		return
 	}
@@ -203,6 +213,31 @@ func (c *indexCache) load(ctx context.Context, w *Workspace, rules map[string]de
 		delete(stamps, p)
 	}
 	c.ix, c.seen, c.rules, c.loaded = ix, stamps, rules, true
+}
+
+// cacheRead is the index cache file as read and decoded on a goroutine
+// of its own: done is closed once ix and stamps, or err, are set.
+type cacheRead struct {
+	done   chan struct{}
+	ix     *definitions.Index
+	stamps map[string]definitions.Stamp
+	err    error
+}
+
+// readCacheAsync reads and decodes the index cache file (.tent/index) on
+// a goroutine of its own.
+func readCacheAsync(ctx context.Context, w *Workspace) *cacheRead {
+	r := &cacheRead{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		data, err := w.fsys.ReadFile(indexFile)
+		if err != nil {
+			r.err = err
+			return
+		}
+		r.ix, r.stamps, r.err = definitions.LoadCache(ctx, data)
+	}()
+	return r
 }
 
 // save writes the index cache (.tent/index) from c (c.mu held); see write.
