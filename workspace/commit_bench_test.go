@@ -64,44 +64,7 @@ func BenchmarkHubRename(b *testing.B) {
 // the renames, the folders made durable and the point done; by one syncfs
 // and by an fsync each (in parallel), in one run.
 func BenchmarkCommit(b *testing.B) {
-	const files = 583
-	dir := b.TempDir()
-	texts := map[string]string{}
-	for i := range files {
-		p := fmt.Sprintf("d%d/f%d.txt", i%10, i)
-		texts[p] = strings.Repeat(fmt.Sprintf("line %d\n", i), 500)
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(texts[p]), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	w, err := Open(dir, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	view, release, err := w.Enter(b.Context(), "bench", true) // settles: the starting state
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer release()
-	round := 0
-	commit := func(b *testing.B) {
-		st := &Stage{Summary: "bench"}
-		for p, text := range texts {
-			old, err := os.ReadFile(filepath.Join(dir, p))
-			if err != nil {
-				b.Fatal(err)
-			}
-			st.put(p, old, true, 0o644, fmt.Appendf(nil, "%s// %d\n", text, round))
-		}
-		round++
-		if _, err := view.commitFiles(b.Context(), st, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	_, commit := hubSizedCommits(b)
 	bySyncMode(b, commit)
 }
 
@@ -112,39 +75,9 @@ func BenchmarkCommit(b *testing.B) {
 // written into the spares the former commit kept ("swap into spares",
 // where the platform can swap).
 func BenchmarkCommitSpares(b *testing.B) {
-	const files = 583
-	dir := b.TempDir()
-	texts := map[string]string{}
-	for i := range files {
-		p := fmt.Sprintf("d%d/f%d.txt", i%10, i)
-		texts[p] = strings.Repeat(fmt.Sprintf("line %d\n", i), 500)
-	}
-	sample.Write(b, dir, texts)
-	w, err := Open(dir, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	view, release, err := w.Enter(b.Context(), "bench", true) // settles: the starting state
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer release()
-	round := 0
-	commit := func(b *testing.B) {
-		st := &Stage{Summary: "bench"}
-		for p, text := range texts {
-			old, err := os.ReadFile(filepath.Join(dir, p))
-			if err != nil {
-				b.Fatal(err)
-			}
-			st.put(p, old, true, 0o644, fmt.Appendf(nil, "%s// %d\n", text, round))
-		}
-		round++
-		if _, err := view.commitFiles(b.Context(), st, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	const files = hubSizedFiles
+	w, commit := hubSizedCommits(b)
+	dir := w.root
 	platform := exchange
 	defer func() { exchange = platform; noExchange.Delete(w.root) }()
 	for _, mode := range []string{"rename", "swap into spares"} {
@@ -189,5 +122,47 @@ func bySyncMode(b *testing.B, op func(*testing.B)) {
 				op(b)
 			}
 		})
+	}
+}
+
+// hubSizedFiles is the number of files of hubSizedCommits' change.
+const hubSizedFiles = 583
+
+// hubSizedCommits makes a workspace of hubSizedFiles files of about 4 KB in
+// 10 folders, the size of the hub rename, settled, and returns it with a
+// commit through the journal alone (commitFiles) that changes every file
+// (a line added, another each round).
+func hubSizedCommits(b *testing.B) (*Workspace, func(*testing.B)) {
+	dir := b.TempDir()
+	texts := map[string]string{}
+	for i := range hubSizedFiles {
+		p := fmt.Sprintf("d%d/f%d.txt", i%10, i)
+		texts[p] = strings.Repeat(fmt.Sprintf("line %d\n", i), 500)
+	}
+	sample.Write(b, dir, texts)
+	w, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { w.Close() })
+	view, release, err := w.Enter(b.Context(), "bench", true) // settles: the starting state
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(release)
+	round := 0
+	return w, func(b *testing.B) {
+		st := &Stage{Summary: "bench"}
+		for p, text := range texts {
+			old, err := os.ReadFile(filepath.Join(dir, p))
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.put(p, old, true, 0o644, fmt.Appendf(nil, "%s// %d\n", text, round))
+		}
+		round++
+		if _, err := view.commitFiles(b.Context(), st, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

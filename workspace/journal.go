@@ -319,24 +319,21 @@ type noFollow struct{ w *Workspace }
 // Rename renames the file at the resolved path from to the resolved path
 // to, whose folders are made where missing.
 func (o noFollow) Rename(from, to string) error {
-	fromDir, fromName := splitRel(from)
-	src, err := o.w.openDir(fromDir, false)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	toDir, toName := splitRel(to)
-	dst, err := o.w.openDir(toDir, true)
-	if err != nil {
-		return err
-	}
-	defer dst.Close()
-	return src.rename(fromName, dst, toName)
+	return o.between(from, to, true, func(src *dirHandle, fromName string, dst *dirHandle, toName string) error {
+		return src.rename(fromName, dst, toName)
+	})
 }
 
 // Exchange swaps the files at the resolved paths from and to, whose
 // folders must exist.
 func (o noFollow) Exchange(from, to string) error {
+	return o.between(from, to, false, exchange)
+}
+
+// between reaches the folders of the resolved paths from and to, each
+// without following a link (the second made where missing, where mkdir is
+// set), and does op with them and the two names.
+func (o noFollow) between(from, to string, mkdir bool, op func(src *dirHandle, fromName string, dst *dirHandle, toName string) error) error {
 	fromDir, fromName := splitRel(from)
 	src, err := o.w.openDir(fromDir, false)
 	if err != nil {
@@ -344,12 +341,12 @@ func (o noFollow) Exchange(from, to string) error {
 	}
 	defer src.Close()
 	toDir, toName := splitRel(to)
-	dst, err := o.w.openDir(toDir, false)
+	dst, err := o.w.openDir(toDir, mkdir)
 	if err != nil {
 		return err
 	}
 	defer dst.Close()
-	return exchange(src, fromName, dst, toName)
+	return op(src, fromName, dst, toName)
 }
 
 // Remove removes the file at the resolved path rel; a file (or folder on
