@@ -488,47 +488,38 @@ type decoder struct {
 // slab is how many nodes a decoder allocates at once.
 const slab = 256
 
-func (d *decoder) newValue() *Value {
-	if len(d.vals) == 0 {
-		d.vals = make([]Value, slab)
-	}
-	v := &d.vals[0]
-	d.vals = d.vals[1:]
-	return v
-}
-
-func (d *decoder) newProp() *Prop {
-	if len(d.props) == 0 {
-		d.props = make([]Prop, slab)
-	}
-	p := &d.props[0]
-	d.props = d.props[1:]
-	return p
-}
+func (d *decoder) newValue() *Value { return fromSlab(&d.vals) }
+func (d *decoder) newProp() *Prop   { return fromSlab(&d.props) }
 
 // newItems returns a list for n items, capped (an append copies it).
-func (d *decoder) newItems(n int) []*Value {
-	if n > slab/4 {
-		return make([]*Value, n)
-	}
-	if len(d.items) < n {
-		d.items = make([]*Value, slab)
-	}
-	list := d.items[:n:n]
-	d.items = d.items[n:]
-	return list
-}
+func (d *decoder) newItems(n int) []*Value { return listFromSlab(&d.items, n) }
 
 // newPropList returns a list for n props, capped (an append copies it).
-func (d *decoder) newPropList(n int) []*Prop {
+func (d *decoder) newPropList(n int) []*Prop { return listFromSlab(&d.propList, n) }
+
+// fromSlab returns the next element of the slab s, which it fills anew
+// (slab elements) where it is used up.
+func fromSlab[T any](s *[]T) *T {
+	if len(*s) == 0 {
+		*s = make([]T, slab)
+	}
+	e := &(*s)[0]
+	*s = (*s)[1:]
+	return e
+}
+
+// listFromSlab returns the next n elements of the slab s as a list capped
+// at n, so that an append copies it; a list of over a quarter of a slab
+// is allocated by itself.
+func listFromSlab[T any](s *[]T, n int) []T {
 	if n > slab/4 {
-		return make([]*Prop, n)
+		return make([]T, n)
 	}
-	if len(d.propList) < n {
-		d.propList = make([]*Prop, slab)
+	if len(*s) < n {
+		*s = make([]T, slab)
 	}
-	list := d.propList[:n:n]
-	d.propList = d.propList[n:]
+	list := (*s)[:n:n]
+	*s = (*s)[n:]
 	return list
 }
 
