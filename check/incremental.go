@@ -3,8 +3,9 @@ package check
 import (
 	"context"
 	"hash/maphash"
+	"maps"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -292,10 +293,10 @@ func codeShape(f *definitions.File) uint64 {
 	for _, u := range f.Uses.Calls {
 		w("call", u.Def, u.Name.Name)
 	}
-	for _, k := range sortedKeys(f.Uses.LibCalls) {
+	for _, k := range slices.Sorted(maps.Keys(f.Uses.LibCalls)) {
 		w(append([]string{"lib", k}, f.Uses.LibCalls[k]...)...)
 	}
-	for _, k := range sortedKeys(f.Uses.SendsOf) {
+	for _, k := range slices.Sorted(maps.Keys(f.Uses.SendsOf)) {
 		w(append([]string{"sendsOf", k}, f.Uses.SendsOf[k]...)...)
 	}
 	for _, im := range f.Imports {
@@ -305,13 +306,4 @@ func codeShape(f *definitions.File) uint64 {
 		w("export", ex.Local, ex.Exported, ex.Module)
 	}
 	return h.Sum64()
-}
-
-func sortedKeys(m map[string][]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -8,9 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
-	"sort"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,7 +40,7 @@ func ParseTokens(data []byte) (map[string]Grant, error) {
 	}
 	grants := make(map[string]Grant, len(raw))
 	n := 0
-	for _, token := range sortedKeys(raw) {
+	for _, token := range slices.Sorted(maps.Keys(raw)) {
 		n++
 		dec := json.NewDecoder(bytes.NewReader(raw[token]))
 		dec.DisallowUnknownFields()
@@ -59,15 +60,6 @@ func ParseTokens(data []byte) (map[string]Grant, error) {
 		return nil, errors.New("no tokens")
 	}
 	return grants, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // host is the backend of a host's workspaces: each call runs on the
@@ -135,7 +127,7 @@ func (hs *host) call(ctx context.Context, from caller, name string, input json.R
 // after another, to different ones in parallel.
 func NewHostHandler(h *workspaces.Handle, grants map[string]Grant, opts Options) http.Handler {
 	hs := &host{h: h}
-	for _, token := range sortedKeys(grants) {
+	for _, token := range slices.Sorted(maps.Keys(grants)) {
 		hs.grants = append(hs.grants, grantEntry{sum: sha256.Sum256([]byte(token)), Grant: grants[token]})
 	}
 	calls := newInflight()

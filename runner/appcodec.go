@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"maps"
 	"math"
 	"slices"
 
@@ -77,7 +78,7 @@ func encodeApp(key string, digest []byte, a *app) []byte {
 		e.str(def.Path)
 		e.set(def.Rules)
 	}
-	names := sortedKeys(a.callables)
+	names := slices.Sorted(maps.Keys(a.callables))
 	e.uint(len(names))
 	for _, n := range names {
 		c := a.callables[n]
@@ -88,7 +89,7 @@ func encodeApp(key string, digest []byte, a *app) []byte {
 		e.strs(c.Steps)
 		e.strs(c.Sends)
 	}
-	names = sortedKeys(a.kinds)
+	names = slices.Sorted(maps.Keys(a.kinds))
 	e.uint(len(names))
 	for _, n := range names {
 		e.str(n)
@@ -96,7 +97,7 @@ func encodeApp(key string, digest []byte, a *app) []byte {
 	}
 	e.set(a.private)
 	data := &appEncoder{}
-	names = sortedKeys(a.model.TestData)
+	names = slices.Sorted(maps.Keys(a.model.TestData))
 	data.uint(len(names))
 	for _, n := range names {
 		data.str(n)
@@ -177,17 +178,6 @@ func decodeApp(b []byte) (key string, digest []byte, a *app, err error) {
 	return key, digest, a, nil
 }
 
-// sortedKeys answers a map's keys, sorted, so a snapshot is the same
-// bytes for the same app.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // appEncoder appends a snapshot's parts to buf. bad is set by a value
 // that is none JSON decodes to: such a snapshot would not be the app, so
 // it is not kept.
@@ -227,7 +217,7 @@ func (e *appEncoder) strs(list []string) {
 // set writes the keys of a set whose values are all true.
 func (e *appEncoder) set(m map[string]bool) {
 	e.bool(m != nil)
-	e.strs(sortedKeys(m))
+	e.strs(slices.Sorted(maps.Keys(m)))
 }
 
 func (e *appEncoder) table(t *schema.Table) {
@@ -293,7 +283,7 @@ func (e *appEncoder) value(v any) {
 		}
 	case map[string]any:
 		e.buf = append(e.buf, valObject)
-		keys := sortedKeys(x)
+		keys := slices.Sorted(maps.Keys(x))
 		e.uint(len(keys))
 		for _, k := range keys {
 			e.str(k)

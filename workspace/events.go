@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"sort"
 	"sync"
 
 	"github.com/tent-tools/tent-tools/defchange"
@@ -61,7 +60,7 @@ func (w *Workspace) emit(ev Event) {
 	e := &w.events
 	e.mu.Lock()
 	subs := make([]func(Event), 0, len(e.subs))
-	for _, id := range sortedInts(e.subs) {
+	for _, id := range sortedKeys(e.subs) {
 		subs = append(subs, e.subs[id])
 	}
 	e.mu.Unlock()
@@ -103,15 +102,6 @@ func newEvent(n int, paths []string, changes []defchange.DefChange) Event {
 		}
 	}
 	return Event{Point: n, Files: sortedKeys(files), Definitions: sortedKeys(defs)}
-}
-
-func sortedInts[V any](m map[int]V) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Ints(out)
-	return out
 }
 
 // tellOthers tells the subscribers of the points that other processes

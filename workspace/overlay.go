@@ -2,8 +2,9 @@ package workspace
 
 import (
 	"bytes"
+	"cmp"
 	"context"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/tent-tools/tent-tools/definitions"
@@ -174,13 +175,14 @@ func (w *Workspace) layer(ctx context.Context, ix *definitions.Index) *definitio
 	return out
 }
 
-// sortedKeys returns a map's keys, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
+// sortedKeys returns a map's keys, sorted: an empty list, never nil, for
+// an empty map (an answer's JSON says [] where there is none).
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	out := make([]K, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
