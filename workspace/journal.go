@@ -319,34 +319,17 @@ type noFollow struct{ w *Workspace }
 // Rename renames the file at the resolved path from to the resolved path
 // to, whose folders are made where missing.
 func (o noFollow) Rename(from, to string) error {
-	return o.between(from, to, true, func(src *dirHandle, fromName string, dst *dirHandle, toName string) error {
-		return src.rename(fromName, dst, toName)
-	})
+	h := newHeldDirs(o.w) // its folders reached anew, for this one
+	defer h.Close()
+	return h.Rename(from, to)
 }
 
 // Exchange swaps the files at the resolved paths from and to, whose
 // folders must exist.
 func (o noFollow) Exchange(from, to string) error {
-	return o.between(from, to, false, exchange)
-}
-
-// between reaches the folders of the resolved paths from and to, each
-// without following a link (the second made where missing, where mkdir is
-// set), and does op with them and the two names.
-func (o noFollow) between(from, to string, mkdir bool, op func(src *dirHandle, fromName string, dst *dirHandle, toName string) error) error {
-	fromDir, fromName := splitRel(from)
-	src, err := o.w.openDir(fromDir, false)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	toDir, toName := splitRel(to)
-	dst, err := o.w.openDir(toDir, mkdir)
-	if err != nil {
-		return err
-	}
-	defer dst.Close()
-	return op(src, fromName, dst, toName)
+	h := newHeldDirs(o.w) // its folders reached anew, for this one
+	defer h.Close()
+	return h.Exchange(from, to)
 }
 
 // Remove removes the file at the resolved path rel; a file (or folder on
@@ -422,7 +405,7 @@ func (w *Workspace) renameIntoPlace(st *Stage, spares *sparePool) error {
 	if w.ops != nil {
 		return w.renameWith(st, w.ops, spares)
 	}
-	held := &heldDirs{w: w, dirs: map[string]*dirHandle{}}
+	held := newHeldDirs(w)
 	defer held.Close()
 	return w.renameWith(st, held, spares)
 }
@@ -436,6 +419,11 @@ func (w *Workspace) renameIntoPlace(st *Stage, spares *sparePool) error {
 type heldDirs struct {
 	w    *Workspace
 	dirs map[string]*dirHandle // by resolved path
+}
+
+// newHeldDirs returns the folders of w, none reached yet.
+func newHeldDirs(w *Workspace) *heldDirs {
+	return &heldDirs{w: w, dirs: map[string]*dirHandle{}}
 }
 
 // dir returns the folder rel, reached on first use (and made where
@@ -455,33 +443,32 @@ func (h *heldDirs) dir(rel string, mkdir bool) (*dirHandle, error) {
 // Rename renames the file at the resolved path from to the resolved path
 // to, as noFollow.Rename does.
 func (h *heldDirs) Rename(from, to string) error {
-	fromDir, fromName := splitRel(from)
-	toDir, toName := splitRel(to)
-	src, err := h.dir(fromDir, false)
-	if err != nil {
-		return err
-	}
-	dst, err := h.dir(toDir, true)
-	if err != nil {
-		return err
-	}
-	return src.rename(fromName, dst, toName)
+	return h.between(from, to, true, func(src *dirHandle, fromName string, dst *dirHandle, toName string) error {
+		return src.rename(fromName, dst, toName)
+	})
 }
 
 // Exchange swaps the files at the resolved paths from and to, as
 // noFollow.Exchange does.
 func (h *heldDirs) Exchange(from, to string) error {
+	return h.between(from, to, false, exchange)
+}
+
+// between reaches the folders of the resolved paths from and to (the
+// second made where missing, where mkdir is set) and does op with them and
+// the two names.
+func (h *heldDirs) between(from, to string, mkdir bool, op func(src *dirHandle, fromName string, dst *dirHandle, toName string) error) error {
 	fromDir, fromName := splitRel(from)
 	toDir, toName := splitRel(to)
 	src, err := h.dir(fromDir, false)
 	if err != nil {
 		return err
 	}
-	dst, err := h.dir(toDir, false)
+	dst, err := h.dir(toDir, mkdir)
 	if err != nil {
 		return err
 	}
-	return exchange(src, fromName, dst, toName)
+	return op(src, fromName, dst, toName)
 }
 
 // Remove removes the file at the resolved path rel, as noFollow.Remove does.
