@@ -110,14 +110,20 @@ func (w *Workspace) lockWrite() (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	w.locks.writeMu.Lock()
-	if err := flock(wf, syscall.LOCK_EX); err != nil {
-		w.locks.writeMu.Unlock()
-		return nil, fmt.Errorf("lock %s: %w", writeLockFile, err)
+	return lockExclusive(&w.locks.writeMu, wf, writeLockFile)
+}
+
+// lockExclusive takes mu, then the file lock of f (the lock file name)
+// exclusively, waiting for each; unlock lets go of both.
+func lockExclusive(mu sync.Locker, f *os.File, name string) (unlock func(), err error) {
+	mu.Lock()
+	if err := flock(f, syscall.LOCK_EX); err != nil {
+		mu.Unlock()
+		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}
 	return func() {
-		flock(wf, syscall.LOCK_UN)
-		w.locks.writeMu.Unlock()
+		flock(f, syscall.LOCK_UN)
+		mu.Unlock()
 	}, nil
 }
 
@@ -179,13 +185,5 @@ func (w *Workspace) lockCommit() (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	w.locks.commitMu.Lock()
-	if err := flock(cf, syscall.LOCK_EX); err != nil {
-		w.locks.commitMu.Unlock()
-		return nil, fmt.Errorf("lock %s: %w", commitLockFile, err)
-	}
-	return func() {
-		flock(cf, syscall.LOCK_UN)
-		w.locks.commitMu.Unlock()
-	}, nil
+	return lockExclusive(&w.locks.commitMu, cf, commitLockFile)
 }
