@@ -217,51 +217,39 @@ func (w *Workspace) historyStarted() bool {
 // HistoryStore returns the workspace's points, opening .tent/history.db on
 // first use.
 func (w *Workspace) HistoryStore(ctx context.Context) (*history.Store, error) {
-	w.storeMu.Lock()
-	defer w.storeMu.Unlock()
-	if w.points != nil {
-		return w.points, nil
-	}
-	if err := noLink(w.fsys, stateFolder+"/"+history.File); err != nil {
-		return nil, err
-	}
-	// Opened through the folder held open: a swap of .tent/ for a link
-	// after this cannot redirect the database (sqlitefile.OpenIn).
-	dir, err := w.openState()
-	if err != nil {
-		return nil, err
-	}
-	s, err := history.OpenIn(ctx, dir.f, filepath.Join(w.root, stateFolder))
-	dir.Close()
-	if err != nil {
-		return nil, w.StateDBError(history.File, err)
-	}
-	w.points = s
-	return s, nil
+	return openStateDB(ctx, w, &w.points, history.File, history.OpenIn)
 }
 
 // NoteStore returns the workspace's notes, opening .tent/notes.db on first use.
 func (w *Workspace) NoteStore(ctx context.Context) (*notes.Store, error) {
+	return openStateDB(ctx, w, &w.notes, notes.File, notes.OpenIn)
+}
+
+// openStateDB returns *held, the store of the database file of .tent/,
+// opening it by open on first use. It is opened through the folder held
+// open: a swap of .tent/ for a link after this cannot redirect the
+// database (sqlitefile.OpenIn).
+func openStateDB[S comparable](ctx context.Context, w *Workspace, held *S, file string,
+	open func(ctx context.Context, dir *os.File, dirPath string) (S, error)) (S, error) {
 	w.storeMu.Lock()
 	defer w.storeMu.Unlock()
-	if w.notes != nil {
-		return w.notes, nil
+	var none S
+	if *held != none {
+		return *held, nil
 	}
-	if err := noLink(w.fsys, stateFolder+"/"+notes.File); err != nil {
-		return nil, err
+	if err := noLink(w.fsys, stateFolder+"/"+file); err != nil {
+		return none, err
 	}
-	// Opened through the folder held open: a swap of .tent/ for a link
-	// after this cannot redirect the database (sqlitefile.OpenIn).
 	dir, err := w.openState()
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	s, err := notes.OpenIn(ctx, dir.f, filepath.Join(w.root, stateFolder))
+	s, err := open(ctx, dir.f, filepath.Join(w.root, stateFolder))
 	dir.Close()
 	if err != nil {
-		return nil, w.StateDBError(notes.File, err)
+		return none, w.StateDBError(file, err)
 	}
-	w.notes = s
+	*held = s
 	return s, nil
 }
 
