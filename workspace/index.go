@@ -335,9 +335,9 @@ func (w *Workspace) saveIndex() {
 	}
 }
 
-// wrote tells the cached index that a tool wrote src to the file rel, so
-// that the next Index re-reads nothing for it.
-func (w *Workspace) wrote(rel string, src []byte) {
+// wrote tells the cached index that a tool wrote src to the file rel, or
+// deleted it where gone, so that the next Index re-reads nothing for it.
+func (w *Workspace) wrote(rel string, src []byte, gone bool) {
 	c := &w.index
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -346,6 +346,12 @@ func (w *Workspace) wrote(rel string, src []byte) {
 	}
 	if path.Base(rel) == ".gitignore" {
 		c.rules, c.ig = nil, nil // a new Build, by the new rules, at the next call
+		return
+	}
+	if gone {
+		c.ix = c.ix.Update(rel, nil)
+		delete(c.seen, rel)
+		c.touch()
 		return
 	}
 	seen := time.Now().UnixNano()
@@ -403,11 +409,7 @@ func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *St
 	}
 	c.mu.Unlock()
 	for _, f := range st.files {
-		if f.gone {
-			w.dropped(f.rel)
-		} else {
-			w.wrote(f.rel, f.data)
-		}
+		w.wrote(f.rel, f.data, f.gone)
 	}
 }
 
@@ -420,22 +422,6 @@ func (st *Stage) touchesRules() bool {
 		}
 	}
 	return false
-}
-
-// dropped tells the cached index that a tool deleted the file rel.
-func (w *Workspace) dropped(rel string) {
-	c := &w.index
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ix == nil {
-		return
-	}
-	if path.Base(rel) == ".gitignore" {
-		c.rules, c.ig = nil, nil
-		return
-	}
-	c.ix = c.ix.Update(rel, nil)
-	delete(c.seen, rel)
 }
 
 // scanOnce is scan, from the walk this call made already where it made
