@@ -74,7 +74,7 @@ func newServer(b backend, opts Options, calls *inflight) *sdk.Server {
 		s.AddTool(describe(t), f.toolHandler(t))
 	}
 	f.addResources(s)
-	s.AddReceivingMiddleware(calls.middleware)
+	s.AddReceivingMiddleware(calls.middleware, f.unknownTools)
 	return s
 }
 
@@ -190,6 +190,22 @@ func (f *face) toolHandler(t tools.Tool) sdk.ToolHandler {
 			return errorResult(callErr), nil
 		}
 		return answerResult(ans)
+	}
+}
+
+// unknownTools answers a call of a tool the registry lacks as the registry
+// does (T9101, the tools there are), a result with isError, where the SDK
+// would answer a protocol error (-32602) with no code.
+func (f *face) unknownTools(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		call, ok := req.(*sdk.CallToolRequest)
+		if method != "tools/call" || !ok || call.Params == nil {
+			return next(ctx, method, req)
+		}
+		if _, known := tools.Lookup(call.Params.Name); known {
+			return next(ctx, method, req)
+		}
+		return f.toolHandler(tools.Tool{Name: call.Params.Name})(ctx, call)
 	}
 }
 

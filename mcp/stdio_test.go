@@ -195,6 +195,9 @@ func TestErrors(t *testing.T) {
 		{"docs", `{"topic": "nope"}`, "T9108"},
 		{"undo", `{"point": 99}`, "T9109"},
 		{"run", `{"name": "placeOrder", "input": {}, "as": "system"}`, "T3102"},
+		// An unknown tool is a tool's error like the others, not the
+		// SDK's protocol error (-32602) with no code.
+		{"raed", `{"path": "project.ts"}`, "T9101"},
 	}
 	for _, tt := range tests {
 		res := call(t, cs, tt.tool, tt.input)
