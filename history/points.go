@@ -42,6 +42,9 @@ type Point struct {
 	// files are renamed into place (package workspace names them by it), so
 	// that a point found not done can be finished.
 	Journal string
+	// Call is the id of the call that made the point, as its face gave it
+	// ("" for none); CallPoint finds the point by it (calls.go).
+	Call string
 }
 
 // FileChange is one file a point changed: its content hash before and
@@ -90,6 +93,9 @@ func (s *Store) Record(ctx context.Context, p *Point, blobs map[string][]byte, s
 			if _, err := st.ExecContext(ctx, p.N, f.Path, f.Before, f.After); err != nil {
 				return fmt.Errorf("history: record point: %w", err)
 			}
+		}
+		if err := recordCall(ctx, tx, p.Call, p.N); err != nil {
+			return err
 		}
 		if err := applyState(ctx, tx, state); err != nil {
 			return err
@@ -157,6 +163,9 @@ func (s *Store) Drop(ctx context.Context, n int, state StateChange) error {
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM points WHERE n = ?`, n); err != nil {
 			return fmt.Errorf("history: drop point %d: %w", n, err)
+		}
+		if err := dropCall(ctx, tx, n); err != nil {
+			return err
 		}
 		if err := applyState(ctx, tx, state); err != nil {
 			return err

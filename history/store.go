@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS turns (
 // schemaSteps are the versions of the schema (sqlitefile.Migrate): the
 // first creates the tables; a later release appends the step from its
 // previous version, never changes one.
-var schemaSteps = []string{schema}
+var schemaSteps = []string{schema, callsSchema}
 
 // Open opens (creating where needed) the store at path, brought to the
 // schema version of this release. A file of a newer version is

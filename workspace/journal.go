@@ -121,6 +121,7 @@ func (w *Workspace) commitFiles(ctx context.Context, st *Stage, changes []defcha
 	p := &history.Point{
 		Time: w.Now(), Who: w.opts.Caller, Agent: w.opts.Agent, Kind: st.Kind, Turn: w.opts.Turn,
 		Tool: w.tool, Summary: st.Summary, Changes: changes, Undid: st.Undid, Journal: journal,
+		Call: w.opts.Call,
 	}
 	if p.Kind == "" {
 		p.Kind = history.KindCommand

@@ -26,6 +26,10 @@ type Options struct {
 	Agent string
 	// Turn is the turn of the agent that the points belong to (0: none).
 	Turn int
+	// Call is the id of the one call a view runs, recorded with the point
+	// it makes (history's CallPoint), so that a face whose link dropped
+	// can ask whether the call was done ("": no id; package remote).
+	Call string
 	// Approver answers for the person where the policy's ask names a
 	// change; nil answers no.
 	Approver Approver

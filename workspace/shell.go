@@ -46,7 +46,7 @@ func (w *Workspace) KeepCommandChanges(ctx context.Context, label string, noAsk 
 		return 0, nil, w.restamp(ctx, hs, seen.restamp)
 	}
 	p := &history.Point{Time: w.Now(), Who: w.opts.Caller, Agent: w.opts.Agent, Kind: history.KindShell,
-		Turn: w.opts.Turn, Tool: "shell", Done: true}
+		Turn: w.opts.Turn, Tool: "shell", Done: true, Call: w.opts.Call}
 	blobs, state := w.outsidePoint(ctx, hs, p, seen)
 	paths := seen.paths()
 	p.Summary = "shell " + label + ": " + history.Summary(paths, 3)
