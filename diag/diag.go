@@ -203,6 +203,10 @@ const (
 	// project file nor a data URL of an image, or an element that would load
 	// something from outside the page (iframe, script, ...).
 	T4012 = "T4012"
+	// T4013: the app's code ended the worker process that ran it (a stack
+	// overflow or another fatal error of the runtime, a signal); the data
+	// say the signal and the line the worker last wrote of its end.
+	T4013 = "T4013"
 
 	// T9101: unknown tool.
 	T9101 = "T9101"
