@@ -246,7 +246,7 @@ const (
 	// T9122: nothing the language server can act on at that position (not a definition or column name, a framework file).
 	T9122 = "T9122"
 
-	// T9125: an agent the workspaces handle has no policy for.
+	// T9125: an agent the host handle (package host) has no policy for.
 	T9125 = "T9125"
 
 	// T9135: check --changed-since: git cannot say what changed since the

@@ -17,7 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tent-tools/tent-tools/tools"
-	"github.com/tent-tools/tent-tools/workspaces"
+	"github.com/tent-tools/tent-tools/host"
 )
 
 // Grant is what a bearer token names: who calls, on which workspace,
@@ -62,11 +62,11 @@ func ParseTokens(data []byte) (map[string]Grant, error) {
 	return grants, nil
 }
 
-// host is the backend of a host's workspaces: each call runs on the
+// hostServer is the backend of a host's workspaces: each call runs on the
 // workspace of the request's bearer token, as its caller, through its
 // agent, by the handle (which admits the caller first: T3101).
-type host struct {
-	h      *workspaces.Handle
+type hostServer struct {
+	h      *host.Handle
 	grants []grantEntry
 }
 
@@ -83,7 +83,7 @@ const grantKey = "tent-tools/grant"
 // verify is the token verifier of the auth middleware: a token is valid
 // where its hash is one of the grants'. Every grant is compared, in
 // constant time, so the time taken says nothing of how near a guess was.
-func (hs *host) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+func (hs *hostServer) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 	sum := sha256.Sum256([]byte(token))
 	found := -1
 	for i := range hs.grants {
@@ -100,7 +100,7 @@ func (hs *host) verify(_ context.Context, token string, _ *http.Request) (*auth.
 }
 
 // grantOf is the grant of a request whose token verify accepted.
-func (hs *host) grantOf(extra *sdk.RequestExtra) (Grant, error) {
+func (hs *hostServer) grantOf(extra *sdk.RequestExtra) (Grant, error) {
 	if extra == nil || extra.TokenInfo == nil {
 		return Grant{}, errors.New("no verified token") // the middleware lets no such request in
 	}
@@ -111,12 +111,12 @@ func (hs *host) grantOf(extra *sdk.RequestExtra) (Grant, error) {
 	return hs.grants[i].Grant, nil
 }
 
-func (hs *host) call(ctx context.Context, from caller, name string, input json.RawMessage, ap tools.Approver) (tools.Answer, error) {
+func (hs *hostServer) call(ctx context.Context, from caller, name string, input json.RawMessage, ap tools.Approver) (tools.Answer, error) {
 	g, err := hs.grantOf(from.extra)
 	if err != nil {
 		return tools.Answer{}, err
 	}
-	return hs.h.Tool(ctx, g.Workspace, name, input, workspaces.Call{Caller: g.Caller, Agent: g.Agent, Approver: ap})
+	return hs.h.Tool(ctx, g.Workspace, name, input, host.Call{Caller: g.Caller, Agent: g.Agent, Approver: ap})
 }
 
 // NewHostHandler returns the HTTP handler of a host's workspaces (the MCP
@@ -125,8 +125,8 @@ func (hs *host) call(ctx context.Context, from caller, name string, input json.R
 // the one workspace its grant names, as its caller, under its agent's
 // policy. Many sessions share the handle: writes to one workspace run one
 // after another, to different ones in parallel.
-func NewHostHandler(h *workspaces.Handle, grants map[string]Grant, opts Options) http.Handler {
-	hs := &host{h: h}
+func NewHostHandler(h *host.Handle, grants map[string]Grant, opts Options) http.Handler {
+	hs := &hostServer{h: h}
 	for _, token := range slices.Sorted(maps.Keys(grants)) {
 		hs.grants = append(hs.grants, grantEntry{sum: sha256.Sum256([]byte(token)), Grant: grants[token]})
 	}

@@ -17,14 +17,14 @@ import (
 
 	"github.com/tent-tools/tent-tools/mcp"
 	"github.com/tent-tools/tent-tools/tools"
-	"github.com/tent-tools/tent-tools/workspaces"
+	"github.com/tent-tools/tent-tools/host"
 )
 
 // hostFixture is a host's workspaces served over streamable HTTP on
 // 127.0.0.1, in this process (so -race sees the server too).
 type hostFixture struct {
 	dir    string
-	h      *workspaces.Handle
+	h      *host.Handle
 	url    string
 	srv    *httptest.Server
 	grants map[string]mcp.Grant
@@ -35,7 +35,7 @@ type hostFixture struct {
 func newHost(t testing.TB, policies map[string]*tools.Policy, setup func(f *hostFixture)) *hostFixture {
 	t.Helper()
 	f := &hostFixture{dir: t.TempDir(), grants: map[string]mcp.Grant{}}
-	h, err := workspaces.Open(f.dir, workspaces.Config{Policies: policies})
+	h, err := host.Open(f.dir, host.Config{Policies: policies})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestHTTPIsolation(t *testing.T) {
 // points counts a workspace's points through the handle.
 func points(t testing.TB, f *hostFixture, id, owner string) int {
 	t.Helper()
-	ans, err := f.h.Tool(context.Background(), id, "history", json.RawMessage(`{"newest": 1000}`), workspaces.Call{Caller: owner})
+	ans, err := f.h.Tool(context.Background(), id, "history", json.RawMessage(`{"newest": 1000}`), host.Call{Caller: owner})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/internal/testneed"
-	"github.com/tent-tools/tent-tools/workspaces"
+	"github.com/tent-tools/tent-tools/host"
 )
 
 // needNode finds node and the npm client installed by `npm ci` in
@@ -131,7 +131,7 @@ type runningHost struct {
 func startHost(t *testing.T) runningHost {
 	t.Helper()
 	dir := t.TempDir()
-	h, err := workspaces.Open(filepath.Join(dir, "ws"), workspaces.Config{})
+	h, err := host.Open(filepath.Join(dir, "ws"), host.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,12 +252,12 @@ func TestHostNewWorkspace(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ws, id, "tables", "orders.ts")); err != nil {
 		t.Errorf("the new workspace holds no copy of shop: %v", err)
 	}
-	h, err := workspaces.Open(ws, workspaces.Config{})
+	h, err := host.Open(ws, host.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if _, err := h.Tool(context.Background(), id, "read", json.RawMessage(`{"path": "project.ts"}`), workspaces.Call{Caller: "ann"}); err != nil {
+	if _, err := h.Tool(context.Background(), id, "read", json.RawMessage(`{"path": "project.ts"}`), host.Call{Caller: "ann"}); err != nil {
 		t.Errorf("its owner ann cannot read it: %v", err)
 	}
 }

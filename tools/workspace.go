@@ -22,9 +22,11 @@ type Workspace struct {
 }
 
 // Open opens the project folder dir as a workspace. The folder must exist.
-// Nothing in it is read or written until a tool runs.
+// Nothing in it is read or written until a tool runs. (Each layer opens
+// under its own name: workspace.New makes the state this holds, host.Open
+// a host's folder of many workspaces.)
 func Open(dir string, opts Options) (*Workspace, error) {
-	state, err := workspace.Open(dir, opts)
+	state, err := workspace.New(dir, opts)
 	if err != nil {
 		return nil, err // it names the folder and what is wrong with it
 	}

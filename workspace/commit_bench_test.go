@@ -24,7 +24,7 @@ func BenchmarkHubRename(b *testing.B) {
 	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1})); err != nil {
 		b.Fatal(err)
 	}
-	w, err := Open(dir, Options{})
+	w, err := New(dir, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func hubSizedCommits(b *testing.B) (*Workspace, func(*testing.B)) {
 		texts[p] = strings.Repeat(fmt.Sprintf("line %d\n", i), 500)
 	}
 	sample.Write(b, dir, texts)
-	w, err := Open(dir, Options{})
+	w, err := New(dir, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

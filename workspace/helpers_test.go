@@ -21,7 +21,7 @@ func copyProject(t testing.TB, src string) string {
 func openCopy(t testing.TB) (*Workspace, string) {
 	t.Helper()
 	dir := copyProject(t, shopDir)
-	w, err := Open(dir, Options{})
+	w, err := New(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func openFiles(t testing.TB, files map[string]string) (*Workspace, string) {
 	t.Helper()
 	dir := t.TempDir()
 	sample.Write(t, dir, files)
-	w, err := Open(dir, Options{})
+	w, err := New(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -241,7 +241,7 @@ func indexCacheRun(t *testing.T, seed uint64, steps int) {
 		t.Fatal(err)
 	}
 	cw := &cacheWorld{t: t, dir: dir, rng: rand.New(rand.NewPCG(seed, 99))}
-	live, err := Open(dir, Options{})
+	live, err := New(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func indexCacheRun(t *testing.T, seed uint64, steps int) {
 		}
 		want := answersOf(t, fresh)
 
-		cold, err := Open(dir, Options{})
+		cold, err := New(dir, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +328,7 @@ func TestIndexCacheWrittenAndRead(t *testing.T) {
 	cache := filepath.Join(dir, ".tent", "index")
 	open := func() (*Workspace, *definitions.Index) {
 		t.Helper()
-		w, err := Open(dir, Options{})
+		w, err := New(dir, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -400,7 +400,7 @@ func TestIndexCacheWrittenAndRead(t *testing.T) {
 func TestIndexSavedInBackground(t *testing.T) {
 	ctx := context.Background()
 	dir := copyProject(t, shopDir)
-	w, err := Open(dir, Options{})
+	w, err := New(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

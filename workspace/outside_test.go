@@ -20,7 +20,7 @@ import (
 func TestFreshCopyFirstCall(t *testing.T) {
 	ctx := context.Background()
 	orig := copyProject(t, shopDir)
-	w, err := Open(orig, Options{})
+	w, err := New(orig, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestFreshCopyFirstCall(t *testing.T) {
 			}
 			want := answersOf(t, fresh)
 
-			w, err := Open(dir, Options{})
+			w, err := New(dir, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

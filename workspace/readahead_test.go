@@ -31,7 +31,7 @@ func TestRereadReadAhead(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			w, err := Open(dir, Options{})
+			w, err := New(dir, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

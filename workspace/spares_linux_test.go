@@ -430,7 +430,7 @@ func TestSparesCut(t *testing.T) {
 				t.Fatalf("the commit made %d steps; want it cut after %d", calls, stop)
 			}
 
-			again, err := Open(dir, Options{})
+			again, err := New(dir, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

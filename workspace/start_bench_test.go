@@ -26,7 +26,7 @@ func BenchmarkStart(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		w, err := Open(dir, Options{})
+		w, err := New(dir, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -107,9 +107,9 @@ type folder struct {
 	checker *check.Checker // the incremental check, from the second check on (check.go)
 }
 
-// Open opens the project folder dir as a workspace. The folder must exist.
+// New makes the state of the project folder dir. The folder must exist.
 // Nothing in it is read or written until a tool runs.
-func Open(dir string, opts Options) (*Workspace, error) {
+func New(dir string, opts Options) (*Workspace, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)

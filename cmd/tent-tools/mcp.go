@@ -16,7 +16,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/mcp"
 	"github.com/tent-tools/tent-tools/tools"
-	"github.com/tent-tools/tent-tools/workspaces"
+	"github.com/tent-tools/tent-tools/host"
 )
 
 func init() {
@@ -75,7 +75,7 @@ func (f *hostFlags) create(e *env) (tools.Answer, error) {
 	if f.workspaces == "" || f.newOwner == "" || f.listen != "" || f.tokens != "" {
 		return tools.Answer{}, usagef("mcp", "--new OWNER [--from DIR] needs --workspaces DIR, and nothing of serving")
 	}
-	h, err := workspaces.Open(f.workspaces, workspaces.Config{})
+	h, err := host.Open(f.workspaces, host.Config{})
 	if err != nil {
 		return tools.Answer{}, usagef("mcp", "--workspaces: %v", err)
 	}
@@ -119,7 +119,7 @@ func (f *hostFlags) serve(e *env) error {
 			return usagef("mcp", "--tokens %s: a token of %s names the agent %q, which --policies does not hold; an agent never runs without its policy", f.tokens, g.Caller, g.Agent)
 		}
 	}
-	h, err := workspaces.Open(f.workspaces, workspaces.Config{Policies: policies})
+	h, err := host.Open(f.workspaces, host.Config{Policies: policies})
 	if err != nil {
 		return usagef("mcp", "--workspaces: %v", err)
 	}

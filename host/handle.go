@@ -1,13 +1,13 @@
-// Package workspaces is the workspaces handle of tools.md §1: one per host
-// process, over a folder that holds many workspaces, each a project folder
-// with an unguessable id and an owner. The host gives it its rule of who
+// Package host is a host's handle of many workspaces: one Handle per host
+// process (Open), over a folder that holds many workspaces, each a project
+// folder with an unguessable id and an owner (docs/pages/mcp.md). The host gives it its rule of who
 // may act on a workspace besides its owner, its approver (who answers for
 // the person), and the policy of each agent; it then calls Tool, Turn and
 // Undo. A caller who is not let in gets T3101 before anything of the
 // workspace is read. No tool input can name another workspace: the
 // workspace is the one the call names, and every path a tool takes is held
 // to its folder (package workspace's resolver).
-package workspaces
+package host
 
 import (
 	"container/list"
@@ -71,7 +71,8 @@ type Config struct {
 // DefaultMaxOpen is how many workspaces a handle keeps open by default.
 const DefaultMaxOpen = 64
 
-// Handle is the workspaces handle. It is safe for concurrent use.
+// Handle is a host's handle of its workspaces. It is safe for concurrent
+// use.
 type Handle struct {
 	dir string
 	cfg Config
@@ -98,14 +99,16 @@ type openWorkspace struct {
 // tool reads or writes.
 const infoFile = ".tent/workspace.json"
 
-// Open opens the handle over the folder dir, making it where needed.
+// Open opens the handle over the folder dir, making it where needed. Each
+// layer opens under its own name: workspace.New makes one folder's state,
+// tools.Open opens one project for a face, host.Open a folder of them.
 func Open(dir string, cfg Config) (*Handle, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("workspaces: %w", err)
+		return nil, fmt.Errorf("host: %w", err)
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return nil, fmt.Errorf("workspaces: %w", err)
+		return nil, fmt.Errorf("host: %w", err)
 	}
 	h := &Handle{dir: abs, cfg: cfg, policies: map[string]*tools.Policy{}, open: map[string]*openWorkspace{}, idle: list.New(), owners: map[string]Info{}, browser: tools.NewBrowser()}
 	for agent, p := range cfg.Policies {
@@ -156,7 +159,7 @@ const idLen = 26
 func newID() (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("workspaces: new id: %w", err)
+		return "", fmt.Errorf("host: new id: %w", err)
 	}
 	return idEncoding.EncodeToString(b[:]), nil
 }
@@ -180,7 +183,7 @@ func validID(s string) bool {
 // node_modules/ and links), and returns its Info.
 func (h *Handle) Create(ctx context.Context, owner, template string) (Info, error) {
 	if owner == "" {
-		return Info{}, fmt.Errorf("workspaces: create: a workspace needs an owner")
+		return Info{}, fmt.Errorf("host: create: a workspace needs an owner")
 	}
 	id, err := newID()
 	if err != nil {
@@ -188,26 +191,26 @@ func (h *Handle) Create(ctx context.Context, owner, template string) (Info, erro
 	}
 	dir := filepath.Join(h.dir, id)
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		return Info{}, fmt.Errorf("workspaces: create: %w", err)
+		return Info{}, fmt.Errorf("host: create: %w", err)
 	}
 	if template != "" {
 		if err := copyProject(ctx, template, dir); err != nil {
 			os.RemoveAll(dir)
-			return Info{}, fmt.Errorf("workspaces: create from %s: %w", template, err)
+			return Info{}, fmt.Errorf("host: create from %s: %w", template, err)
 		}
 	}
 	info := Info{ID: id, Owner: owner, Created: h.now().UTC()}
 	data, err := json.Marshal(info)
 	if err != nil {
-		return Info{}, fmt.Errorf("workspaces: create: %w", err)
+		return Info{}, fmt.Errorf("host: create: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, ".tent"), 0o755); err != nil {
 		os.RemoveAll(dir)
-		return Info{}, fmt.Errorf("workspaces: create: %w", err)
+		return Info{}, fmt.Errorf("host: create: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(infoFile)), data, 0o644); err != nil {
 		os.RemoveAll(dir)
-		return Info{}, fmt.Errorf("workspaces: create: %w", err)
+		return Info{}, fmt.Errorf("host: create: %w", err)
 	}
 	h.mu.Lock()
 	h.owners[id] = info
@@ -297,11 +300,11 @@ func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, func(
 	if !ok {
 		w, err := tools.Open(filepath.Join(h.dir, id), tools.Options{})
 		if err != nil {
-			return nil, nil, fmt.Errorf("workspaces: %w", err)
+			return nil, nil, fmt.Errorf("host: %w", err)
 		}
 		if err := w.ShareBrowser(h.browser); err != nil {
 			w.Close()
-			return nil, nil, fmt.Errorf("workspaces: %w", err)
+			return nil, nil, fmt.Errorf("host: %w", err)
 		}
 		o = &openWorkspace{w: w, at: h.idle.PushFront(id)}
 		h.open[id] = o
