@@ -44,34 +44,6 @@ func (e *DriftError) Error() string {
 	return "the test database has what no definition names: " + strings.Join(parts, ", ")
 }
 
-// source finds the database table that the live table t is, or becomes:
-// t's own name where the database has it, else the first of t's was names
-// that it has (format.md §3); nil where it has none.
-func source(t *schema.Table, have map[string]*dbTable) *dbTable {
-	if d := have[t.Name]; d != nil {
-		return d
-	}
-	for _, w := range t.Was {
-		if d := have[w]; d != nil {
-			return d
-		}
-	}
-	return nil
-}
-
-// sourceColumn is source for a column of a database table.
-func sourceColumn(c *schema.Column, d *dbTable) string {
-	if d.has(c.Name) {
-		return c.Name
-	}
-	for _, w := range c.Was {
-		if d.has(w) {
-			return w
-		}
-	}
-	return ""
-}
-
 // Drift lists what the database has that no definition names, sorted.
 func (d *DB) Drift(ctx context.Context, m *Model) ([]Drift, error) {
 	have, err := tables(ctx, d.sql)
@@ -82,6 +54,7 @@ func (d *DB) Drift(ctx context.Context, m *Model) ([]Drift, error) {
 }
 
 func drift(m *Model, have map[string]*dbTable) []Drift {
+	s := resolve(m, have)
 	named := map[string]bool{}
 	for _, n := range m.Removed {
 		named[n] = true
@@ -94,12 +67,12 @@ func drift(m *Model, have map[string]*dbTable) []Drift {
 	}
 	var out []Drift
 	for name := range have {
-		if !named[name] {
+		if !named[name] && !s.claimsTable(name) {
 			out = append(out, Drift{Table: name})
 		}
 	}
 	for _, t := range m.Tables {
-		src := source(t, have)
+		src := s.tables[t.Name]
 		if src == nil {
 			continue
 		}
@@ -114,7 +87,7 @@ func drift(m *Model, have map[string]*dbTable) []Drift {
 			}
 		}
 		for _, c := range src.Columns {
-			if !cols[c] {
+			if !cols[c] && !s.claims(t.Name, c) {
 				out = append(out, Drift{Table: src.Name, Column: c, Live: t.Name})
 			}
 		}
@@ -160,36 +133,57 @@ func (d *DB) Migrate(ctx context.Context, m *Model) ([]string, error) {
 	}
 	for _, n := range m.Removed {
 		if have[n] != nil && m.Table(n) == nil {
-			if err := exec("DROP TABLE " + quote(n)); err != nil {
+			if err := keepTable(ctx, tx, n, exec); err != nil {
 				return nil, err
 			}
 			delete(have, n)
 		}
 	}
+	srcs := resolve(m, have)
 	for _, t := range m.Tables {
-		src := source(t, have)
+		src, cols, restored := srcs.tables[t.Name], srcs.columns[t.Name], false
 		if src == nil {
-			if err := exec(createSQL(t)); err != nil {
-				return nil, err
-			}
-			rows, err := m.testData(t.Name)
+			gone, err := goneTable(ctx, tx, append([]string{t.Name}, t.Was...))
 			if err != nil {
 				return nil, err
 			}
-			if err := fill(ctx, tx, t, rows); err != nil {
+			if gone == nil {
+				if err := exec(createSQL(t)); err != nil {
+					return nil, err
+				}
+				rows, err := m.testData(t.Name)
+				if err != nil {
+					return nil, err
+				}
+				if err := fill(ctx, tx, t, rows); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			// A table removed on purpose and named again (an undo of the
+			// remove) comes back with its rows.
+			base := strings.TrimPrefix(gone.Name, gonePrefix)
+			if err := exec("ALTER TABLE " + quote(gone.Name) + " RENAME TO " + quote(base)); err != nil {
 				return nil, err
 			}
-			continue
+			if err := noteMove(ctx, tx, gone.Name, base); err != nil {
+				return nil, err
+			}
+			gone.Name, src, restored = base, gone, true
+			cols = resolveColumns(t, src)
 		}
 		if src.Name != t.Name {
 			if err := exec("ALTER TABLE " + quote(src.Name) + " RENAME TO " + quote(t.Name)); err != nil {
+				return nil, err
+			}
+			if err := noteRename(ctx, tx, src.Name, src.Name, t.Name, false); err != nil {
 				return nil, err
 			}
 			delete(have, src.Name)
 			src.Name = t.Name
 			have[t.Name] = src
 		}
-		if err := migrateColumns(t, src, exec); err != nil {
+		if err := migrateColumns(ctx, tx, t, src, cols, restored, exec); err != nil {
 			return nil, err
 		}
 	}
@@ -243,11 +237,15 @@ func keepBrought(ctx context.Context, tx *sql.Tx, m *Model) error {
 	return nil
 }
 
-// migrateColumns renames, adds and drops the columns of one table.
-func migrateColumns(t *schema.Table, src *dbTable, exec func(string, ...any) error) error {
+// migrateColumns renames, adds and drops the columns of one table, cols
+// being each live column's database column (resolve). A column added
+// takes the values kept of it where removed dropped it before; a column
+// removed keeps its values aside. A table restored from its kept copy
+// (restored) also sets aside the columns no definition names any more.
+func migrateColumns(ctx context.Context, tx *sql.Tx, t *schema.Table, src *dbTable, cols map[string]string, restored bool, exec func(string, ...any) error) error {
 	tq := quote(t.Name)
 	for _, c := range t.Columns {
-		from := sourceColumn(c, src)
+		from := cols[c.Name]
 		switch {
 		case from == "":
 			q := "ALTER TABLE " + tq + " ADD COLUMN " + quote(c.Name) + " " + sqlType(c.Type)
@@ -261,17 +259,38 @@ func migrateColumns(t *schema.Table, src *dbTable, exec func(string, ...any) err
 			if err := exec(q); err != nil {
 				return err
 			}
+			if _, err := restoreColumn(ctx, tx, t.Name, c, append([]string{c.Name}, c.Was...)); err != nil {
+				return err
+			}
 		case from != c.Name:
 			if err := exec("ALTER TABLE " + tq + " RENAME COLUMN " + quote(from) + " TO " + quote(c.Name)); err != nil {
+				return err
+			}
+			if err := noteRename(ctx, tx, t.Name, from, c.Name, true); err != nil {
 				return err
 			}
 			src.Columns[slices.Index(src.Columns, from)] = c.Name
 		}
 	}
+	drop := func(n string) error {
+		if err := keepColumn(ctx, tx, t.Name, n); err != nil {
+			return err
+		}
+		return exec("ALTER TABLE " + tq + " DROP COLUMN " + quote(n))
+	}
 	for _, n := range t.Removed {
 		if src.has(n) && t.Column(n) == nil {
-			if err := exec("ALTER TABLE " + tq + " DROP COLUMN " + quote(n)); err != nil {
+			if err := drop(n); err != nil {
 				return err
+			}
+		}
+	}
+	if restored {
+		for _, n := range slices.Clone(src.Columns) {
+			if t.Column(n) == nil && !slices.Contains(t.Removed, n) {
+				if err := drop(n); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -370,6 +389,9 @@ func (d *DB) Reset(ctx context.Context, m *Model) error {
 	}
 	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+seqTable); err != nil {
 		return fmt.Errorf("reset: %w", err)
+	}
+	if err := clearLineage(ctx, tx); err != nil {
+		return err
 	}
 	for _, t := range m.Tables {
 		if _, err := tx.ExecContext(ctx, createSQL(t)); err != nil {

@@ -128,6 +128,7 @@ func ready(ctx context.Context, db *sql.DB, path string) (*DB, error) {
 var schemaSteps = []string{
 	`CREATE TABLE IF NOT EXISTS ` + seqTable + ` (tbl TEXT PRIMARY KEY, n INTEGER NOT NULL)`,
 	`CREATE TABLE ` + broughtTable + ` (id INTEGER PRIMARY KEY CHECK (id = 1), fingerprint TEXT NOT NULL, schema INTEGER NOT NULL)`,
+	lineageSteps[0], lineageSteps[1],
 }
 
 // broughtTable keeps the fingerprint of the model the database was last
@@ -161,6 +162,9 @@ func sqlType(t schema.Type) string {
 type dbTable struct {
 	Name    string
 	Columns []string // without id
+	// earlier holds the names the database knew the table ("") and its
+	// columns by before (lineage.go).
+	earlier map[string][]string
 }
 
 // has reports whether the table has column c.
@@ -211,6 +215,9 @@ func tables(ctx context.Context, q querier) (map[string]*dbTable, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list tables: %w", err)
+	}
+	if err := readEarlier(ctx, q, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
