@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tent-tools/tent-tools/defchange"
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/internal/durable"
@@ -612,6 +613,9 @@ func (w *Workspace) finishPending(ctx context.Context, hs *history.Store) error 
 			if plans[i], err = w.verifyPending(ctx, hs, tmpDir, p); err != nil {
 				return err
 			}
+			if err := w.judgePending(ctx, p, plans[i]); err != nil {
+				return err
+			}
 		}
 		for i, p := range pending {
 			if err := w.finish(tmpDir, plans[i]); err != nil {
@@ -633,6 +637,10 @@ type finishStep struct {
 	remove bool   // the point deletes the file
 	tmp    string // the name of its whole new text waiting in .tent/tmp/
 	data   []byte // else its new text from the history, where the file does not hold it
+
+	existed bool   // the file is on the disk now
+	old     []byte // its text now, where it is still to be written or removed
+	text    []byte // the new text still to be written (tmp's or data)
 }
 
 // verifyPending checks a point found not done before anything of it is
@@ -669,16 +677,20 @@ func (w *Workspace) verifyPending(ctx context.Context, hs *history.Store, tmpDir
 		if curHash != f.Before && curHash != f.After {
 			return nil, refused("%s holds neither the text the point found nor the one it wrote", rel)
 		}
-		step := finishStep{rel: rel}
+		step := finishStep{rel: rel, existed: exists}
+		if exists {
+			step.old = cur
+		}
 		switch {
 		case f.After == "":
 			step.remove = exists
 		case curHash == f.After:
 			// Renamed into place before the crash.
+			step.old = nil
 		default:
 			tmp := journalName(p.Journal, f.Path)
 			if text, err := readIn(tmpDir, path.Base(tmp)); err == nil && history.Hash(text) == f.After {
-				step.tmp = path.Base(tmp)
+				step.tmp, step.text = path.Base(tmp), text
 				break
 			}
 			data, ok, err := hs.Blob(ctx, f.After)
@@ -688,11 +700,64 @@ func (w *Workspace) verifyPending(ctx context.Context, hs *history.Store, tmpDir
 			if !ok || history.Hash(data) != f.After {
 				return nil, refused("the new text of %s is lost (too large for the history to keep, or not the text recorded)", rel)
 			}
-			step.data = data
+			step.data, step.text = data, data
 		}
 		steps = append(steps, step)
 	}
 	return steps, nil
+}
+
+// judgePending holds what is left of a point cut short against the
+// policy, as its tool's write was held: the files still to write and the
+// definition changes their texts make (computed here, never taken from
+// the point, which may have been planted), deny refusing (T9111, nothing
+// written) and ask asking the person again. The point keeps the author,
+// agent and time it recorded: finishing it is not a new change.
+func (w *Workspace) judgePending(ctx context.Context, p *history.Point, steps []finishStep) error {
+	var paths []string
+	oldTexts, newTexts := map[string][]byte{}, map[string][]byte{}
+	var fileChanges []defchange.DefChange
+	for _, s := range steps {
+		if !s.remove && s.tmp == "" && s.data == nil {
+			continue // its file holds the new text already
+		}
+		paths = append(paths, s.rel)
+		action := defchange.Change
+		switch {
+		case s.remove:
+			action = defchange.Remove
+		case !s.existed:
+			action = defchange.Add
+		}
+		if indexCandidate(s.rel) {
+			if s.existed {
+				oldTexts[s.rel] = s.old
+			}
+			if !s.remove {
+				newTexts[s.rel] = s.text
+			}
+		}
+		fileChanges = append(fileChanges, defchange.DefChange{Definition: s.rel, Kind: defchange.KindFile, Action: action, Fields: []defchange.Field{}})
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	before := definitions.FromFiles(ctx, oldTexts).Files()
+	after := definitions.FromFiles(ctx, newTexts).Files()
+	changes := append(defchange.Diff(before, after, nil), fileChanges...)
+	summary := fmt.Sprintf("finish the change cut short at point %d (%s)", p.N, p.Summary)
+	ask, err := w.opts.Policy.Judge(paths, changes)
+	if err != nil {
+		why := err.Error()
+		var te *diag.ToolError
+		if errors.As(err, &te) {
+			why = strings.TrimSuffix(te.Message, "; nothing was written")
+		}
+		return diag.Errorf(diag.T9111, "the change cut short at point %d (%s) cannot be finished: %s; nothing was written. "+
+			"If no tool of yours made it, .tent/history.db was changed by hand: move it aside (the history starts over)",
+			p.N, p.Summary, why).With("point", p.N)
+	}
+	return w.approve(ctx, summary, ask)
 }
 
 // readIn reads the whole file name in the folder d, following no link.
