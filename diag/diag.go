@@ -245,6 +245,9 @@ const (
 	T9121 = "T9121"
 	// T9122: nothing the language server can act on at that position (not a definition or column name, a framework file).
 	T9122 = "T9122"
+	// T9123: a listening server's bound is reached: its connections, a
+	// connection's open documents, a token's sessions (lsp --listen, mcp).
+	T9123 = "T9123"
 
 	// T9125: an agent the host handle (package host) has no policy for.
 	T9125 = "T9125"

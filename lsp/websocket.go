@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/coder/websocket"
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/tent-tools/tent-tools/internal/listentoken"
 )
 
 // ListenOptions configure the WebSocket face (`tent-tools lsp --listen`),
@@ -25,10 +26,19 @@ type ListenOptions struct {
 	Public bool
 	// CertFile and KeyFile are the TLS certificate and key (PEM).
 	CertFile, KeyFile string
+	// Token is the one a connection must carry (the token query
+	// parameter or Authorization: Bearer); without it, 401 before the
+	// upgrade.
+	Token listentoken.Token
 	// Origins are the pages allowed to connect (their Origin header, as
 	// "http://127.0.0.1:8080"). A request with an Origin not listed is
-	// refused (403); one without (not a browser) is let in.
+	// refused (403), one with two Origin headers too (400); one without
+	// (not a browser) is let in on its token.
 	Origins []string
+	// MaxConns bounds the connections served at once (0 is
+	// listentoken.DefaultMaxConns, 8); one more is refused, 503 with
+	// T9123.
+	MaxConns int
 	// Ready is told the address listened on, once it is.
 	Ready func(addr net.Addr)
 }
@@ -51,7 +61,7 @@ func ListenAndServe(ctx context.Context, lo ListenOptions, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", lo.Addr, err)
 	}
-	srv := &http.Server{Handler: Handler(lo.Origins, opts), ReadHeaderTimeout: 10 * time.Second,
+	srv := &http.Server{Handler: Handler(lo, opts), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	if lo.Ready != nil {
 		lo.Ready(ln.Addr())
@@ -75,15 +85,13 @@ func ListenAndServe(ctx context.Context, lo ListenOptions, opts Options) error {
 	}
 }
 
-// Handler answers WebSocket connections, one server session each. The
-// Origin header must be one of origins where a browser sends one.
-func Handler(origins []string, opts Options) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !slices.Contains(origins, o) {
-			http.Error(w, fmt.Sprintf("origin %s is not allowed (tent-tools lsp --origin names the pages that are)", o), http.StatusForbidden)
-			return
-		}
-		// The Origin is checked above, against the list, not the host.
+// Handler answers WebSocket connections, one server session each, behind
+// the guard of lo (listentoken.Guard): the token, the Origin rule, the
+// bound of connections, all before the upgrade.
+func Handler(lo ListenOptions, opts Options) http.Handler {
+	guard := listentoken.Guard{Token: lo.Token, Origins: lo.Origins, OriginFlag: "tent-tools lsp --origin", MaxConns: lo.MaxConns}
+	return guard.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The Origin is checked by the guard, against the list, not the host.
 		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 		if err != nil {
 			return
@@ -94,7 +102,7 @@ func Handler(origins []string, opts Options) http.Handler {
 			fmt.Fprintf(opts.Log, "tent-tools lsp: %s: %v\n", r.RemoteAddr, err)
 		}
 		c.Close(websocket.StatusNormalClosure, "")
-	})
+	}))
 }
 
 // wsStream is a jsonrpc2.Stream over one WebSocket: a message per text frame.

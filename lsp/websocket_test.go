@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"html/template"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,15 +23,11 @@ import (
 	"github.com/tent-tools/tent-tools/shot"
 )
 
-// listen starts `tent-tools lsp --listen 127.0.0.1:0` with the origins and
-// answers its ws:// address.
-func listen(t *testing.T, origins ...string) string {
+// listen starts `tent-tools lsp --listen 127.0.0.1:0` with the flags and
+// answers the URL it prints (its ws:// address with the token).
+func listen(t *testing.T, flags ...string) string {
 	t.Helper()
-	args := []string{"lsp", "--listen", "127.0.0.1:0"}
-	for _, o := range origins {
-		args = append(args, "--origin", o)
-	}
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary, append([]string{"lsp", "--listen", "127.0.0.1:0"}, flags...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -61,19 +60,147 @@ func listen(t *testing.T, origins ...string) string {
 	return ""
 }
 
-func TestWebSocketRefusesOtherOrigins(t *testing.T) {
-	addr := listen(t, "http://127.0.0.1:1")
+// origins are the --origin flags of pages.
+func origins(pages ...string) []string {
+	var flags []string
+	for _, p := range pages {
+		flags = append(flags, "--origin", p)
+	}
+	return flags
+}
+
+// withoutToken is a URL without its query (the token).
+func withoutToken(u string) string { base, _, _ := strings.Cut(u, "?"); return base }
+
+// dialStatus dials a URL with the headers and answers the HTTP status of
+// a refusal (0 where the upgrade was let in) and its body.
+func dialStatus(t *testing.T, url string, header http.Header) (int, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, resp, err := websocket.Dial(ctx, addr, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": []string{"http://evil.example"}}})
-	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
-		t.Fatalf("an unlisted origin: %v %v; want 403", err, resp)
+	c, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: header})
+	if err == nil {
+		c.Close(websocket.StatusNormalClosure, "")
+		return 0, ""
 	}
-	c, _, err := websocket.Dial(ctx, addr, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": []string{"http://127.0.0.1:1"}}})
-	if err != nil {
-		t.Fatalf("a listed origin: %v", err)
+	if resp == nil {
+		t.Fatalf("dial %s: %v", withoutToken(url), err)
 	}
-	c.Close(websocket.StatusNormalClosure, "")
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func TestWebSocketRefusesOtherOrigins(t *testing.T) {
+	addr := listen(t, origins("http://127.0.0.1:1")...)
+	if status, _ := dialStatus(t, addr, http.Header{"Origin": {"http://evil.example"}}); status != http.StatusForbidden {
+		t.Fatalf("an unlisted origin: %d; want 403", status)
+	}
+	if status, body := dialStatus(t, addr, http.Header{"Origin": {"http://127.0.0.1:1"}}); status != 0 {
+		t.Fatalf("a listed origin: %d %s", status, body)
+	}
+}
+
+// TestWebSocketToken: a connection without the printed token, or with
+// another, is refused 401 before the upgrade; a request with two Origin
+// headers is refused; the token is let in as a query parameter or a
+// bearer header, and one read from --token-file is the one printed.
+func TestWebSocketToken(t *testing.T) {
+	addr := listen(t, origins("http://127.0.0.1:1")...)
+	base, query, _ := strings.Cut(addr, "?")
+	token, ok := strings.CutPrefix(query, "token=")
+	if !ok || len(token) < 43 || !strings.HasPrefix(addr, "ws://127.0.0.1:") {
+		t.Fatalf("the printed URL %s has no token of 256 bits", withoutToken(addr))
+	}
+	for _, tt := range []struct {
+		name   string
+		url    string
+		header http.Header
+		status int
+	}{
+		{"no token", base, nil, http.StatusUnauthorized},
+		{"no token, a listed origin", base, http.Header{"Origin": {"http://127.0.0.1:1"}}, http.StatusUnauthorized},
+		{"a wrong token", base + "?token=" + strings.Repeat("A", 43), nil, http.StatusUnauthorized},
+		{"a wrong bearer", base, http.Header{"Authorization": {"Bearer " + strings.Repeat("A", 43)}}, http.StatusUnauthorized},
+		{"the token as a bearer", base, http.Header{"Authorization": {"Bearer " + token}}, 0},
+		{"the token in the query", addr, nil, 0},
+		{"two Origin headers", addr, http.Header{"Origin": {"http://127.0.0.1:1", "http://evil.example"}}, http.StatusBadRequest},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if status, body := dialStatus(t, tt.url, tt.header); status != tt.status {
+				t.Fatalf("%d %s; want %d", status, body, tt.status)
+			}
+		})
+	}
+
+	file := filepath.Join(t.TempDir(), "token")
+	given := "0123456789abcdef0123456789abcdef"
+	os.WriteFile(file, []byte(given+"\n"), 0o600)
+	addr = listen(t, "--token-file", file)
+	if !strings.HasSuffix(addr, "/?token="+given) {
+		t.Fatalf("with --token-file the URL is %s", addr)
+	}
+	if status, _ := dialStatus(t, addr, nil); status != 0 {
+		t.Fatalf("the token of the file: %d", status)
+	}
+}
+
+// TestWebSocketTokenFileRefused: a token file others may read, or a short
+// token, stops the server before it listens (exit 2), naming no token.
+func TestWebSocketTokenFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ name, text, want string }{
+		{"open", "0123456789abcdef0123456789abcdef", "chmod 600"},
+		{"short", "0123456789", "at least 32"},
+	} {
+		file := filepath.Join(dir, tt.name)
+		os.WriteFile(file, []byte(tt.text), 0o600)
+		if tt.name == "open" {
+			os.Chmod(file, 0o644)
+		}
+		out, err := exec.Command(binary, "lsp", "--listen", "127.0.0.1:0", "--token-file", file).CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(string(out), tt.want) || strings.Contains(string(out), tt.text) {
+			t.Errorf("%s: %v %s; want exit 2 and %q", tt.name, err, out, tt.want)
+		}
+	}
+}
+
+// TestWebSocketConnectionBound: past --max-connections a connection is
+// refused 503 with T9123, those in go on, and a closed one frees its place.
+func TestWebSocketConnectionBound(t *testing.T) {
+	addr := listen(t, "--max-connections", "2")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var conns []*websocket.Conn
+	for range 2 {
+		c, _, err := websocket.Dial(ctx, addr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	if status, body := dialStatus(t, addr, nil); status != http.StatusServiceUnavailable || !strings.Contains(body, "T9123") {
+		t.Fatalf("a third connection: %d %s; want 503 T9123", status, body)
+	}
+	// Those in are served still.
+	if err := conns[0].Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, data, err := conns[0].Read(ctx); err != nil || !strings.Contains(string(data), `"id":1`) {
+		t.Fatalf("the first connection's answer: %s %v", data, err)
+	}
+	conns[0].Close(websocket.StatusNormalClosure, "")
+	for {
+		status, body := dialStatus(t, addr, nil)
+		if status == 0 {
+			break
+		}
+		if status != http.StatusServiceUnavailable || ctx.Err() != nil {
+			t.Fatalf("after one closed: %d %s", status, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	conns[1].Close(websocket.StatusNormalClosure, "")
 }
 
 // page is the test page: a minimal LSP client over the browser's own
@@ -126,7 +253,7 @@ func TestWebSocketFromABrowser(t *testing.T) {
 	c := &client{dir: dir}
 	pages := httptest.NewServer(nil)
 	defer pages.Close()
-	addr := listen(t, pages.URL)
+	addr := listen(t, origins(pages.URL)...)
 	pages.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		page.Execute(w, map[string]string{"WS": addr, "Root": c.uri(""), "Text": readText(t, dir, "tables/orders.ts")})

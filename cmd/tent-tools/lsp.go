@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/tent-tools/tent-tools/internal/listentoken"
 	"github.com/tent-tools/tent-tools/lsp"
 )
 
@@ -24,16 +25,32 @@ func runLSP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		lo.Origins = append(lo.Origins, o)
 		return nil
 	})
+	tokenFile := fs.String("token-file", "", "with --listen: the token a connection must carry, read from `FILE` (mode 600); default: a new one, printed in the URL")
+	fs.IntVar(&lo.MaxConns, "max-connections", listentoken.DefaultMaxConns, "with --listen: the most connections served at once (`N`)")
 	fs.BoolVar(&lo.Public, "public", false, "allow --listen on an address that is not the loopback (needs --tls-cert and --tls-key)")
 	fs.StringVar(&lo.CertFile, "tls-cert", "", "the TLS certificate `FILE` (PEM) for --public")
 	fs.StringVar(&lo.KeyFile, "tls-key", "", "the TLS key `FILE` (PEM) for --public")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: tent-tools lsp [--listen HOST:PORT [--origin ORIGIN]... [--public --tls-cert FILE --tls-key FILE]]")
+		fmt.Fprintln(stderr, "usage: tent-tools lsp [--listen HOST:PORT [--token-file FILE] [--max-connections N] [--origin ORIGIN]... [--public --tls-cert FILE --tls-key FILE]]")
 		fmt.Fprintln(stderr, "  a language server on stdin and stdout, or on WebSocket; see `tent-tools docs lsp`")
 		return 2
 	}
 	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller}
+	if lo.Addr == "" && (*tokenFile != "") {
+		fmt.Fprintln(stderr, "tent-tools lsp: --token-file is for --listen; on stdio the editor that starts the server is its only client")
+		return 2
+	}
 	if lo.Addr != "" {
+		token, err := listentoken.Load(*tokenFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "tent-tools lsp: %v\n", err)
+			return 2
+		}
+		if lo.MaxConns < 1 {
+			fmt.Fprintf(stderr, "tent-tools lsp: --max-connections is %d; it is 1 or more\n", lo.MaxConns)
+			return 2
+		}
+		lo.Token = token
 		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		lo.Ready = func(addr net.Addr) {
@@ -41,7 +58,7 @@ func runLSP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			if lo.Public {
 				scheme = "wss"
 			}
-			fmt.Fprintf(stderr, "tent-tools lsp: listening on %s://%s\n", scheme, addr)
+			fmt.Fprintf(stderr, "tent-tools lsp: listening on %s\n", token.URL(scheme, addr.String()))
 		}
 		if err := lsp.ListenAndServe(ctx, lo, opts); err != nil {
 			fmt.Fprintf(stderr, "tent-tools lsp: %v\n", err)
