@@ -357,7 +357,7 @@ func (ix *Index) Lookup(target string) (*Definition, *Column, *diag.ToolError) {
 	def := ix.Definition(name)
 	if def == nil {
 		msg := "no definition is named `" + name + "`"
-		if near := nearest(name, ix.names.names()); near != "" {
+		if near := spelling.Nearest(name, ix.names.names()); near != "" {
 			msg += "; did you mean `" + near + "`?"
 		}
 		return nil, nil, diag.Errorf(diag.T9103, "%s", msg).With("name", name)
@@ -379,7 +379,7 @@ func (ix *Index) Lookup(target string) (*Definition, *Column, *diag.ToolError) {
 		cols = append(cols, c.Schema.Name)
 	}
 	msg := "table `" + name + "` has no column `" + col + "`"
-	if near := nearest(col, cols); near != "" {
+	if near := spelling.Nearest(col, cols); near != "" {
 		msg += "; did you mean `" + name + "." + near + "`?"
 	}
 	msg += " (its columns: " + strings.Join(cols, ", ") + ")"
@@ -416,19 +416,4 @@ func (ix *Index) ResolveImport(from, module string) string {
 		}
 	}
 	return ""
-}
-
-// nearest returns the candidate closest to name by edit distance, when it
-// is close enough to be a likely typo (ties: the first in sorted order),
-// or "".
-func nearest(name string, candidates []string) string {
-	candidates = append([]string(nil), candidates...)
-	sort.Strings(candidates)
-	best, bestDist := "", max(2, len(name)/3)+1
-	for _, c := range candidates {
-		if d := spelling.Distance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
 }

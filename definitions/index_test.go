@@ -323,15 +323,6 @@ func hasCode(fs []diag.Finding, code string) bool {
 	return false
 }
 
-func TestNearest(t *testing.T) {
-	if got := nearest("Orderz", []string{"users", "orders"}); got != "orders" {
-		t.Errorf("nearest = %q", got)
-	}
-	if got := nearest("x", []string{"users", "orders"}); got != "" {
-		t.Errorf("nearest of a far name = %q", got)
-	}
-}
-
 // TestFileMapFolds replaces, removes and adds files past maxFileOverlay
 // and checks every path after each step against a plain map, and that
 // older maps keep what they held.

@@ -148,17 +148,22 @@ func findScreen(screens []screenDef, route string) (screenDef, map[string]string
 	if len(screens) == 0 {
 		return screenDef{}, nil, diag.Errorf(diag.T9103, "no screen has the path %s: the project has no screens", route)
 	}
-	nearest := nearestPatterns(screens, route, 3)
+	nearest, likely := nearestPatterns(screens, route, 3)
+	if likely {
+		return screenDef{}, nil, diag.Errorf(diag.T9103, "no screen has the path %s; did you mean %s? (the nearest: %s)", route, nearest[0], strings.Join(nearest, ", ")).With("nearest", nearest)
+	}
 	return screenDef{}, nil, diag.Errorf(diag.T9103, "no screen has the path %s; the nearest: %s", route, strings.Join(nearest, ", ")).With("nearest", nearest)
 }
 
 // nearestPatterns answers up to n screen patterns nearest to route by edit
-// distance, a pattern's parameters standing for any segment.
-func nearestPatterns(screens []screenDef, route string, n int) []string {
+// distance, a pattern's parameters standing for any segment, and whether
+// the first is near enough to be a likely typo (spelling.Nearest's rule).
+func nearestPatterns(screens []screenDef, route string, n int) ([]string, bool) {
 	segs := routeSegments(route)
 	type scored struct {
 		pattern string
 		d       int
+		filled  string // the pattern with the route's segments in its parameters
 	}
 	var all []scored
 	for _, sc := range screens {
@@ -170,7 +175,7 @@ func nearestPatterns(screens []screenDef, route string, n int) []string {
 				filled[i] = segs[i]
 			}
 		}
-		all = append(all, scored{sc.pattern, spelling.Distance("/"+strings.Join(filled, "/"), "/"+strings.Join(segs, "/"))})
+		all = append(all, scored{sc.pattern, spelling.Distance("/"+strings.Join(filled, "/"), "/"+strings.Join(segs, "/")), "/" + strings.Join(filled, "/")})
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].d != all[j].d {
@@ -182,7 +187,8 @@ func nearestPatterns(screens []screenDef, route string, n int) []string {
 	for i := 0; i < len(all) && i < n; i++ {
 		out = append(out, all[i].pattern)
 	}
-	return out
+	likely := len(all) > 0 && all[0].d > 0 && spelling.Nearest("/"+strings.Join(segs, "/"), []string{all[0].filled}) != ""
+	return out, likely
 }
 
 // Screen shows a screen: finds the screen whose path pattern matches the

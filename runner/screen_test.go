@@ -126,7 +126,10 @@ func TestRouteMatch(t *testing.T) {
 			t.Errorf("%s: %s %s %v, want %s %s", c.route, sc.name, b, err, c.want, c.params)
 		}
 	}
-	if got := nearestPatterns(screens, "/order/o1", 2); strings.Join(got, " ") != "/orders/:id /orders/new" {
-		t.Errorf("nearest = %v", got)
+	if got, likely := nearestPatterns(screens, "/order/o1", 2); strings.Join(got, " ") != "/orders/:id /orders/new" || !likely {
+		t.Errorf("nearest = %v, likely %v", got, likely)
+	}
+	if got, likely := nearestPatterns(screens, "/zzzzzzzzzz", 2); len(got) != 2 || likely {
+		t.Errorf("nearest of a far route = %v, likely %v", got, likely)
 	}
 }

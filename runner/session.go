@@ -12,6 +12,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/spelling"
 	"github.com/tent-tools/tent-tools/runner/testdb"
 )
 
@@ -318,6 +319,13 @@ func (s *session) definition(path, name string) goja.Value {
 func unknownCallable(a *app, name string) *diag.ToolError {
 	if k := a.kinds[name]; k != "" {
 		return diag.Errorf(diag.T4001, "%s is a %s, not a function or flow", name, k)
+	}
+	var names []string
+	for n := range a.callables {
+		names = append(names, n)
+	}
+	if near := spelling.Nearest(name, names); near != "" {
+		return diag.Errorf(diag.T4001, "no function or flow named %s; did you mean %s?", name, near).With("nearest", near)
 	}
 	return diag.Errorf(diag.T4001, "no function or flow named %s", name)
 }

@@ -241,12 +241,3 @@ func projectFiles(dir string) func(string) []byte {
 		return data
 	}
 }
-
-// version is the module version tent-tools was built as, "" for a
-// development build.
-func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	return ""
-}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/tent-tools/tent-tools/internal/spelling"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -24,6 +25,9 @@ type command struct {
 	// that runs the command with its positional arguments, once the flags
 	// are parsed. Flag values live in setup's variables, not in globals.
 	setup func(fs *flag.FlagSet) func(e *env, args []string) (tools.Answer, error)
+	// server says the command is a server that run starts before the
+	// flags every command takes are parsed (lsp), so it takes none of them.
+	server bool
 }
 
 // commands holds every command; filled by init functions only.
@@ -82,10 +86,14 @@ func newFlagSet(name string) *flag.FlagSet {
 func (e *env) parseCommand(args []string) (command, []string, error) {
 	fs := newFlagSet("tent-tools")
 	e.globalFlags(fs)
+	showVersion := versionFlag(fs)
 	if err := fs.Parse(args); err != nil {
-		return command{}, nil, flagError("", err)
+		return command{}, nil, flagError("", fs, err)
 	}
 	rest := fs.Args()
+	if *showVersion {
+		return command{}, nil, &versionRequest{}
+	}
 	if len(args) == 0 {
 		// Plain tent-tools: the usage, as help prints it.
 		return command{}, nil, &helpRequest{}
@@ -95,9 +103,39 @@ func (e *env) parseCommand(args []string) (command, []string, error) {
 	}
 	c, ok := lookupCommand(rest[0])
 	if !ok {
-		return command{}, nil, usagef("", "unknown command %q", rest[0])
+		return command{}, nil, unknownCommand(rest[0])
 	}
 	return c, rest[1:], nil
+}
+
+// versionFlag defines --version, which only the command line before a
+// command takes.
+func versionFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("version", false, "print the version (from the build: module version, commit) and exit")
+}
+
+// versionRequest is --version: the version on stdout, exit status 0.
+type versionRequest struct{}
+
+func (*versionRequest) Error() string { return "version requested" }
+
+// unknownCommand is the usage error for a name no command has, with the
+// command (or the tool's spelling of one) it is most likely a typo of.
+func unknownCommand(name string) error {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	for _, t := range tools.All() {
+		names = append(names, t.Name)
+	}
+	if near := spelling.Nearest(name, names); near != "" {
+		if c, ok := lookupCommand(near); ok {
+			near = c.name
+		}
+		return usagef("", "unknown command %q; did you mean %q?", name, near)
+	}
+	return usagef("", "unknown command %q", name)
 }
 
 // lookupCommand finds a command by its name, also as the tools spell it
@@ -150,7 +188,7 @@ func (c command) start(e *env, args []string) (tools.Answer, error) {
 	runCmd := c.setup(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
-		return tools.Answer{}, flagError(c.name, err)
+		return tools.Answer{}, flagError(c.name, fs, err)
 	}
 	return runCmd(e, pos)
 }
@@ -175,10 +213,24 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// flagError turns an error of package flag into a usage error.
-func flagError(cmd string, err error) error {
+// flagError turns an error of package flag into a usage error; a flag fs
+// lacks is told with the one of fs it is most likely a typo of.
+func flagError(cmd string, fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return &helpRequest{cmd: cmd}
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) {
+			if len(f.Name) > 1 { // -C is no likely typo of a one-letter flag
+				names = append(names, f.Name)
+			}
+		})
+		if near := spelling.Nearest(name, names); near != "" && len(name) > 1 {
+			return usagef(cmd, "unknown flag --%s; did you mean --%s?", name, near)
+		}
+		return usagef(cmd, "unknown flag --%s", name)
 	}
 	return usagef(cmd, "%v", err)
 }
@@ -207,7 +259,9 @@ func usage(cmd string) string {
 		if n > 0 {
 			fmt.Fprintf(&b, "\nflags:\n%s", flagHelp(fs))
 		}
-		b.WriteString("\nRun 'tent-tools help' for the flags every command takes.\n")
+		if !c.server {
+			b.WriteString("\nRun 'tent-tools help' for the flags every command takes.\n")
+		}
 		return b.String()
 	}
 	b.WriteString("usage: tent-tools [-C DIR] [--json] [--policy FILE] [--caller NAME] [--yes] COMMAND [ARGS]\n\ncommands:\n")
@@ -223,6 +277,10 @@ func usage(cmd string) string {
 	fs := newFlagSet("tent-tools")
 	(&env{dir: "."}).globalFlags(fs)
 	b.WriteString(flagHelp(fs))
+	b.WriteString("\nbefore the command only:\n")
+	top := newFlagSet("tent-tools")
+	versionFlag(top)
+	b.WriteString(flagHelp(top))
 	b.WriteString("\nExit status: 0 done, 1 the tool answered an error (its code on stderr), 2 bad usage.\n" +
 		"Run 'tent-tools help COMMAND' for a command's flags, 'tent-tools docs' for the docs.\n")
 	return b.String()

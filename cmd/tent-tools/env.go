@@ -117,6 +117,11 @@ func (e *env) fail(err error) int {
 		io.WriteString(e.stdout, usage(help.cmd))
 		return 0
 	}
+	var ver *versionRequest
+	if errors.As(err, &ver) {
+		io.WriteString(e.stdout, printVersion())
+		return 0
+	}
 	var u *usageError
 	if errors.As(err, &u) {
 		if u.cmd == "" {

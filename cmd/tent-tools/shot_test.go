@@ -40,7 +40,7 @@ func TestShotCommand(t *testing.T) {
 	}{
 		{[]string{"shot", "/orders/o2"}, 2, "give -o FILE"},
 		{[]string{"shot"}, 2, "one ROUTE"},
-		{[]string{"shot", "--html", "/order/o2"}, 1, "T9103: no screen has the path /order/o2; the nearest: /orders/:id"},
+		{[]string{"shot", "--html", "/order/o2"}, 1, "T9103: no screen has the path /order/o2; did you mean /orders/:id? (the nearest: /orders/:id"},
 		{[]string{"shot", "--html", "/orders/o2"}, 1, "T4003: TypeError: Cannot read property 'buyer' of undefined (at screens/order.tsx:12:48)"},
 		{[]string{"shot", "--html", "--size", "big", "/admin"}, 1, "T9102: size \"big\""},
 	} {

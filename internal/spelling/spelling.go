@@ -3,6 +3,28 @@
 // nothing of the project's own.
 package spelling
 
+import (
+	"slices"
+	"strings"
+)
+
+// Nearest returns the candidate closest to name by Distance, ignoring
+// case, when it is close enough to be a likely typo (at most a third of
+// name's letters, and at least two, are edits; ties: the first in sorted
+// order), or "". It is the one rule of every "did you mean" (columns,
+// tables, commands, flags, functions, routes).
+func Nearest(name string, candidates []string) string {
+	candidates = slices.Clone(candidates)
+	slices.Sort(candidates)
+	best, bestDist := "", max(2, len(name)/3)+1
+	for _, c := range candidates {
+		if d := Distance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
 // Distance is the optimal string alignment distance between a and b: the
 // edits are inserting, deleting or changing a letter, or swapping two
 // neighbours (nmae -> name is one edit, the commonest typo). Names are

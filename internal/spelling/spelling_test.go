@@ -28,3 +28,12 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestNearest(t *testing.T) {
+	if got := Nearest("Orderz", []string{"users", "orders"}); got != "orders" {
+		t.Errorf("nearest = %q", got)
+	}
+	if got := Nearest("x", []string{"users", "orders"}); got != "" {
+		t.Errorf("nearest of a far name = %q", got)
+	}
+}
