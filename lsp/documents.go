@@ -385,7 +385,7 @@ func (s *server) startFollowing() {
 			s.events = nil
 			s.eventsMu.Unlock()
 			for _, ev := range evs {
-				msg := tentChanged{Files: nonNil(ev.Files), Definitions: nonNil(ev.Definitions)}
+				msg := tentChanged{Files: nonNil(ev.Files), Definitions: nonNil(ev.Definitions), Version: ev.Version}
 				if ev.Point > 0 {
 					n := ev.Point
 					msg.Point = &n

@@ -29,6 +29,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/model"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -137,6 +138,8 @@ type server struct {
 	followDone chan struct{}
 	eventsMu   sync.Mutex
 	events     []tools.Event
+
+	models model.Cache // the JSON of the last tent/model (model.go)
 }
 
 // document is one open document: its text as the client holds it.
@@ -325,6 +328,8 @@ func (s *server) dispatch(ctx context.Context, req jsonrpc2.Request) (any, error
 		return s.executeCommand(ctx, req)
 	case "tent/call":
 		return s.tentCall(ctx, req)
+	case "tent/model":
+		return s.tentModel(ctx, req)
 	}
 	if _, ok := req.(*jsonrpc2.Call); !ok || strings.HasPrefix(method, "$/") {
 		return nil, nil // a notification the server does not need

@@ -265,6 +265,7 @@ type tentChanged struct {
 	Point       *int     `json:"point"`
 	Files       []string `json:"files"`
 	Definitions []string `json:"definitions"`
+	Version     int      `json:"version"` // the version tent/model answers after the change
 }
 
 // progressParams is $/progress with its token as sent (number or string).

@@ -118,6 +118,7 @@ func TestEveryTool(t *testing.T) {
 	}
 	calls := []struct{ tool, input string }{
 		{"map", `{}`},
+		{"model", `{}`},
 		{"read", `{"path": "tables/orders.ts", "from": 2, "to": 4}`},
 		{"search", `{"text": "buyer", "limit": 3}`},
 		{"list", `{"path": "tables"}`},

@@ -15,11 +15,13 @@ import (
 // point recorded (0 where none was: a part of a planned change that waits
 // for the rest). Files are the paths it changed, added or deleted;
 // Definitions the definitions and columns it changed ("orders",
-// "orders.buyer"), both sorted.
+// "orders.buyer"), both sorted. Version is the folder's version after the
+// change (see Version).
 type Event struct {
 	Point       int      `json:"point"`
 	Files       []string `json:"files"`
 	Definitions []string `json:"definitions"`
+	Version     int      `json:"version"`
 }
 
 // events are the subscribers of one folder, shared by its views.
@@ -31,6 +33,53 @@ type events struct {
 	// points other processes recorded after it are told at the next look.
 	seen   int
 	primed bool
+	// version grows with every event told (Version).
+	version int
+}
+
+// Version is a number that grows with every change of the project that
+// this process makes or records, from any source (a tool's point, an
+// undo, an editor's saves, a change made outside once it is seen): the
+// version a visual editor's model carries (tent/model) and each Event
+// tells. It starts at the newest point of the history the first look
+// found, and each change makes it at least the change's point and at
+// least one more than before, so it never goes back, also where a change
+// records no point yet. The first look at a folder whose history stands
+// on the disk reads the newest point (as the watcher's first look does),
+// so that a new process never answers a version below the history's.
+func (w *Workspace) Version(ctx context.Context) (int, error) {
+	e := &w.events
+	e.mu.Lock()
+	primed := e.primed
+	e.mu.Unlock()
+	if !primed && w.historyStarted() {
+		if err := w.prime(ctx); err != nil {
+			return 0, err
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.version, nil
+}
+
+// prime notes where the history stands, as the first look does.
+func (w *Workspace) prime(ctx context.Context) error {
+	hs, err := w.HistoryStore(ctx)
+	if err != nil {
+		return err
+	}
+	last, err := hs.Last(ctx)
+	if err != nil {
+		return err
+	}
+	e := &w.events
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.primed {
+		e.primed, e.seen = true, last
+		e.version = max(e.version, last)
+	}
+	return nil
 }
 
 // Subscribe calls fn with every change of the project that this process
@@ -59,6 +108,8 @@ func (w *Workspace) Subscribe(fn func(Event)) (cancel func()) {
 func (w *Workspace) emit(ev Event) {
 	e := &w.events
 	e.mu.Lock()
+	e.version = max(e.version+1, ev.Point)
+	ev.Version = e.version
 	subs := make([]func(Event), 0, len(e.subs))
 	for _, id := range sortedKeys(e.subs) {
 		subs = append(subs, e.subs[id])
@@ -121,6 +172,7 @@ func (w *Workspace) tellOthers(ctx context.Context) error {
 	from := e.seen
 	if !e.primed {
 		e.primed, e.seen = true, last
+		e.version = max(e.version, last)
 		e.mu.Unlock()
 		return nil
 	}
