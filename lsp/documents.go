@@ -15,6 +15,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -60,6 +61,17 @@ func (s *server) didOpen(ctx context.Context, req jsonrpc2.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := s.sizeBound(rel, len(p.TextDocument.Text)); err != nil {
+		return s.refuse(ctx, err)
+	}
+	s.mu.Lock()
+	_, reopened := s.docs[rel]
+	full := s.opts.MaxDocuments > 0 && !reopened && len(s.docs) >= s.opts.MaxDocuments
+	s.mu.Unlock()
+	if full {
+		return s.refuse(ctx, diag.Errorf(diag.T9123, "%s is not opened: this connection has %d documents open, the server's bound (tent-tools lsp --max-documents); close one first", rel, s.opts.MaxDocuments).
+			With("path", rel).With("bound", s.opts.MaxDocuments))
+	}
 	ws, _ := s.workspace()
 	if _, err := ws.SetOverlay(rel, []byte(p.TextDocument.Text)); err != nil {
 		return err
@@ -68,6 +80,25 @@ func (s *server) didOpen(ctx context.Context, req jsonrpc2.Request) error {
 	s.docs[rel] = &document{uri: uri, path: rel, version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	s.mu.Unlock()
 	return s.publish(ctx, rel)
+}
+
+// sizeBound refuses a document's text over the server's MaxDocumentSize
+// (T9104), before it is kept.
+func (s *server) sizeBound(rel string, n int) error {
+	if max := s.opts.MaxDocumentSize; max > 0 && n > max {
+		return diag.Errorf(diag.T9104, "%s is %s; the server keeps open documents of %s at most (as write writes), so it is not open here", rel, words.Bytes(int64(n)), words.Bytes(int64(max))).
+			With("path", rel).With("size", n)
+	}
+	return nil
+}
+
+// refuse tells the client a refusal of a notification (it has no answer
+// to carry it) by window/showMessage, and returns it for the log.
+func (s *server) refuse(ctx context.Context, err error) error {
+	if nerr := s.conn.Notify(ctx, "window/showMessage", map[string]any{"type": protocol.MessageTypeError, "message": err.Error()}); nerr != nil {
+		s.logf("window/showMessage: %v", nerr)
+	}
+	return err
 }
 
 func (s *server) didChange(ctx context.Context, req jsonrpc2.Request) error {
@@ -109,6 +140,16 @@ func (s *server) didChange(ctx context.Context, req jsonrpc2.Request) error {
 		text = next
 	}
 	ws, _ := s.workspace()
+	if err := s.sizeBound(rel, len(text)); err != nil {
+		// The client holds a text the server will not: the document is
+		// closed here, and its overlay dropped, rather than kept stale.
+		ws.DropOverlay(rel)
+		s.mu.Lock()
+		delete(s.docs, rel)
+		s.mu.Unlock()
+		s.publishSoon(rel)
+		return s.refuse(ctx, err)
+	}
 	if _, err := ws.SetOverlay(rel, text); err != nil {
 		return err
 	}

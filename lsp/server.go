@@ -41,6 +41,38 @@ type Options struct {
 	// DefaultCaller names who acts where initializationOptions name no
 	// caller (the CLI gives the project's owner).
 	DefaultCaller func(root string) string
+	// Operator, where set, is what the operator started the server with
+	// (a listening server's, `lsp --listen`): its caller, policy and yes
+	// bind every session, the client's initializationOptions may only
+	// narrow the policy, and a client's folder must lie in its Root. Nil:
+	// the client (the editor that started the server on stdio) is the
+	// operator, and its options are taken as they are.
+	Operator *Operator
+	// MaxDocuments bounds a session's open documents (0: no bound); one
+	// more is refused with T9123.
+	MaxDocuments int
+	// MaxDocumentSize bounds an open document's text in bytes (0: no
+	// bound); a larger one is refused with T9104.
+	MaxDocumentSize int
+}
+
+// DefaultMaxDocuments is the bound of a listening session's open
+// documents where its operator gives none (lsp --max-documents).
+const DefaultMaxDocuments = 200
+
+// Operator is the caller, policy and answer of a listening server's
+// operator (its command line), and the folder its clients' projects lie in.
+type Operator struct {
+	// Caller is who acts; "" is DefaultCaller's answer (the project's owner).
+	Caller string
+	// Policy is the policy every session is judged by (nil: the default);
+	// a client may add deny and ask rules to it (policy.Narrow), no more.
+	Policy *tools.Policy
+	// Yes answers yes where the policy asks the person.
+	Yes bool
+	// Root is the folder a client's workspace folder must be or lie in;
+	// "" lets any.
+	Root string
 }
 
 // errNoShutdown is Serve's answer where the client sent exit without
@@ -382,6 +414,12 @@ func (s *server) initialize(ctx context.Context, req jsonrpc2.Request) (any, err
 		}
 	}
 	caller := opts.Caller
+	if op := s.opts.Operator; op != nil {
+		if caller, policy, err = s.operatorBinds(op, root, opts, policy); err != nil {
+			return nil, err
+		}
+		opts.Yes = op.Yes
+	}
 	if caller == "" && s.opts.DefaultCaller != nil {
 		caller = s.opts.DefaultCaller(root)
 	}
@@ -454,6 +492,48 @@ func rootOf(p initializeParams) (string, error) {
 		return "", diag.Errorf(diag.T9121, "the workspace folder %s is not a folder", path).With("path", path)
 	}
 	return path, nil
+}
+
+// operatorBinds holds a client's initializationOptions to the operator of
+// a listening server: its folder must lie in the operator's Root, it may
+// name no other caller and say no yes of its own, and its policy may only
+// narrow the operator's. It answers the caller ("" for the default) and
+// the policy the session is judged by.
+func (s *server) operatorBinds(op *Operator, root string, opts initOptions, client *tools.Policy) (string, *tools.Policy, error) {
+	if op.Root != "" && !within(op.Root, root) {
+		return "", nil, diag.Errorf(diag.T9121, "the workspace folder %s is not in %s, the folder this server serves (tent-tools lsp --root)", root, op.Root).
+			With("path", root)
+	}
+	caller := op.Caller
+	if caller == "" && s.opts.DefaultCaller != nil {
+		caller = s.opts.DefaultCaller(root)
+	}
+	if opts.Caller != "" && opts.Caller != caller {
+		return "", nil, diag.Errorf(diag.T9102, "bad initializationOptions: caller %q: a listening server acts as its operator's caller (%s, tent-tools lsp --caller); a client names no other", opts.Caller, caller).
+			With("field", "caller")
+	}
+	if opts.Yes && !op.Yes {
+		return "", nil, diag.Errorf(diag.T9102, "bad initializationOptions: yes: a listening server asks the person where its operator's policy says so (tent-tools lsp --yes); a client may not answer for them").
+			With("field", "yes")
+	}
+	policy, err := op.Policy.Narrow(client)
+	if err != nil {
+		return "", nil, diag.Errorf(diag.T9102, "bad initializationOptions: policy: %v (a listening server's policy is its operator's, tent-tools lsp --policy; a client may add deny and ask rules to it, no more)", err).
+			With("field", "policy")
+	}
+	return caller, policy, nil
+}
+
+// within reports whether the folder dir is root or lies inside it, both
+// read through their links.
+func within(root, dir string) bool {
+	r, err1 := filepath.EvalSymlinks(root)
+	d, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r, d)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // filePath is the path of a file: URI.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -12,7 +13,9 @@ import (
 	"github.com/coder/websocket"
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/listentoken"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // ListenOptions configure the WebSocket face (`tent-tools lsp --listen`),
@@ -96,7 +99,7 @@ func Handler(lo ListenOptions, opts Options) http.Handler {
 		if err != nil {
 			return
 		}
-		c.SetReadLimit(64 << 20)
+		c.SetReadLimit(-1) // wsStream.Read bounds a message, to refuse it with its code
 		err = ServeStream(r.Context(), &wsStream{c: c}, opts)
 		if err != nil && !ErrNoShutdown(err) && opts.Log != nil {
 			fmt.Fprintf(opts.Log, "tent-tools lsp: %s: %v\n", r.RemoteAddr, err)
@@ -105,13 +108,28 @@ func Handler(lo ListenOptions, opts Options) http.Handler {
 	}))
 }
 
+// MaxMessage is the most a WebSocket message may hold: 8 MB, a 1 MB
+// document escaped as JSON with room to spare (as tool input's bound). A
+// larger one ends its connection, closed with 1009 (message too big) and
+// T9104; the server goes on.
+const MaxMessage = 8 << 20
+
 // wsStream is a jsonrpc2.Stream over one WebSocket: a message per text frame.
 type wsStream struct{ c *websocket.Conn }
 
 func (s *wsStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	typ, data, err := s.c.Read(ctx)
+	typ, r, err := s.c.Reader(ctx)
 	if err != nil {
 		return nil, 0, err
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxMessage+1))
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(data) > MaxMessage {
+		reason := diag.Errorf(diag.T9104, "a message over %s", words.Bytes(MaxMessage)).Error()
+		s.c.Close(websocket.StatusMessageTooBig, reason)
+		return nil, int64(len(data)), errors.New(reason)
 	}
 	if typ != websocket.MessageText {
 		return nil, int64(len(data)), errors.New("a binary frame; the protocol is one JSON-RPC message per text frame")

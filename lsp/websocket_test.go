@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html/template"
 	"io"
 	"net/http"
@@ -227,7 +229,7 @@ ws.onmessage = (ev) => {
 ws.onopen = async () => {
   try {
     const uri = {{.Root}} + "/tables/orders.ts";
-    await call("initialize", {rootUri: {{.Root}}, capabilities: {}, initializationOptions: {writes: "server", caller: "web"}});
+    await call("initialize", {rootUri: {{.Root}}, capabilities: {}, initializationOptions: {writes: "server"}});
     send({method: "initialized", params: {}});
     const text = {{.Text}};
     send({method: "textDocument/didOpen", params: {textDocument: {uri, languageId: "typescript", version: 1, text}}});
@@ -253,7 +255,7 @@ func TestWebSocketFromABrowser(t *testing.T) {
 	c := &client{dir: dir}
 	pages := httptest.NewServer(nil)
 	defer pages.Close()
-	addr := listen(t, origins(pages.URL)...)
+	addr := listen(t, append(origins(pages.URL), "--root", dir, "--caller", "web")...)
 	pages.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		page.Execute(w, map[string]string{"WS": addr, "Root": c.uri(""), "Text": readText(t, dir, "tables/orders.ts")})
@@ -303,3 +305,163 @@ func readText(t *testing.T, dir, rel string) string {
 }
 
 var interrupt = os.Interrupt
+
+// dialClient is a client of the project dir over a WebSocket of url: the
+// test client's framed stdio carried one message per text frame.
+func dialClient(t *testing.T, url, dir string) *client {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ws, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		cancel()
+		t.Fatalf("dial: %v", err)
+	}
+	ws.SetReadLimit(-1)
+	pr, pw := io.Pipe()
+	c := &client{t: t, dir: dir, in: &wsWriter{ctx: ctx, c: ws}, done: make(chan struct{}), pending: map[string]chan message{}, changed: make(chan struct{}, 1)}
+	go func() {
+		for {
+			_, data, err := ws.Read(ctx)
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+			fmt.Fprintf(pw, "Content-Length: %d\r\n\r\n%s", len(data), data)
+		}
+	}()
+	go c.read(bufio.NewReader(pr))
+	t.Cleanup(func() {
+		ws.Close(websocket.StatusNormalClosure, "")
+		cancel()
+	})
+	return c
+}
+
+// wsWriter sends each framed message the client writes as one text frame.
+type wsWriter struct {
+	ctx context.Context
+	c   *websocket.Conn
+}
+
+func (w *wsWriter) Write(p []byte) (int, error) {
+	_, body, ok := bytes.Cut(p, []byte("\r\n\r\n"))
+	if !ok {
+		return 0, errors.New("not one framed message")
+	}
+	return len(p), w.c.Write(w.ctx, websocket.MessageText, body)
+}
+
+func (w *wsWriter) Close() error { return w.c.Close(websocket.StatusNormalClosure, "") }
+
+// refusedWith answers a call's error, which must carry the code.
+func refusedWith(t *testing.T, err *rpcError, code string) string {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Message, code) {
+		t.Fatalf("answer %v; want a refusal %s", err, code)
+	}
+	return err.Message
+}
+
+// TestWebSocketOperatorBinds: a listening server's caller, policy and yes
+// are its operator's: a client that names another caller, says yes, or
+// widens the policy (also, trust, allow) is refused at initialize with
+// T9102; one whose folder is not in --root with T9121; a client's deny
+// narrows what it may write, and what it writes is the operator's caller's.
+func TestWebSocketOperatorBinds(t *testing.T) {
+	dir := copyShop(t)
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	os.WriteFile(policy, []byte(`{"deny": ["tables/**"]}`), 0o600)
+	addr := listen(t, "--root", filepath.Dir(dir), "--caller", "ops", "--policy", policy)
+	init := func(c *client, opts map[string]any) *rpcError {
+		_, err := c.call("initialize", map[string]any{"processId": nil, "rootUri": c.uri(""), "capabilities": map[string]any{}, "initializationOptions": opts})
+		return err
+	}
+	for _, tt := range []struct {
+		name  string
+		opts  map[string]any
+		field string
+	}{
+		{"also", map[string]any{"policy": map[string]any{"also": []string{"shell"}}}, "also"},
+		{"trust", map[string]any{"policy": map[string]any{"trust": []string{"run"}}}, "trust"},
+		{"allow", map[string]any{"policy": map[string]any{"allow": []string{"**"}}}, "allow"},
+		{"yes", map[string]any{"yes": true}, "yes"},
+		{"another caller", map[string]any{"caller": "mallory"}, "mallory"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			msg := refusedWith(t, init(dialClient(t, addr, dir), tt.opts), "T9102")
+			if !strings.Contains(msg, tt.field) {
+				t.Errorf("the refusal %q does not name %s", msg, tt.field)
+			}
+		})
+	}
+	t.Run("a folder outside --root", func(t *testing.T) {
+		refusedWith(t, init(dialClient(t, addr, t.TempDir()), nil), "T9121")
+	})
+
+	c := dialClient(t, addr, dir)
+	if err := init(c, map[string]any{"caller": "ops", "policy": map[string]any{"deny": []string{"lib/**"}}}); err != nil {
+		t.Fatalf("a narrowing policy: %v", err)
+	}
+	c.notify("initialized", map[string]any{})
+	write := func(path string) *rpcError {
+		_, err := c.call("tent/call", map[string]any{"tool": "write", "input": map[string]any{"path": path, "text": "export const x = 1\n"}})
+		return err
+	}
+	refusedWith(t, write("lib/narrowed.ts"), "T9105")    // the client's deny
+	refusedWith(t, write("tables/operator.ts"), "T9105") // the operator's, which the client cannot lift
+	if err := write("notes.ts"); err != nil {
+		t.Fatalf("a write the policies let: %v", err)
+	}
+	if points := historyOf(t, dir); len(points) == 0 || points[0].Who != "ops" {
+		t.Errorf("history: %+v; want the operator's caller", points)
+	}
+}
+
+// TestWebSocketDocumentBounds: past --max-documents, a document over the
+// 1 MB of write, and a message over 8 MB are refused with their codes,
+// and the server goes on serving.
+func TestWebSocketDocumentBounds(t *testing.T) {
+	dir := copyShop(t)
+	addr := listen(t, "--root", dir, "--max-documents", "2")
+	c := dialClient(t, addr, dir)
+	c.initialize(fullCapabilities(), nil)
+	shown := func(code string) {
+		t.Helper()
+		c.waitFor(0, "window/showMessage", func(p json.RawMessage) bool { return strings.Contains(string(p), code) })
+	}
+	c.open("tables/orders.ts")
+	c.open("tables/users.ts")
+	c.open("tables/products.ts")
+	c.waitFor(0, "window/showMessage", func(p json.RawMessage) bool {
+		return strings.Contains(string(p), "T9123") && strings.Contains(string(p), "tables/products.ts is not opened")
+	})
+	big := "// " + strings.Repeat("x", 1<<20) + "\n"
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": c.uri("lib/big.ts"), "languageId": "typescript", "version": 1, "text": big}})
+	shown("T9104")
+	// A document that grows past the bound is closed, not kept stale.
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": c.uri("tables/users.ts"), "version": 2},
+		"contentChanges": []map[string]any{{"text": big}}})
+	c.waitFor(0, "window/showMessage", func(p json.RawMessage) bool {
+		return strings.Contains(string(p), "users.ts") && strings.Contains(string(p), "T9104")
+	})
+	c.open("tables/products.ts") // its place is free again
+	if _, err := c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": c.uri("tables/products.ts")}}); err != nil {
+		t.Fatalf("the server after the refusals: %v", err)
+	}
+	// A message over 8 MB ends its connection with 1009 and T9104.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := `{"jsonrpc":"2.0","method":"x","params":"` + strings.Repeat("x", 9<<20) + `"}`
+	ws.Write(ctx, websocket.MessageText, []byte(huge))
+	_, _, err = ws.Read(ctx)
+	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig || !strings.Contains(err.Error(), "T9104") {
+		t.Fatalf("a 9 MB message: %v; want a close 1009 with T9104", err)
+	}
+	if status, body := dialStatus(t, addr, nil); status != 0 {
+		t.Fatalf("a connection after: %d %s", status, body)
+	}
+}

@@ -127,6 +127,12 @@ func (p *Policy) Judge(paths []string, changes []defchange.DefChange) (ask []str
 			}
 		}
 	}
+	for _, h := range hits(p.narrowAsk, paths, changes) {
+		if !asked[h.item] {
+			ask = append(ask, fmt.Sprintf("%s (ask rule %q)", h.item, h.rule))
+		}
+		asked[h.item] = true
+	}
 	return ask, nil
 }
 

@@ -47,6 +47,18 @@ func TestJudge(t *testing.T) {
 			changes: []defchange.DefChange{addTable}, refused: true},
 		{name: "add:table allows it", policy: &Policy{Allow: []string{"tables/**", "add:table"}}, paths: []string{"tables/refunds.ts"},
 			changes: []defchange.DefChange{addTable}},
+		{name: "a narrowing deny refuses", policy: narrowed(t, &Policy{Allow: []string{"**"}}, &Policy{Deny: []string{"tables/**"}}), paths: paths, changes: change,
+			refused: true, rule: "tables/**"},
+		{name: "a narrowing deny of the default policy", policy: narrowed(t, nil, &Policy{Deny: []string{"change:column"}}), paths: paths, changes: change,
+			refused: true, rule: "change:column"},
+		{name: "a narrowing ask asks", policy: narrowed(t, nil, &Policy{Ask: []string{"change:column"}}), paths: paths, changes: change,
+			ask: []string{`change:column orders.total (ask rule "change:column")`}},
+		{name: "a narrowing ask lets nothing more through", policy: narrowed(t, &Policy{Allow: []string{"lib/**"}}, &Policy{Ask: []string{"tables/**"}}), paths: paths, changes: change,
+			refused: true},
+		{name: "a narrowing ask lets no denied path through", policy: narrowed(t, &Policy{Deny: []string{"tables/**"}}, &Policy{Ask: []string{"tables/**"}}), paths: paths, changes: change,
+			refused: true, rule: "tables/**"},
+		{name: "the operator's ask and a narrowing one", policy: narrowed(t, &Policy{Ask: []string{"tables/**"}}, &Policy{Ask: []string{"change:column"}}), paths: paths, changes: change,
+			ask: []string{`tables/orders.ts (ask rule "tables/**")`, `change:column orders.total (ask rule "change:column")`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,5 +100,43 @@ func TestValidate(t *testing.T) {
 	}
 	if !good.Lets(AlsoShell) || good.Lets(AlsoRunAsSystem) || (*Policy)(nil).Lets(AlsoEngine) {
 		t.Error("Lets answers what also does not name")
+	}
+}
+
+// narrowed is p narrowed by by, which must be let.
+func narrowed(t *testing.T, p, by *Policy) *Policy {
+	t.Helper()
+	n, err := p.Narrow(by)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestNarrowNeverWidens: a narrowing policy with an allow, also or trust
+// of its own is refused, and a narrowed policy lets no more be done.
+func TestNarrowNeverWidens(t *testing.T) {
+	op := &Policy{Allow: []string{"lib/**"}, Also: []string{AlsoEngine}}
+	for _, by := range []*Policy{
+		{Allow: []string{"**"}},
+		{Also: []string{AlsoShell}},
+		{Trust: []string{TrustRun}},
+	} {
+		if _, err := op.Narrow(by); err == nil {
+			t.Errorf("Narrow(%+v) was let", by)
+		}
+	}
+	n := narrowed(t, op, &Policy{Deny: []string{"lib/secret/**"}})
+	if !n.Lets(AlsoEngine) || n.Lets(AlsoShell) {
+		t.Errorf("the narrowed policy lets engine %v, shell %v; want the operator's", n.Lets(AlsoEngine), n.Lets(AlsoShell))
+	}
+	if len(op.Deny) != 0 {
+		t.Errorf("Narrow changed the operator's policy: %+v", op)
+	}
+	if n, err := (*Policy)(nil).Narrow(nil); err != nil || n != nil {
+		t.Errorf("nil narrowed by nil: %v %v", n, err)
+	}
+	if n := narrowed(t, nil, &Policy{Deny: []string{"x/**"}}); n.Lets(AlsoShell) || n.Lets(AlsoEngine) {
+		t.Error("the default policy narrowed lets more")
 	}
 }

@@ -26,6 +26,13 @@ type Policy struct {
 	Ask   []string `json:"ask,omitempty"`
 	Also  []string `json:"also,omitempty"`
 	Trust []string `json:"trust,omitempty"`
+
+	// narrowAsk are ask rules added by Narrow: the person is asked of what
+	// they name, but only of what the rest of the policy lets through (an
+	// ask rule of the policy's own also lets a path that allow does not
+	// name be written, once the person says yes; a narrowing one never
+	// does).
+	narrowAsk []string
 }
 
 // The names that Also and Trust may hold.
