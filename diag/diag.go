@@ -83,6 +83,18 @@ func Sort(fs []Finding) {
 	})
 }
 
+// Unasked is the error an approver answers where it can ask nobody: Why
+// says why (stdin is no terminal; the MCP client offers no elicitation),
+// Instead what would let the person be asked, or say yes for them. The
+// tool that wanted the yes answers T3103 saying so, never that the person
+// said no.
+type Unasked struct {
+	Why     string // "stdin is no terminal (a script, CI)"
+	Instead string // "run it on a terminal to be asked, or say yes with --yes"
+}
+
+func (u *Unasked) Error() string { return "nobody was asked: " + u.Why }
+
 // ToolError is the error a tool answers, with its stable code. Data holds
 // extra facts for the JSON answer (such as the count of matches for T9106).
 type ToolError struct {
@@ -176,7 +188,8 @@ const (
 	T3101 = "T3101"
 	// T3102: run as system refused by the policy.
 	T3102 = "T3102"
-	// T3103: the person said no.
+	// T3103: the person did not let it happen: they said no, or nobody
+	// could be asked (Unasked says why).
 	T3103 = "T3103"
 	// T3104: the function's may rule refused the caller.
 	T3104 = "T3104"

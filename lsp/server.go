@@ -654,7 +654,8 @@ func (a *approver) Approve(ctx context.Context, question string) (bool, error) {
 		return true, nil
 	}
 	if !supported {
-		return false, nil
+		return false, &diag.Unasked{Why: "the editor offers no window/showMessageRequest, so it cannot ask",
+			Instead: `an editor that offers it asks the person; initializationOptions {"yes": true} says yes for them`}
 	}
 	var answer *protocol.MessageActionItem
 	params := map[string]any{

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tent-tools/tent-tools/diag"
 )
 
 // errAsking ends a call whose question the person has not answered yet:
@@ -60,7 +62,9 @@ func (a *personApprover) Approve(ctx context.Context, question string) (bool, er
 		return true, nil
 	}
 	if !a.canAsk {
-		return false, nil // the client cannot ask its user: a no (T3103)
+		// The model cannot pass a flag: say what the person can do.
+		return false, &diag.Unasked{Why: "the MCP client offers no elicitation, so it cannot ask its user",
+			Instead: "a client with elicitation asks the person"}
 	}
 	key := questionKey(question)
 	if r, ok := a.answers[key]; ok {

@@ -285,13 +285,15 @@ func TestElicitation(t *testing.T) {
 		flag     string // --yes
 		protocol string
 		wantCode string
+		wantText string // the error's text holds it
 	}{
 		{name: "yes", action: "accept", yes: true},
-		{name: "no", action: "accept", yes: false, wantCode: "T3103"},
-		{name: "decline", action: "decline", wantCode: "T3103"},
+		{name: "no", action: "accept", yes: false, wantCode: "T3103", wantText: "the person said no"},
+		{name: "decline", action: "decline", wantCode: "T3103", wantText: "the person said no"},
 		{name: "yes-2025", action: "accept", yes: true, protocol: "2025-11-25"},
 		{name: "no-2025", action: "accept", yes: false, protocol: "2025-11-25", wantCode: "T3103"},
-		{name: "cannot-ask", noAsk: true, wantCode: "T3103"},
+		// Nobody was asked, and the text says why, not that they said no.
+		{name: "cannot-ask", noAsk: true, wantCode: "T3103", wantText: "nobody was asked whether to edit tables/orders.ts"},
 		{name: "cannot-ask-yes-flag", noAsk: true, flag: "--yes"},
 	}
 	for _, tt := range tests {
@@ -315,6 +317,9 @@ func TestElicitation(t *testing.T) {
 			res := call(t, cs, "edit", edit)
 			if got := errorCode(t, res); got != tt.wantCode {
 				t.Fatalf("code %q (%s), want %q", got, text(res), tt.wantCode)
+			}
+			if !strings.Contains(text(res), tt.wantText) {
+				t.Errorf("error %q, want it to say %q", text(res), tt.wantText)
 			}
 			after, _ := os.ReadFile(filepath.Join(dir, "tables/orders.ts"))
 			if changed := string(after) != string(before); changed != (tt.wantCode == "") {
@@ -500,9 +505,18 @@ func TestRunThatSends(t *testing.T) {
 			if res.IsError || len(sent) != 1 || total != 5 {
 				t.Errorf("yes: %s, sent %v, %v orders", text(res), sent, total)
 			}
-		} else if code := errorCode(t, res); code != "T3103" || total != 4 {
-			t.Errorf("no: code %q, %v orders", code, total)
+		} else if code := errorCode(t, res); code != "T3103" || total != 4 || !strings.Contains(text(res), "the person did not let placeOrder send data out (mail)") {
+			t.Errorf("no: code %q (%s), %v orders", code, text(res), total)
 		}
+	}
+	// A client without elicitation: nobody was asked, the text says why
+	// and what the agent's side can do, and no command-line flag.
+	cs := connect(t, copyProject(t, "shop"), nil, nil)
+	res := call(t, cs, "run", run)
+	msg := text(res)
+	if code := errorCode(t, res); code != "T3103" || !strings.Contains(msg, "nobody was asked") || !strings.Contains(msg, "no elicitation") ||
+		!strings.Contains(msg, `trust: ["run"]`) || strings.Contains(msg, "--yes") || strings.Contains(msg, "command line") {
+		t.Errorf("a client that cannot ask: code %q, %q", code, msg)
 	}
 }
 

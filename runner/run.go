@@ -131,12 +131,10 @@ func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src
 		}
 		ok, err := approve(ctx, req.Approver, c, req.As, c.Sends)
 		if err != nil {
-			return nil, err
+			return nil, notLet(c.Name, c.Sends, err)
 		}
 		if !ok {
-			return nil, diag.Errorf(diag.T3103, "the person did not let %s send data out (%s); "+
-				"where no one is asked (no terminal) that is the answer; say yes with --yes on the command line, "+
-				"or trust: [\"run\"] in the agent's policy", c.Name, strings.Join(c.Sends, ", "))
+			return nil, notLet(c.Name, c.Sends, nil)
 		}
 		sending = true
 	}
@@ -294,15 +292,33 @@ func runSeed(name string, input []byte, now time.Time) uint64 {
 // approve asks the person whether a run may send data out.
 func approve(ctx context.Context, ap Approver, c *callable, as string, kinds []string) (bool, error) {
 	if ap == nil {
-		return false, nil
+		return false, &diag.Unasked{Why: "the run was given no approver (Request.Approver)", Instead: "a host that gives one lets the person be asked"}
 	}
 	q := fmt.Sprintf("Run %s %s as %s on the test database? It sends data out of the app (%s): mail is captured, never delivered; HTTP requests reach the hosts that engine.ts allows.",
 		c.Kind, c.Name, asLabel(as), strings.Join(kinds, ", "))
 	ok, err := ap.Approve(ctx, q)
-	if err != nil {
+	var unasked *diag.Unasked
+	if err != nil && !errors.As(err, &unasked) {
 		return false, fmt.Errorf("asking the person: %w", err)
 	}
-	return ok, nil
+	return ok, err
+}
+
+// notLet is T3103 for a run of name that was not let send data out
+// (kinds): the person said no (err nil), or nobody could be asked (err an
+// Unasked: why, and what would let them be asked, on this face). Another
+// error of the asking is answered as it is.
+func notLet(name string, kinds []string, err error) error {
+	sends := strings.Join(kinds, ", ")
+	var unasked *diag.Unasked
+	switch {
+	case err == nil:
+		return diag.Errorf(diag.T3103, "the person did not let %s send data out (%s)", name, sends)
+	case errors.As(err, &unasked):
+		return diag.Errorf(diag.T3103, "nobody was asked to let %s send data out (%s): %s; %s; trust: [\"run\"] in the agent's policy lets it send without asking",
+			name, sends, unasked.Why, unasked.Instead).With("unasked", unasked.Why)
+	}
+	return err
 }
 
 // driftError is T2011 for a run refused because the test database has

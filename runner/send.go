@@ -13,7 +13,6 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/schema"
 )
 
@@ -66,11 +65,8 @@ func (s *session) mayUse(kind string) {
 	var ok bool
 	var err error
 	s.watch.hold(func() { ok, err = s.ask(kind) })
-	if err != nil {
-		s.throwErr(err)
-	}
-	if !ok {
-		s.throw(diag.T3103, "the person did not let this run send data out (%s)", kind)
+	if err != nil || !ok {
+		s.throwErr(notLet("this run", []string{kind}, err))
 	}
 	s.sending = true
 }

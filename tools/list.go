@@ -2,9 +2,11 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -80,6 +82,10 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 		return Answer{}, err
 	}
 	info, err := w.FS().Stat(rel)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		// list names folders: "no file" would send the agent to look for one.
+		return Answer{}, diag.Errorf(diag.T9103, "no folder %s in the project (list without a path lists the project's root)", rel).With("path", rel)
+	}
 	if err != nil {
 		return Answer{}, workspace.OpenError(rel, err)
 	}

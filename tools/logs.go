@@ -45,7 +45,7 @@ func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
 	}
 	var b strings.Builder
 	if len(logs.Entries) == 0 {
-		b.WriteString("no runs\n")
+		b.WriteString(w.noLogs(ctx, r, in))
 	}
 	for _, e := range logs.Entries {
 		fmt.Fprintf(&b, "%s %s as %s (%s ms) input %s\n", e.Time.UTC().Format(time.RFC3339), e.Name, e.As, formatMS(e.MS), e.Input)
@@ -64,4 +64,22 @@ func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
 	return Answer{Text: b.String(), Data: logs}, nil
+}
+
+// noLogs says what an answer with no entries means: no runs at all, none
+// since the time asked, or runs of which none failed (errors), so that
+// an empty answer to --errors is not read as "nothing ran".
+func (w *Workspace) noLogs(ctx context.Context, r *runner.Runner, in LogsInput) string {
+	since := ""
+	if in.Since != "" {
+		since = " since " + in.Since
+	}
+	if !in.Errors {
+		return "no runs" + since + "\n"
+	}
+	all, err := r.Logs(ctx, runner.LogsQuery{Since: in.Since, Limit: 1})
+	if err != nil || len(all.Entries) == 0 {
+		return "no runs" + since + "\n"
+	}
+	return "no failed runs" + since + ": every run" + since + " succeeded (logs without errors lists them)\n"
 }

@@ -5,15 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/runner"
 )
 
 // RowsInput is the input of rows: a table, and how many rows at most (100
-// where left out).
+// where left out; 1 or more where given, limitOf).
 type RowsInput struct {
 	Table string `json:"table"`
-	Limit int    `json:"limit,omitempty"`
+	Limit *int   `json:"limit,omitempty"`
 }
 
 func init() {
@@ -30,6 +31,10 @@ func init() {
 // Rows answers rows of the test database (tools.md §5, rows), built or
 // migrated first as a run would.
 func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
+	limit, err := limitOf(in.Limit, runner.DefaultRowsLimit)
+	if err != nil {
+		return Answer{}, err
+	}
 	r, err := w.Runner()
 	if err != nil {
 		return Answer{}, err
@@ -40,7 +45,7 @@ func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
 	if w.ColdStampsWanted() {
 		r.Prefetch()
 		if stamps := w.ColdStamps(ctx); stamps != nil {
-			rows, read, err = r.RowsStamped(ctx, stamps, in.Table, in.Limit)
+			rows, read, err = r.RowsStamped(ctx, stamps, in.Table, limit)
 		}
 	}
 	if !read {
@@ -48,7 +53,7 @@ func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
 		if ierr != nil {
 			return Answer{}, ierr
 		}
-		rows, err = r.Rows(ctx, ix, in.Table, in.Limit)
+		rows, err = r.Rows(ctx, ix, in.Table, limit)
 		if stamps := w.IndexStamps(ix); stamps != nil {
 			r.KeepApp(ix, stamps)
 		}
@@ -65,4 +70,18 @@ func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
 		fmt.Fprintf(&b, "private columns left out: %s\n", strings.Join(rows.Hidden, ", "))
 	}
 	return Answer{Text: b.String(), Data: rows}, nil
+}
+
+// limitOf is the limit a tool's input gives: def where it is left out, the
+// number given where it is 1 or more. 0 is refused as -1 is (T9102), not
+// taken to mean the default: an agent that asks for no hits has made a
+// slip, and one that wants how many there are asks for a count.
+func limitOf(given *int, def int) (int, error) {
+	switch {
+	case given == nil:
+		return def, nil
+	case *given < 1:
+		return 0, diag.Errorf(diag.T9102, "bad input: limit %d: give 1 or more, or leave it out for %d", *given, def).With("field", "limit")
+	}
+	return *given, nil
 }

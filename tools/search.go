@@ -31,7 +31,7 @@ import (
 type SearchInput struct {
 	Text            string `json:"text"`
 	In              string `json:"in,omitempty"`
-	Limit           int    `json:"limit,omitempty"`
+	Limit           *int   `json:"limit,omitempty"`
 	Regex           bool   `json:"regex,omitempty"`
 	Include         string `json:"include,omitempty"`
 	CaseInsensitive bool   `json:"caseInsensitive,omitempty"`
@@ -90,12 +90,9 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 	if in.Text == "" {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: text is empty").With("field", "text")
 	}
-	if in.Limit < 0 {
-		return Answer{}, diag.Errorf(diag.T9102, "bad input: limit must be 1 or more").With("field", "limit")
-	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = defaultSearchLimit
+	limit, err := limitOf(in.Limit, defaultSearchLimit)
+	if err != nil {
+		return Answer{}, err
 	}
 	if in.Include != "" && !doublestar.ValidatePattern(in.Include) {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: include %q is no glob", in.Include).With("field", "include")

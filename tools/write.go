@@ -32,13 +32,20 @@ func init() {
 	})
 }
 
+// TextTooLarge is write's T9104 for a text of size bytes, more than
+// MaxText; a face that reads the text from a stream stops at MaxText+1
+// bytes, counts the rest and answers it with the text's real size.
+func TextTooLarge(size int64) error {
+	return diag.Errorf(diag.T9104, "the text is %s; write at most %s: split the file in two or more", words.Bytes(size), words.Bytes(MaxText)).
+		With("size", size)
+}
+
 // Write writes a whole file atomically, exactly as given: it changes no line
 // ends. It answers the lines that differ from the file as it was, with two
 // lines around them (at most 40 lines; Cut counts the rest).
 func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	if len(in.Text) > MaxText {
-		return Answer{}, diag.Errorf(diag.T9104, "the text is %s; write at most %s: split the file in two or more", words.Bytes(int64(len(in.Text))), words.Bytes(MaxText)).
-			With("size", len(in.Text))
+		return Answer{}, TextTooLarge(int64(len(in.Text)))
 	}
 	rel, err := w.Resolve(in.Path, true)
 	if err != nil {

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,7 +10,8 @@ import (
 )
 
 // approve asks the person about the hits of ask, through the workspace's
-// approver; no approver, or a no, is T3103.
+// approver; a no is T3103, and so is an approver that could ask nobody
+// (no approver, no terminal, a client that cannot ask), saying so.
 func (w *Workspace) approve(ctx context.Context, summary string, ask []string) error {
 	if len(ask) == 0 {
 		return nil
@@ -28,11 +30,19 @@ func (w *Workspace) approve(ctx context.Context, summary string, ask []string) e
 	}
 	q.WriteString("Write it?")
 	ok := false
-	if w.opts.Approver != nil {
-		var err error
-		if ok, err = w.opts.Approver.Approve(ctx, q.String()); err != nil {
-			return fmt.Errorf("ask the person: %w", err)
-		}
+	var err error
+	if w.opts.Approver == nil {
+		err = &diag.Unasked{Why: "this workspace was opened with no approver (Options.Approver)", Instead: "a host that gives one lets the person be asked"}
+	} else {
+		ok, err = w.opts.Approver.Approve(ctx, q.String())
+	}
+	var unasked *diag.Unasked
+	if errors.As(err, &unasked) {
+		return diag.Errorf(diag.T3103, "nobody was asked whether to %s, which the policy asks about: %s; %s; nothing was written",
+			summary, unasked.Why, unasked.Instead).With("asked", ask).With("unasked", unasked.Why)
+	}
+	if err != nil {
+		return fmt.Errorf("ask the person: %w", err)
 	}
 	if !ok {
 		return diag.Errorf(diag.T3103, "the person said no to %s; nothing was written", summary).With("asked", ask)

@@ -33,7 +33,7 @@ func TestNoTerminalAsksNothing(t *testing.T) {
 	if out.Len() != 0 {
 		t.Errorf("stdout: %q, want nothing", out.String())
 	}
-	want := "T3103: the person did not let placeOrder send data out (mail)"
+	want := "T3103: nobody was asked to let placeOrder send data out (mail): stdin is no terminal"
 	lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
 	if len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
 		t.Errorf("stderr: %q, want one line starting %q", errOut.String(), want)

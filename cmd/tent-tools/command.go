@@ -312,3 +312,15 @@ func flagHelp(fs *flag.FlagSet) string {
 	})
 	return b.String()
 }
+
+// givenInt is the value of the int flag name of fs where the command line
+// gave it, nil where it did not: a tool's input tells a number left out
+// (its default) from one given.
+func givenInt(fs *flag.FlagSet, name string, v *int) *int {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	if !given {
+		return nil
+	}
+	return v
+}

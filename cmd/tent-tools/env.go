@@ -156,7 +156,10 @@ func (a *terminalApprover) Approve(ctx context.Context, question string) (bool, 
 	}
 	f, ok := a.e.stdin.(*os.File)
 	if !ok || !isTerminal(f) {
-		return false, nil // no terminal: a no, and no prompt that nobody reads
+		// No terminal: no prompt that nobody reads, and an answer that
+		// says nobody was asked.
+		return false, &diag.Unasked{Why: "stdin is no terminal (a script, CI, a pipe), so nobody could answer",
+			Instead: "run it on a terminal to be asked, or say yes with --yes"}
 	}
 	fmt.Fprintf(a.e.stderr, "%s [y/N] ", question)
 	line, err := bufio.NewReader(f).ReadString('\n')

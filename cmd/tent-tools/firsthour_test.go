@@ -79,3 +79,40 @@ func TestVersionLine(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesSayWhatHappened holds the answers that once said something
+// other than what happened: an 8 MB write on stdin told as 1.0 MB, an
+// empty logs --errors told as "no runs" after runs that succeeded, a
+// missing folder of list told as "no file", and a limit of 0 taken for
+// the default while -1 was refused.
+func TestMessagesSayWhatHappened(t *testing.T) {
+	dir := shop(t)
+	big := strings.Repeat("a", 8_000_000)
+	tests := []struct {
+		args   []string
+		stdin  string
+		exit   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"write", "lib/big.ts"}, big, 1, "", "T9104: the text is 7.6 MB; write at most 1.0 MB"},
+		{[]string{"logs", "--errors"}, "", 0, "no runs\n", ""},
+		{[]string{"run", "listProducts"}, "", 0, "", ""},
+		{[]string{"logs", "--errors"}, "", 0, "no failed runs: every run succeeded", ""},
+		{[]string{"logs", "--errors", "--since", "1h"}, "", 0, "no failed runs since 1h", ""},
+		{[]string{"list", "nope"}, "", 1, "", "T9103: no folder nope in the project"},
+		{[]string{"list", "tables/orders.ts"}, "", 1, "", "T9102: tables/orders.ts is a file, not a folder"},
+		{[]string{"search", "order", "--limit", "0"}, "", 1, "", "T9102: bad input: limit 0: give 1 or more, or leave it out for 100"},
+		{[]string{"search", "order", "--limit", "-1"}, "", 1, "", "T9102: bad input: limit -1: give 1 or more"},
+		{[]string{"rows", "orders", "--limit", "0"}, "", 1, "", "T9102: bad input: limit 0: give 1 or more, or leave it out for 100"},
+		{[]string{"rows", "orders"}, "", 0, "orders: 4 of 4 rows", ""},
+		{[]string{"call", "rows", `{"table": "orders", "limit": 0}`}, "", 1, "", "T9102: bad input: limit 0"},
+	}
+	for _, tt := range tests {
+		r := tentTools(t, dir, tt.stdin, tt.args...)
+		if r.exit != tt.exit || !strings.Contains(r.stdout, tt.stdout) || !strings.Contains(r.stderr, tt.stderr) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+				tt.args, r.exit, r.stdout, r.stderr, tt.exit, tt.stdout, tt.stderr)
+		}
+	}
+}

@@ -17,7 +17,7 @@ func init() {
 				if len(args) != 1 {
 					return tools.Answer{}, usagef("rows", "rows takes one TABLE")
 				}
-				return e.call("rows", tools.RowsInput{Table: args[0], Limit: *limit})
+				return e.call("rows", tools.RowsInput{Table: args[0], Limit: givenInt(fs, "limit", limit)})
 			}
 		},
 	})

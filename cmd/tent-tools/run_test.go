@@ -23,7 +23,7 @@ func TestRunCommands(t *testing.T) {
 		stderr []string
 	}{
 		{"run", []string{"--json", "run", "listProducts", "--input", `{"inStockOnly":true}`}, 0, []string{`"result": [`, `"name": "Watering can"`, `"ms": `}, nil},
-		{"no terminal is a no", []string{"run", "placeOrder", "--as", "u3", "--input", order}, 1, nil, []string{"T3103: the person did not let placeOrder send data out (mail)"}},
+		{"no terminal is a no", []string{"run", "placeOrder", "--as", "u3", "--input", order}, 1, nil, []string{"T3103: nobody was asked to let placeOrder send data out (mail): stdin is no terminal", "say yes with --yes"}},
 		{"--yes", []string{"run", "placeOrder", "--as", "chen@example.com", "--input", order, "--yes"}, 0, []string{`result: {"order":"orders_1","total":3450}`, "mail to chen@example.com: Order orders_1 placed"}, nil},
 		{"system not let", []string{"run", "listProducts", "--as", "system"}, 1, nil, []string{"T3102"}},
 		{"app error", []string{"--json", "run", "addReview", "--as", "u3", "--input", `{"product":"p1","rating":9}`}, 1, []string{`"at": "functions/catalogue.ts:29:13"`}, []string{"T4003: a rating is 1 to 5 stars (at functions/catalogue.ts:29:13)"}},

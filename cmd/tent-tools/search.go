@@ -23,7 +23,7 @@ func init() {
 				if len(args) != 1 {
 					return tools.Answer{}, usagef("search", "search takes one TEXT (quote it; put -- before a TEXT that starts with -)")
 				}
-				return e.call("search", tools.SearchInput{Text: args[0], In: *in, Limit: *limit, Regex: *regex,
+				return e.call("search", tools.SearchInput{Text: args[0], In: *in, Limit: givenInt(fs, "limit", limit), Regex: *regex,
 					Include: *include, CaseInsensitive: *ignoreCase, FilesOnly: *filesOnly, Count: *count})
 			}
 		},

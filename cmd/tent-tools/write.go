@@ -28,10 +28,18 @@ func init() {
 						fmt.Fprintf(e.stderr, "write: type the text of %s, then Ctrl-D on a line of its own "+
 							"(or give --text TEXT, or send the text to stdin)\n", args[0])
 					}
-					// One byte more than a write may hold, so the tool answers T9104.
+					// One byte more than a write may hold is kept; past that the
+					// rest is only counted, so that T9104 tells the real size.
 					b, err := io.ReadAll(io.LimitReader(e.stdin, tools.MaxText+1))
 					if err != nil {
 						return tools.Answer{}, fmt.Errorf("write: read stdin: %w", err)
+					}
+					if len(b) > tools.MaxText {
+						rest, err := io.Copy(io.Discard, e.stdin)
+						if err != nil {
+							return tools.Answer{}, fmt.Errorf("write: read stdin: %w", err)
+						}
+						return tools.Answer{}, tools.TextTooLarge(int64(len(b)) + rest)
 					}
 					if len(b) == 0 {
 						// Most often a slip (< /dev/null, an empty pipe): an empty
