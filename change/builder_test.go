@@ -27,9 +27,9 @@ func TestBuilderSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Site{
-		{Path: "tables/orders.ts", Line: 5, Col: 4, Text: "// orders are kept", Why: "comment", Mark: "maybe"},
+	want := []Site{ // the likely first
 		{Path: "tables/orders.ts", Line: 6, Col: 12, Text: "use(ctx.db.orders)", Why: "db accessor", Mark: "likely"},
+		{Path: "tables/orders.ts", Line: 5, Col: 4, Text: "// orders are kept", Why: "comment", Mark: "maybe"},
 	}
 	if !reflect.DeepEqual(s.Left, want) {
 		t.Errorf("left:\n%+v\nwant\n%+v", s.Left, want)
@@ -110,7 +110,7 @@ func TestBuilderPlace(t *testing.T) {
 		want  []Site
 	}{
 		{
-			name: "sorted, each once",
+			name: "sorted, the likely first, each once",
 			left: []leave{
 				{"lib/plain.ts", "orders", 3, "comment", "maybe"},
 				{"lib/plain.ts", "orders", 1, "string", "maybe"},
@@ -119,9 +119,9 @@ func TestBuilderPlace(t *testing.T) {
 				{"lib/plain.ts", "orders", 2, "identifier", "likely"},
 			},
 			want: []Site{
+				{"lib/plain.ts", 2, 22, "const é = 'orders' + orders", "identifier", "likely"},
 				{"lib/plain.ts", 1, 1, "orders", "word", "maybe"},
 				{"lib/plain.ts", 2, 12, "const é = 'orders' + orders", "string", "maybe"},
-				{"lib/plain.ts", 2, 22, "const é = 'orders' + orders", "identifier", "likely"},
 				{"lib/plain.ts", 4, 4, "// orders", "comment", "maybe"},
 			},
 		},

@@ -47,6 +47,9 @@ const (
 	// send, and the functions it calls.
 	depSends
 	depCalls
+	// depRowSites is the row sites of the file at path name: which of
+	// its values the project proves rows of which table.
+	depRowSites
 )
 
 // record notes what the rule sees of d, unless p records nothing.
@@ -149,6 +152,8 @@ func (v *values) compute(d dep) string {
 		return strings.Join(inferred, ",")
 	case depCalls:
 		return strings.Join(s.ix.Calls(d.name), "\x00")
+	case depRowSites:
+		return rowSitesValue(s.ix.RowSites(d.name))
 	}
 	panic("check: unknown dep kind " + strconv.Itoa(int(d.kind)))
 }

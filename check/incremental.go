@@ -252,6 +252,10 @@ func (ch *change) alters(u *unit, v *values) bool {
 			// exports in every changed file, and the same paths: the
 			// search that infers them walks the same way.
 			may = ch.code || ch.paths
+		case depRowSites:
+			// Any file may add or drop a call that makes a helper's
+			// parameter a row; the sites are joined once per snapshot.
+			may = true
 		}
 		if may && v.of(d) != sn.val {
 			return true

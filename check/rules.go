@@ -82,6 +82,8 @@ func registry() []Rule {
 			"The keys of the object given to ctx.db.T.insert, update or where must be columns of T (or id).", unknownDBKeys, nil},
 		{diag.T2505, diag.Warning, "sends not declared, or declared but unused",
 			"A function that uses ctx.mail or ctx.http, or calls one that does, declares it in sends: ['mail', 'http']; a declared way it never uses is also reported. Both count as sending.", sendsMismatch, nil},
+		{diag.T2506, diag.Error, "a row names an unknown column",
+			"Code names a column on a value that is certainly a row of table T (what ctx.db.T.get, where, all, insert and update give and their elements, the row of T's may rules, what a screen's load gives its view, a helper's parameter that every call gives such a row): row.c, const { c } = row, order: 'c', columns={['c']} of a Table of T's rows. T has no column c, so at run time the value is undefined or the call fails. After a rename the fix writes the new name.", unknownRowColumns, nil},
 
 		{diag.T2601, diag.Error, "test data for an unknown table",
 			"testdata/<table>.json must be named after a table of the project.", unknownTestDataTables, nil},

@@ -45,7 +45,7 @@ const cacheMagic = "tentidx\n"
 // version is not read (LoadCache fails, and the caller builds anew); it
 // rises with every change of the layout or of what the index computes
 // per file.
-const CacheVersion = 5
+const CacheVersion = 6
 
 // racyWindow is how close to the moment a file was stamped its last change
 // may be before the stamp is no proof: a change within one tick of the
@@ -433,6 +433,7 @@ func (e *encoder) uses(u *Uses) {
 	}
 	e.strMap(u.LibCalls)
 	e.strMap(u.SendsOf)
+	e.rowFlow(&u.Rows)
 }
 
 // strMap writes a map of string lists; nil and empty are told apart.
@@ -703,6 +704,7 @@ func (d *decoder) uses(u *Uses) {
 	}
 	u.LibCalls = d.strMap()
 	u.SendsOf = d.strMap()
+	d.rowFlow(&u.Rows)
 }
 
 func (d *decoder) strMap() map[string][]string {

@@ -29,6 +29,7 @@ func analyzeCode(f *File, st *stree) {
 	f.Imports, f.Exports = readModuleLinks(st)
 	f.Refs = resolveScopes(st)
 	f.words, f.Uses = readWords(f, st)
+	f.Uses.Rows = readRowFlow(f, st)
 }
 
 // kind is the kind of a syntax node, reduced to the kinds the code

@@ -38,6 +38,10 @@ type Index struct {
 	codeOnce sync.Once
 	codeIx   *codeIndex
 	lineage  *codeLineage
+
+	// The row sites (rowsites.go), joined on first use.
+	rowsOnce sync.Once
+	rowsBy   map[string][]RowSite
 }
 
 // code returns the snapshot's code lookups, made on first use.

@@ -17,8 +17,10 @@ func (ix *Index) Places(target string) []Place {
 }
 
 // CodeSites returns the places inside code that may name target but
-// cannot be proven to, sorted by path and offset, each marked likely or
-// maybe. None of them is a plain place of target.
+// cannot be proven to, each marked likely or maybe, the likely ones first,
+// each group sorted by path and offset. A column named on a value the row
+// flow proves a row of its table (RowSites) is likely. None of them is a
+// plain place of target.
 func (ix *Index) CodeSites(target string) []CodeSite {
 	d, c, err := ix.Lookup(target)
 	if err != nil {
@@ -361,10 +363,21 @@ func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSi
 			if !ok {
 				continue
 			}
+			if c != nil && mark == Maybe {
+				// A column named on a value the row flow proves a row of
+				// the very table (rowsites.go).
+				if rs, ok := ci.ix.RowSiteAt(f.Path, w.Span.Start); ok && rs.Table == d.Name && rs.Column.Span == w.Span {
+					mark = Likely
+				}
+			}
 			out = append(out, CodeSite{Target: target, Path: f.Path, Span: w.Span, Why: w.Why, Mark: mark})
 		}
 	}
+	// Likely sites first, each group by path and offset.
 	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Mark != out[j].Mark {
+			return out[i].Mark == Likely
+		}
 		if out[i].Path != out[j].Path {
 			return out[i].Path < out[j].Path
 		}

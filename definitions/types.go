@@ -288,6 +288,8 @@ type Uses struct {
 	// SendsOf maps a top-level function declared in this file (lib helpers)
 	// to the send kinds its body uses.
 	SendsOf map[string][]string
+	// Rows is where rows of tables go in the file's code (rowflow.go).
+	Rows RowFlow
 }
 
 // TestData is a test data file `testdata/<table>.json`.

@@ -170,6 +170,9 @@ const (
 	T2504 = "T2504"
 	// T2505: sends declared but not used, or used but not declared.
 	T2505 = "T2505"
+	// T2506: code names a column on a value that is certainly a row of a
+	// table, and the table has no such column.
+	T2506 = "T2506"
 
 	// T2601: a test data file names no table.
 	T2601 = "T2601"

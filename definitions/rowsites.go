@@ -1,0 +1,258 @@
+package definitions
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file joins the files' row flows (rowflow.go) into the row sites of
+// the project: the places where code names a column on a value that is
+// certainly a row (or a list of rows) of one table. A parameter of a
+// project function is a row of T where every call of it in the project
+// passes one and nothing names the function but its calls; what a
+// function returns is a row of T where each of its returns is one. The
+// join runs once per snapshot, over the flows alone (no tree is read).
+
+// RowSite is a place in code that names a column of a row of Table.
+type RowSite struct {
+	Path   string
+	Def    string // the definition around, "" in a helper
+	Table  string
+	Column NameRef
+	How    RowHow
+}
+
+// RowSites returns the row sites of the file at path, by offset.
+func (ix *Index) RowSites(path string) []RowSite {
+	return ix.rowSites()[path]
+}
+
+// AllRowSites returns every row site of the project, by path and offset.
+func (ix *Index) AllRowSites() []RowSite {
+	all := ix.rowSites()
+	var out []RowSite
+	for _, f := range ix.sorted {
+		out = append(out, all[f.Path]...)
+	}
+	return out
+}
+
+// RowSiteAt returns the row site of the file at path whose column name
+// starts at offset, and whether there is one.
+func (ix *Index) RowSiteAt(path string, offset int) (RowSite, bool) {
+	sites := ix.rowSites()[path]
+	i := sort.Search(len(sites), func(i int) bool { return sites[i].Column.Span.Start >= offset })
+	if i < len(sites) && sites[i].Column.Span.Start == offset {
+		return sites[i], true
+	}
+	return RowSite{}, false
+}
+
+func (ix *Index) rowSites() map[string][]RowSite {
+	ix.rowsOnce.Do(func() { ix.rowsBy = joinRowFlows(ix) })
+	return ix.rowsBy
+}
+
+// rowOf is what an origin resolves to: a row of table (a list of them
+// where list), ok where certain.
+type rowOf struct {
+	table string
+	list  bool
+	ok    bool
+}
+
+type rowJoin struct {
+	ix      *Index
+	calls   map[string][]rowCallIn // by target "path#F"
+	escaped map[string]bool        // targets
+	memo    map[string]rowOf
+	busy    map[string]bool
+}
+
+type rowCallIn struct {
+	from string // the caller's path
+	args []RowOrigin
+}
+
+func joinRowFlows(ix *Index) map[string][]RowSite {
+	j := &rowJoin{ix: ix, calls: map[string][]rowCallIn{}, escaped: map[string]bool{}, memo: map[string]rowOf{}, busy: map[string]bool{}}
+	for _, f := range ix.sorted {
+		fl := &f.Uses.Rows
+		for _, c := range fl.Calls {
+			if t := j.target(f, c.Callee); t != "" {
+				j.calls[t] = append(j.calls[t], rowCallIn{from: f.Path, args: c.Args})
+			}
+		}
+		for _, b := range fl.Escapes {
+			if t := j.target(f, b); t != "" {
+				j.escaped[t] = true
+			}
+		}
+	}
+	out := map[string][]RowSite{}
+	for _, f := range ix.sorted {
+		for _, u := range f.Uses.Rows.Uses {
+			r := j.resolve(u.Of, f.Path)
+			if !r.ok || r.list {
+				continue
+			}
+			out[f.Path] = append(out[f.Path], RowSite{Path: f.Path, Def: u.Def, Table: r.table, Column: u.Column, How: u.How})
+		}
+		sites := out[f.Path]
+		sort.SliceStable(sites, func(a, b int) bool { return sites[a].Column.Span.Start < sites[b].Column.Span.Start })
+	}
+	return out
+}
+
+// target is the function that binding b of file f names, as "path#F",
+// following re-exports; "" where it is no top-level function of a project
+// file.
+func (j *rowJoin) target(f *File, b string) string {
+	module, name, ok := strings.Cut(b, "#")
+	if !ok {
+		return ""
+	}
+	if module == "" {
+		if slices.Contains(f.Uses.Rows.Funcs, name) {
+			return f.Path + "#" + name
+		}
+		return ""
+	}
+	p := j.ix.code().resolve(f.Path, module)
+	if p == "" {
+		return ""
+	}
+	return j.exported(p, name, 0)
+}
+
+// exported is the function that file p exports as name.
+func (j *rowJoin) exported(p, name string, depth int) string {
+	g := j.ix.files.get(p)
+	if g == nil || depth > maxReexports {
+		return ""
+	}
+	for _, e := range g.Exports {
+		if e.Exported != name && !(e.Exported == "*" && e.Local == "*") {
+			continue
+		}
+		local := e.Local
+		if e.Local == "*" {
+			local = name
+		}
+		if e.Module == "" {
+			if slices.Contains(g.Uses.Rows.Funcs, local) {
+				return g.Path + "#" + local
+			}
+			continue
+		}
+		if q := j.ix.code().resolve(g.Path, e.Module); q != "" {
+			if t := j.exported(q, local, depth+1); t != "" {
+				return t
+			}
+		}
+	}
+	if slices.Contains(g.Uses.Rows.Funcs, name) {
+		return g.Path + "#" + name
+	}
+	return ""
+}
+
+// resolve is what origin o of a value in the file at path is.
+func (j *rowJoin) resolve(o RowOrigin, path string) rowOf {
+	var r rowOf
+	switch {
+	case o.Table != "":
+		return rowOf{table: o.Table, list: o.List, ok: true}
+	case o.Param != "":
+		r = j.param(path, o.Param)
+	case o.Call != "":
+		f := j.ix.files.get(path)
+		if f == nil {
+			return rowOf{}
+		}
+		r = j.returns(j.target(f, o.Call))
+	default:
+		return rowOf{}
+	}
+	if o.Elem {
+		if !r.ok || !r.list {
+			return rowOf{}
+		}
+		r.list = false
+	}
+	return r
+}
+
+// param is what the k-th parameter of function F ("F:k") of the file at
+// path is: what every call passes, where they agree.
+func (j *rowJoin) param(path, fk string) rowOf {
+	name, ks, _ := strings.Cut(fk, ":")
+	k, err := strconv.Atoi(ks)
+	if err != nil {
+		return rowOf{}
+	}
+	t := path + "#" + name
+	key := "p " + t + ":" + ks
+	if r, ok := j.memo[key]; ok {
+		return r
+	}
+	if j.busy[key] || j.escaped[t] {
+		return rowOf{}
+	}
+	j.busy[key] = true
+	var r rowOf
+	for i, c := range j.calls[t] {
+		if k >= len(c.args) {
+			r = rowOf{}
+			break
+		}
+		got := j.resolve(c.args[k], c.from)
+		if !got.ok || (i > 0 && got != r) {
+			r = rowOf{}
+			break
+		}
+		r = got
+	}
+	delete(j.busy, key)
+	j.memo[key] = r
+	return r
+}
+
+// returns is what function target returns, where all its returns agree.
+func (j *rowJoin) returns(t string) rowOf {
+	if t == "" {
+		return rowOf{}
+	}
+	key := "r " + t
+	if r, ok := j.memo[key]; ok {
+		return r
+	}
+	if j.busy[key] {
+		return rowOf{}
+	}
+	path, name, _ := strings.Cut(t, "#")
+	f := j.ix.files.get(path)
+	if f == nil {
+		return rowOf{}
+	}
+	j.busy[key] = true
+	var r rowOf
+	n := 0
+	for _, rt := range f.Uses.Rows.Returns {
+		if rt.Func != name {
+			continue
+		}
+		got := j.resolve(rt.Of, path)
+		if !got.ok || (n > 0 && got != r) {
+			r = rowOf{}
+			break
+		}
+		r = got
+		n++
+	}
+	delete(j.busy, key)
+	j.memo[key] = r
+	return r
+}
