@@ -268,6 +268,10 @@ const (
 	// T9125: an agent the host handle (package host) has no policy for.
 	T9125 = "T9125"
 
+	// T9126: a fix no longer applies: the text at its place is not the
+	// text it expects, or the check no longer offers it there.
+	T9126 = "T9126"
+
 	// T9135: check --changed-since: git cannot say what changed since the
 	// ref (no git, not a git repository, an unknown ref).
 	T9135 = "T9135"

@@ -289,6 +289,9 @@ type actionData struct {
 	Remove string   `json:"remove,omitempty"` // a definition or column to remove
 	Fix    *fixData `json:"fix,omitempty"`    // a finding's certain fix
 	Code   string   `json:"code,omitempty"`
+	// Old is the text the fix replaces, as it stood when the action was
+	// listed: the fix tool refuses it (T9126) where the text moved.
+	Old string `json:"old,omitempty"`
 }
 
 func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, error) {
@@ -333,7 +336,10 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 				continue
 			}
 			d := toDiagnostic(ix, fd, l, nil, false, false, s.uriOf)
-			data, _ := json.Marshal(actionData{Fix: d.Data.Fix, Code: fd.Code})
+			if fd.Fix.Path != rel || fd.Fix.Start < 0 || fd.Fix.End > len(f.Src) || fd.Fix.Start > fd.Fix.End {
+				continue
+			}
+			data, _ := json.Marshal(actionData{Fix: d.Data.Fix, Code: fd.Code, Old: string(f.Src[fd.Fix.Start:fd.Fix.End])})
 			a := codeAction{Title: fd.Fix.Title, Kind: "quickfix", Diagnostics: []diagnostic{d}, IsPreferred: true, Data: data}
 			if !resolve {
 				// Listing actions judges nothing and asks no one: the fix's
@@ -408,23 +414,18 @@ func (s *server) resolve(ctx context.Context, a codeAction) (codeAction, error) 
 		a.Edit, err = s.clientWrite(ctx, ix, set)
 		return a, err
 	case data.Fix != nil:
-		f := ix.File(data.Fix.Path)
-		if f == nil || data.Fix.End > len(f.Src) || data.Fix.Start > data.Fix.End {
-			return a, diag.Errorf(diag.T9103, "the fix's file %s changed; ask for the code actions again", data.Fix.Path).With("path", data.Fix.Path)
-		}
-		b := change.NewBuilder()
-		b.Edit(f.Path, f.Src, change.Edit{Start: data.Fix.Start, End: data.Fix.End, Text: data.Fix.Text})
-		set, err := b.Set()
-		if err != nil {
+		// The fix tool holds the fix to the text it was listed on: a fix
+		// whose text moved is refused (T9126), never applied where its
+		// offsets now fall.
+		in := tools.FixInput{Code: data.Code, Path: data.Fix.Path, Start: data.Fix.Start, End: data.Fix.End, Old: data.Old}
+		if s.writes() == writesServer {
+			raw, _ := json.Marshal(in)
+			a.Edit, err = s.serverWrite(ctx, "fix", raw)
 			return a, err
 		}
-		set.Action, set.Target = change.ActionFix, data.Code
-		if s.writes() == writesServer {
-			if _, err := ws.Apply(ctx, ix, set); err != nil {
-				return a, err
-			}
-			a.Edit = s.syncOpenDocuments()
-			return a, nil
+		set, _, err := ws.PlanFix(ctx, ix, in)
+		if err != nil {
+			return a, err
 		}
 		a.Edit, err = s.clientWrite(ctx, ix, set)
 		return a, err

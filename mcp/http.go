@@ -16,8 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tent-tools/tent-tools/tools"
 	"github.com/tent-tools/tent-tools/host"
+	"github.com/tent-tools/tent-tools/tools"
 )
 
 // Grant is what a bearer token names: who calls, on which workspace,

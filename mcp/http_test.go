@@ -15,9 +15,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tent-tools/tent-tools/host"
 	"github.com/tent-tools/tent-tools/mcp"
 	"github.com/tent-tools/tent-tools/tools"
-	"github.com/tent-tools/tent-tools/host"
 )
 
 // hostFixture is a host's workspaces served over streamable HTTP on

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tent-tools/tent-tools/internal/testneed"
 	"github.com/tent-tools/tent-tools/host"
+	"github.com/tent-tools/tent-tools/internal/testneed"
 )
 
 // needNode finds node and the npm client installed by `npm ci` in

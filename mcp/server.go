@@ -103,7 +103,7 @@ func describe(t tools.Tool) *sdk.Tool {
 		InputSchema: marshalOnce(input),
 		Annotations: annotations(t),
 	}
-	if out := outputSchema(t.Name); out != nil {
+	if out := outputSchema(t); out != nil {
 		mt.OutputSchema = marshalOnce(out)
 	}
 	return mt

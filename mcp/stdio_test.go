@@ -88,6 +88,7 @@ func TestListTools(t *testing.T) {
 		{"remember", false, false, true},
 		{"reset", false, true, true},
 		{"shell", false, true, false},
+		{"fix", false, false, true},
 	}
 	for _, tt := range tests {
 		a := listed[tt.tool].Annotations
@@ -155,6 +156,35 @@ func TestEveryTool(t *testing.T) {
 		if s, ok := schemas[c.tool]; ok {
 			validate(t, c.tool+"'s answer", compile(t, "output:"+c.tool, s), res.StructuredContent)
 		}
+	}
+	// fix: the certain fix of a finding, named as check answers it, on a
+	// text broken for it (an edit makes the finding, fix undoes it).
+	call(t, cs, "edit", `{"path": "tables/orders.ts", "find": "ref('users')", "with": "ref('userz')"}`)
+	src, err := os.ReadFile(filepath.Join(dir, "tables", "orders.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fixIn string
+	for _, f := range structured(t, call(t, cs, "check", `{}`))["findings"].([]any) {
+		f := f.(map[string]any)
+		if fx, ok := f["fix"].(map[string]any); ok && f["code"] == "T2003" {
+			start, end := int(fx["start"].(float64)), int(fx["end"].(float64))
+			in, _ := json.Marshal(map[string]any{"code": "T2003", "path": fx["path"], "start": start, "end": end, "old": string(src[start:end])})
+			fixIn = string(in)
+		}
+	}
+	if fixIn == "" {
+		t.Fatal("check found no T2003 with a fix after ref('userz')")
+	}
+	res := call(t, cs, "fix", fixIn)
+	called["fix"] = true
+	if res.IsError {
+		t.Errorf("fix %s: %s", fixIn, text(res))
+	} else {
+		validate(t, "fix's answer", compile(t, "output:fix", schemas["fix"]), res.StructuredContent)
+	}
+	if fixed, _ := os.ReadFile(filepath.Join(dir, "tables", "orders.ts")); !strings.Contains(string(fixed), "ref('users')") {
+		t.Errorf("the fix left orders.ts:\n%s", fixed)
 	}
 	for _, rt := range tools.All() {
 		if !called[rt.Name] && rt.Name != "shot" && rt.Name != "shell" { // TestShot calls shot, TestShell shell

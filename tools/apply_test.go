@@ -12,8 +12,8 @@ import (
 	"github.com/tent-tools/tent-tools/change/changetest"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/sample"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 	"github.com/tent-tools/tent-tools/rename"
-	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // planned opens refactor-basic and plans the rename of orders to
@@ -49,7 +49,7 @@ func TestApplyRefusesUnreadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = w.Apply(context.Background(), ix, s)
+	_, err = w.state.Apply(context.Background(), ix, s)
 	te := wantCode(t, err, diag.T1001)
 	if te.Data["path"] != "tables/orders.ts" {
 		t.Errorf("refusal names %v", te.Data["path"])
@@ -61,7 +61,7 @@ func TestApplyRefusesUnreadable(t *testing.T) {
 	b = change.NewBuilder()
 	b.Edit(td.Path, td.Src, change.Edit{Start: 0, End: 1, Text: "{"})
 	s, _ = b.Set()
-	_, err = w.Apply(context.Background(), ix, s)
+	_, err = w.state.Apply(context.Background(), ix, s)
 	wantCode(t, err, diag.T1002)
 	sameFiles(t, changetest.Load(t, dir), before)
 }
@@ -74,7 +74,7 @@ func TestApplyStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix, _ := w.Index(context.Background())
-	_, err := w.Apply(context.Background(), ix, s)
+	_, err := w.state.Apply(context.Background(), ix, s)
 	if err == nil || !strings.Contains(err.Error(), "changed on the disk") {
 		t.Fatalf("got %v; want a refusal of a stale plan", err)
 	}
@@ -91,7 +91,7 @@ func TestApplyMoveOntoAFile(t *testing.T) {
 	}
 	before["testdata/purchases.json"] = []byte("x")
 	ix, _ := w.Index(context.Background())
-	_, err := w.Apply(context.Background(), ix, s)
+	_, err := w.state.Apply(context.Background(), ix, s)
 	wantCode(t, err, diag.T9107)
 	sameFiles(t, changetest.Load(t, dir), before)
 }
@@ -120,17 +120,17 @@ func (f *failingOps) Remove(name string) error {
 func TestApplyPutsBack(t *testing.T) {
 	for _, ops := range []failingOps{{renames: 1}, {renames: 4}, {renames: 6}, {removes: 1}} {
 		w, dir, before, s := planned(t)
-		ops.fsys = w.FS()
-		w.SetFileOps(&ops)
+		ops.fsys = w.state.FS()
+		w.state.SetFileOps(&ops)
 		ix, _ := w.Index(context.Background())
-		point, err := w.Apply(context.Background(), ix, s)
+		point, err := w.state.Apply(context.Background(), ix, s)
 		if err == nil || !strings.Contains(err.Error(), "nothing was changed") {
 			t.Errorf("%+v: got %v; want a failure put back", ops, err)
 		}
 		sameFiles(t, changetest.Load(t, dir), before)
 		sample.NoTemps(t, dir)
 		// The point recorded before the renames is taken back.
-		hs, _ := w.HistoryStore(context.Background())
+		hs, _ := w.state.HistoryStore(context.Background())
 		if last, _ := hs.Last(context.Background()); point != 0 || last != 0 {
 			t.Errorf("%+v: point %d, last %d; want none", ops, point, last)
 		}
@@ -147,7 +147,7 @@ func TestApplyKeepsMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix, _ := w.Index(context.Background())
-	if _, err := w.Apply(context.Background(), ix, s); err != nil {
+	if _, err := w.state.Apply(context.Background(), ix, s); err != nil {
 		t.Fatal(err)
 	}
 	info, err := os.Stat(p)
@@ -176,7 +176,7 @@ func (c cutOps) Remove(name string) error { panic("power cut") }
 // whose new text was lost is finished from the contents the history keeps.
 func TestFinishFromHistory(t *testing.T) {
 	w, dir := openCopy(t, Options{})
-	w.SetFileOps(cutOps{fsys: w.FS()})
+	w.state.SetFileOps(cutOps{fsys: w.state.FS()})
 	_, err := call(w, "edit", `{"path": "project.ts", "find": "name: 'shop'", "with": "name: 'store'"}`)
 	if err == nil || !strings.Contains(err.Error(), "power cut") {
 		t.Fatalf("got %v; want the cut", err)
@@ -184,7 +184,7 @@ func TestFinishFromHistory(t *testing.T) {
 	if strings.Contains(readFile(t, dir, "project.ts"), "store") {
 		t.Fatal("the text reached the disk")
 	}
-	w.SetFileOps(nil)
+	w.state.SetFileOps(nil)
 	h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer)
 	if !strings.Contains(readFile(t, dir, "project.ts"), "name: 'store'") {
 		t.Error("the change was not finished")

@@ -32,12 +32,15 @@ type ChangedByAnswer struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "changedBy",
 		Summary:  "The newest point that changed a definition or a column, or one field of it by its path, with its time, who made it, its kind and its turn",
 		NewInput: func() any { return new(ChangedByInput) },
+		Answer:   ChangedByAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.ChangedBy(ctx, *in.(*ChangedByInput))
+			return w.changedBy(ctx, *in.(*ChangedByInput))
 		},
 	})
 }
@@ -46,11 +49,11 @@ func init() {
 // whose changes touch the name (and the field path). It follows renames
 // back: before the point that renamed orders to purchases, purchases was
 // orders (and columns.customer, before its rename, columns.buyer).
-func (w *Workspace) ChangedBy(ctx context.Context, in ChangedByInput) (Answer, error) {
+func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, error) {
 	if in.Name == "" {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: name is empty").With("field", "name")
 	}
-	hs, err := w.HistoryStore(ctx)
+	hs, err := w.state.HistoryStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

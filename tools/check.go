@@ -11,12 +11,15 @@ import (
 type CheckInput struct{}
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "check",
 		Summary:  "The findings of the check (format.md §7), errors first: broken references, code and test data that do not fit the definitions",
 		NewInput: func() any { return new(CheckInput) },
+		Answer:   check.Answer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Check(ctx)
+			return w.check(ctx)
 		},
 	})
 }
@@ -24,7 +27,7 @@ func init() {
 // Check answers the findings of the check on the workspace's index, with
 // T2011 for what the test database has that no definition names (where
 // there is a test database). The data answer is {"findings": [...]}.
-func (w *Workspace) Check(ctx context.Context) (Answer, error) {
+func (w *Workspace) check(ctx context.Context) (Answer, error) {
 	ix, err := w.Index(ctx)
 	if err != nil {
 		return Answer{}, err

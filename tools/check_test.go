@@ -38,11 +38,11 @@ func TestCheckKeepsAChecker(t *testing.T) {
 		if err := os.WriteFile(orders, step.text, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ans, err := w.Check(ctx)
+		ans, err := w.Check(ctx, CheckInput{})
 		if err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
-		got := ans.Data.(check.Answer).Findings
+		got := ans.Findings
 		fresh, err := definitions.Build(ctx, dir)
 		if err != nil {
 			t.Fatal(err)

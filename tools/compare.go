@@ -26,20 +26,23 @@ type CompareAnswer struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "compare",
 		Summary:  "What changed between two points (to is the present where left out), for the whole app or one definition, from the changes kept with the points",
 		NewInput: func() any { return new(CompareInput) },
+		Answer:   CompareAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Compare(ctx, *in.(*CompareInput))
+			return w.compare(ctx, *in.(*CompareInput))
 		},
 	})
 }
 
 // Compare answers the net change of the points after From up to To,
 // composed from the changes kept with them (never parsing old versions).
-func (w *Workspace) Compare(ctx context.Context, in CompareInput) (Answer, error) {
-	hs, err := w.HistoryStore(ctx)
+func (w *Workspace) compare(ctx context.Context, in CompareInput) (Answer, error) {
+	hs, err := w.state.HistoryStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

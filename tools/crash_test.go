@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/history"
-	"github.com/tent-tools/tent-tools/workspace"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 
 	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/internal/soak"
@@ -57,9 +57,9 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	if os.Getenv("TENT_CRASH_SWAP") != "" {
-		w.SetFileOps(slowSwaps{slowOps{fsys: w.DiskOps(), pause: 2 * time.Millisecond}})
+		w.state.SetFileOps(slowSwaps{slowOps{fsys: w.state.DiskOps(), pause: 2 * time.Millisecond}})
 	} else {
-		w.SetFileOps(slowOps{fsys: w.FS(), pause: 2 * time.Millisecond})
+		w.state.SetFileOps(slowOps{fsys: w.state.FS(), pause: 2 * time.Millisecond})
 	}
 	fmt.Println("ready")
 	if _, err := call(w, "rename", `{"name": "orders", "to": "purchases"}`); err != nil {
@@ -197,7 +197,7 @@ func crashRun(t *testing.T, delay time.Duration, swap bool) (files map[string]st
 	h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer)
 	files = snapshot(t, dir)
 	sample.NoTemps(t, dir)
-	hs, err := w.HistoryStore(ctx)
+	hs, err := w.state.HistoryStore(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

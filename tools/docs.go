@@ -22,10 +22,13 @@ type DocsAnswer struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "docs",
 		Summary:  "A page of the shipped docs by its topic (\"index\" lists the pages)",
 		NewInput: func() any { return new(DocsInput) },
+		Answer:   DocsAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
 			return Docs(*in.(*DocsInput))
 		},

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/words"
-	"github.com/tent-tools/tent-tools/workspace"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 )
 
 // EditInput is the input of edit: one replacement (Find, With) or several
@@ -30,13 +30,16 @@ type Replacement struct {
 const contextLines = 2
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "edit",
 		Summary:  "Puts with in the place of find, where find stands exactly once in a file; or several such replacements (edits), all or nothing",
 		Writes:   true,
 		NewInput: func() any { return new(EditInput) },
+		Answer:   Changed{},
+		Additive: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Edit(ctx, *in.(*EditInput))
+			return w.edit(ctx, *in.(*EditInput))
 		},
 	})
 }
@@ -52,7 +55,7 @@ func init() {
 // The file keeps its line ends: in a file that ends its lines with CRLF, a
 // "\n" in Find or With means CRLF (and in an LF file a CRLF in them means
 // "\n"). It keeps its BOM, whether it ends with a line end, and its mode.
-func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
+func (w *Workspace) edit(ctx context.Context, in EditInput) (Answer, error) {
 	items, err := in.replacements()
 	if err != nil {
 		return Answer{}, err
@@ -61,7 +64,7 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	src, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
+	src, info, err := w.state.ReadFile(rel, MaxFile, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s, more than the %s that edit changes: split the file, or change it outside the tools", rel, words.Bytes(n), words.Bytes(MaxFile)).With("path", rel)
 	})
 	if err != nil {
@@ -116,7 +119,7 @@ func (w *Workspace) Edit(ctx context.Context, in EditInput) (Answer, error) {
 	}
 	st := &workspace.Stage{Summary: "edit " + rel}
 	st.Put(rel, src, true, info.Mode().Perm(), out)
-	point, err := w.CommitStage(ctx, nil, st)
+	point, err := w.state.CommitStage(ctx, nil, st)
 	if err != nil {
 		return Answer{}, err
 	}

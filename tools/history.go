@@ -51,18 +51,21 @@ type ChangeSummary struct {
 const defaultNewest = 20
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "history",
 		Summary:  "The points (changes of tools, undos, changes made outside), newest first (20 where newest is left out), and what each changed",
 		NewInput: func() any { return new(HistoryInput) },
+		Answer:   HistoryAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.History(ctx, *in.(*HistoryInput))
+			return w.history(ctx, *in.(*HistoryInput))
 		},
 	})
 }
 
 // History answers the newest points.
-func (w *Workspace) History(ctx context.Context, in HistoryInput) (Answer, error) {
+func (w *Workspace) history(ctx context.Context, in HistoryInput) (Answer, error) {
 	if in.Newest < 0 {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: newest must be 1 or more").With("field", "newest")
 	}
@@ -70,7 +73,7 @@ func (w *Workspace) History(ctx context.Context, in HistoryInput) (Answer, error
 	if n == 0 {
 		n = defaultNewest
 	}
-	hs, err := w.HistoryStore(ctx)
+	hs, err := w.state.HistoryStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

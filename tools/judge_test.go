@@ -70,7 +70,7 @@ func TestPolicyMatrix(t *testing.T) {
 				if (len(ap.asked) > 0) != m.want.asked {
 					t.Errorf("asked %d times; want asked %v", len(ap.asked), m.want.asked)
 				}
-				hs, _ := w.HistoryStore(context.Background())
+				hs, _ := w.state.HistoryStore(context.Background())
 				last, _ := hs.Last(context.Background())
 				if m.want.code == "" {
 					if err != nil {

@@ -24,19 +24,22 @@ type KeyAnswer struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "keys",
 		Summary:  "The keys of the notes kept with remember, sorted, those that begin with prefix",
 		NewInput: func() any { return new(KeysInput) },
+		Answer:   KeysAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Keys(ctx, *in.(*KeysInput))
+			return w.keys(ctx, *in.(*KeysInput))
 		},
 	})
 }
 
 // Keys lists the notes' keys.
-func (w *Workspace) Keys(ctx context.Context, in KeysInput) (Answer, error) {
-	ns, err := w.NoteStore(ctx)
+func (w *Workspace) keys(ctx context.Context, in KeysInput) (Answer, error) {
+	ns, err := w.state.NoteStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -12,7 +12,7 @@ import (
 // blobCount counts the contents the workspace's history keeps.
 func blobCount(t *testing.T, w *Workspace) int {
 	t.Helper()
-	hs, err := w.HistoryStore(context.Background())
+	hs, err := w.state.HistoryStore(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestLazyStart(t *testing.T) {
 	if n := blobCount(t, w); n != 0 {
 		t.Errorf("the start keeps %d contents; want none", n)
 	}
-	if hs, _ := w.HistoryStore(context.Background()); hs != nil {
+	if hs, _ := w.state.HistoryStore(context.Background()); hs != nil {
 		if v, err := hs.Version(context.Background()); v == 0 || err != nil {
 			t.Fatalf("the first call recorded no start (version %d, %v)", v, err)
 		}
@@ -45,7 +45,7 @@ func TestLazyStart(t *testing.T) {
 	if n := blobCount(t, w); n != 2 {
 		t.Errorf("the first write keeps %d contents; want 2 (orders.ts before and after)", n)
 	}
-	hs, _ := w.HistoryStore(context.Background())
+	hs, _ := w.state.HistoryStore(context.Background())
 	state, _, err := hs.State(context.Background())
 	if err != nil || state["lib/format.ts"].Hash == "" || state["tables/orders.ts"].Hash == "" {
 		t.Fatalf("the start recorded %d files (%v), without lib/format.ts or tables/orders.ts", len(state), err)

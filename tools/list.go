@@ -12,7 +12,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/words"
-	"github.com/tent-tools/tent-tools/workspace"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 )
 
 // ListInput is the input of list: a folder (left out: the project's root),
@@ -52,12 +52,15 @@ const (
 )
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "list",
 		Summary:  "A folder's files and folders as .gitignore leaves them, down to a depth (default 2), optionally only the files matching a glob",
 		NewInput: func() any { return new(ListInput) },
+		Answer:   ListAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.List(ctx, *in.(*ListInput))
+			return w.list(ctx, *in.(*ListInput))
 		},
 	})
 }
@@ -66,7 +69,7 @@ func init() {
 // the skipped folders (.git, .tent, node_modules, dist). A glob (with "**"
 // crossing folders) is matched against paths relative to the folder and
 // keeps only files. At most 1000 entries are answered; Cut counts the rest.
-func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
+func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 	if in.Depth < 0 {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: depth must be 1 or more").With("field", "depth")
 	}
@@ -81,7 +84,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	info, err := w.FS().Stat(rel)
+	info, err := w.state.FS().Stat(rel)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// list names folders: "no file" would send the agent to look for one.
 		return Answer{}, diag.Errorf(diag.T9103, "no folder %s in the project (list without a path lists the project's root)", rel).With("path", rel)
@@ -94,7 +97,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 	}
 	ans := ListAnswer{Path: rel, Entries: []Entry{}}
 	var b strings.Builder
-	err = w.Walk(ctx, rel, func(p string, d fs.DirEntry, level int) error {
+	err = w.state.Walk(ctx, rel, func(p string, d fs.DirEntry, level int) error {
 		below := p
 		if rel != "." {
 			below = strings.TrimPrefix(p, rel+"/")
@@ -125,7 +128,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			e.Kind = "link"
-			e.Target, _ = w.FS().Readlink(p)
+			e.Target, _ = w.state.FS().Readlink(p)
 			fmt.Fprintf(&b, "%s%s -> %s\n", indent, name, e.Target)
 		case d.IsDir():
 			e.Kind = "folder"
@@ -171,7 +174,7 @@ func (w *Workspace) List(ctx context.Context, in ListInput) (Answer, error) {
 // countEntries counts what the folder rel holds, as list would show it.
 func (w *Workspace) countEntries(ctx context.Context, rel string) int {
 	n := 0
-	w.Walk(ctx, rel, func(_ string, d fs.DirEntry, _ int) error {
+	w.state.Walk(ctx, rel, func(_ string, d fs.DirEntry, _ int) error {
 		n++
 		if d.IsDir() {
 			return fs.SkipDir

@@ -23,7 +23,7 @@ func TestReadersSeeWholeChanges(t *testing.T) {
 	if count() != before || after == before {
 		t.Fatalf("hits %d before, %d after", before, after)
 	}
-	w.SetFileOps(slowOps{fsys: w.FS(), pause: time.Millisecond})
+	w.state.SetFileOps(slowOps{fsys: w.state.FS(), pause: time.Millisecond})
 
 	done := make(chan struct{})
 	seen := map[int]int{}

@@ -19,19 +19,22 @@ type LogsInput struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "logs",
 		Summary:  "Calls and errors of the app's runs, newest first, with the app's stack in its own files; errors only, or since a time or an age (10m)",
 		NewInput: func() any { return new(LogsInput) },
+		Answer:   runner.Logs{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Logs(ctx, *in.(*LogsInput))
+			return w.logs(ctx, *in.(*LogsInput))
 		},
 	})
 }
 
 // Logs answers the runs of the workspace's app (tools.md §5, logs).
-func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
-	r, err := w.Runner()
+func (w *Workspace) logs(ctx context.Context, in LogsInput) (Answer, error) {
+	r, err := w.state.Runner()
 	if err != nil {
 		return Answer{}, err
 	}
@@ -39,7 +42,7 @@ func (w *Workspace) Logs(ctx context.Context, in LogsInput) (Answer, error) {
 	if err != nil {
 		var te *diag.ToolError
 		if !errors.As(err, &te) {
-			err = w.StateDBError(runner.LogFile, err)
+			err = w.state.StateDBError(runner.LogFile, err)
 		}
 		return Answer{}, err
 	}

@@ -13,21 +13,24 @@ import (
 type ModelInput struct{}
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "model",
 		Summary:  "The app as data for a visual editor: tables with columns, indexes and rows, functions with what they read and write, flows with steps, screens with routes, findings' counts and ranges; what the change tool edits",
 		NewInput: func() any { return new(ModelInput) },
+		Answer:   model.Model{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Model(ctx)
+			return w.model(ctx)
 		},
 	})
 }
 
-// Model answers the model of the project (package model, tent/model in
+// model answers the model of the project (package model, tent/model in
 // the language server): its data is the model, ranges in UTF-16
 // units as LSP counts by default. The version is the workspace's
 // (workspace.Version).
-func (w *Workspace) Model(ctx context.Context) (Answer, error) {
+func (w *Workspace) model(ctx context.Context) (Answer, error) {
 	ix, err := w.Index(ctx)
 	if err != nil {
 		return Answer{}, err

@@ -30,13 +30,16 @@ type MoveAnswer struct {
 }
 
 func init() {
-	Register(Tool{
-		Name:     "move",
-		Summary:  "Moves or renames a file, and changes the relative imports that name it (in other files, and its own in it)",
-		Writes:   true,
-		NewInput: func() any { return new(MoveInput) },
+	register(Tool{
+		Name:       "move",
+		Summary:    "Moves or renames a file, and changes the relative imports that name it (in other files, and its own in it)",
+		Writes:     true,
+		NewInput:   func() any { return new(MoveInput) },
+		Answer:     MoveAnswer{},
+		Idempotent: true,
+		Local:      true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Move(ctx, *in.(*MoveInput))
+			return w.move(ctx, *in.(*MoveInput))
 		},
 	})
 }
@@ -44,7 +47,7 @@ func init() {
 // Move plans a file's move as a change set (the move, and an edit of every
 // relative module specifier that names the file, or, in the file itself,
 // names another file from its old folder) and applies it.
-func (w *Workspace) Move(ctx context.Context, in MoveInput) (Answer, error) {
+func (w *Workspace) move(ctx context.Context, in MoveInput) (Answer, error) {
 	from, err := w.Resolve(in.Path, true)
 	if err != nil {
 		return Answer{}, err
@@ -56,14 +59,14 @@ func (w *Workspace) Move(ctx context.Context, in MoveInput) (Answer, error) {
 	if from == "." || to == "." {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: move moves one file; give its path and the path it moves to")
 	}
-	src, _, err := w.Current(from)
+	src, _, err := w.state.Current(from)
 	if err != nil {
 		return Answer{}, err
 	}
 	if from == to {
 		return Answer{}, diag.Errorf(diag.T9107, "%s is already at %s", in.Path, in.To).With("path", in.To)
 	}
-	if _, err := w.FS().Lstat(to); err == nil {
+	if _, err := w.state.FS().Lstat(to); err == nil {
 		return Answer{}, diag.Errorf(diag.T9107, "%s already exists; moving %s there would overwrite it", to, from).With("path", to)
 	}
 	ix, err := w.Index(ctx)
@@ -91,7 +94,7 @@ func (w *Workspace) Move(ctx context.Context, in MoveInput) (Answer, error) {
 		return Answer{}, fmt.Errorf("move %s: %w", from, err)
 	}
 	s.Action, s.Kind, s.Target, s.To = change.ActionMove, defchange.KindFile, from, to
-	point, err := w.Apply(ctx, ix, s)
+	point, err := w.state.Apply(ctx, ix, s)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/tent-tools/tent-tools/check"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 	"github.com/tent-tools/tent-tools/rename"
-	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // findingCodes lists the codes the check finds in one file.
@@ -227,7 +227,7 @@ func TestPlannedChangeSavedByTheEditorIsOneCommandPoint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			nBefore := len(before.Data.(HistoryAnswer).Points)
+			nBefore := len(before.Points)
 			ix, err := w.Index(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -303,7 +303,7 @@ func TestPlannedChangeSavedByTheEditorIsOneCommandPoint(t *testing.T) {
 			if len(points[0].Files) != len(plan.Files)+countMoves(plan) {
 				t.Errorf("the point names files %v; the plan %d", points[0].Files, len(plan.Files))
 			}
-			if w.Waiting() != 0 {
+			if w.state.Waiting() != 0 {
 				t.Errorf("the plan still waits")
 			}
 			// The start keeps no contents: the point keeps the plan's old
@@ -335,7 +335,7 @@ func newPoints(t *testing.T, w *Workspace, n int) []PointAnswer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := ans.Data.(HistoryAnswer).Points
+	all := ans.Points
 	if len(all) <= n {
 		return nil
 	}
@@ -357,7 +357,7 @@ func TestPlanChangeIsJudged(t *testing.T) {
 	}
 	_, err = w.PlanChange(ctx, ix, s)
 	wantCode(t, err, diag.T9105)
-	if w.Waiting() != 0 {
+	if w.state.Waiting() != 0 {
 		t.Errorf("a refused plan waits for saves")
 	}
 	_ = dir

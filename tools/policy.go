@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 	"github.com/tent-tools/tent-tools/policy"
-	"github.com/tent-tools/tent-tools/workspace"
 )
 
 // Policy is an agent's policy (package policy), named here too because

@@ -29,19 +29,22 @@ type ReadAnswer struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "read",
 		Summary:  "The text of a file, or of its lines from..to (1-based, inclusive), each line numbered",
 		NewInput: func() any { return new(ReadInput) },
+		Answer:   ReadAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Read(ctx, *in.(*ReadInput))
+			return w.read(ctx, *in.(*ReadInput))
 		},
 	})
 }
 
 // Read answers the text of a file, or of its lines. A file is read whole up
 // to MaxText; a larger one only by lines (T9104 tells so), up to MaxFile.
-func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
+func (w *Workspace) read(ctx context.Context, in ReadInput) (Answer, error) {
 	if in.From < 0 || in.To < 0 || (in.To > 0 && in.From > in.To) {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: from and to are line numbers, 1 or more, from not after to (got from %d, to %d)", in.From, in.To)
 	}
@@ -54,7 +57,7 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
 	if whole {
 		limit = MaxText
 	}
-	src, _, err := w.ReadFile(rel, limit, func(n int64) error {
+	src, _, err := w.state.ReadFile(rel, limit, func(n int64) error {
 		if whole && n <= MaxFile {
 			return diag.Errorf(diag.T9104, "%s is %s; read reads at most %s whole: give from and to to read it by lines", rel, words.Bytes(n), words.Bytes(MaxText)).
 				With("path", rel).With("size", n)
@@ -65,7 +68,7 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	if text, ok := w.Overlay(rel); ok {
+	if text, ok := w.state.Overlay(rel); ok {
 		src = text // an editor's unsaved text is what the project holds now
 	}
 	if err := checkText(rel, src); err != nil {

@@ -19,22 +19,25 @@ type RecallAnswer struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "recall",
 		Summary:  "The value of a note kept with remember; an unknown key is T9103",
 		NewInput: func() any { return new(RecallInput) },
+		Answer:   RecallAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Recall(ctx, *in.(*RecallInput))
+			return w.recall(ctx, *in.(*RecallInput))
 		},
 	})
 }
 
 // Recall answers a note's value.
-func (w *Workspace) Recall(ctx context.Context, in RecallInput) (Answer, error) {
+func (w *Workspace) recall(ctx context.Context, in RecallInput) (Answer, error) {
 	if err := checkKey(in.Key, "key"); err != nil {
 		return Answer{}, err
 	}
-	ns, err := w.NoteStore(ctx)
+	ns, err := w.state.NoteStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}

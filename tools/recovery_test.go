@@ -69,7 +69,7 @@ func TestPlantedPoint(t *testing.T) {
 			}
 			mustCall(t, w, "history", `{}`)
 			ctx := context.Background()
-			hs, err := w.HistoryStore(ctx)
+			hs, err := w.state.HistoryStore(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +111,7 @@ func TestPendingPointJudged(t *testing.T) {
 			w, dir := openCopy(t, Options{Policy: tt.policy, Caller: "ann"})
 			mustCall(t, w, "history", `{}`)
 			ctx := context.Background()
-			hs, err := w.HistoryStore(ctx)
+			hs, err := w.state.HistoryStore(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,46 +13,86 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/words"
 )
 
-// Tool is one tool of tools.md §5: its name, a one-line summary, its input
-// type and its handler.
+// Tool is one tool: its name, a one-line summary, its input type, its
+// handler, and its facts (what it answers, what it changes), which every
+// face reads here: MCP's output schema and annotations, the LSP's sync of
+// open documents after a write, the CLI's help (docs/pages/tools.md).
 type Tool struct {
 	Name    string
 	Summary string
-	// Writes marks a tool that changes files. Call runs such tools on a
-	// workspace one after another.
+	// Writes marks a tool that changes project files. Call runs such
+	// tools on a workspace one after another, under the write lock.
 	Writes bool
 	// NewInput returns a pointer to a new, empty input struct. Its JSON
 	// field names are the tool's input; a field whose json tag lacks
 	// omitempty is required.
 	NewInput func() any
 	// Run does the tool's work on the decoded input (the pointer that
-	// NewInput made). An error with a code is a *diag.ToolError.
+	// NewInput made) on a view that Call entered. An error with a code is
+	// a *diag.ToolError.
 	Run func(ctx context.Context, w *Workspace, in any) (Answer, error)
+
+	// Answer is a value of the type its Answer.Data holds (the JSON of
+	// its answer; AnswerSchema is its shape), and Also those of its other
+	// answers where it has more than one (shot: a picture or a page).
+	Answer any
+	Also   []any
+
+	// The facts below are what the tool does to the world. Each is false
+	// unless the tool's registration says otherwise, and false is the
+	// cautious word: a tool that forgets one is told as doing more.
+
+	// ReadOnly: the tool changes nothing at all, neither the project's
+	// files (so never with Writes) nor the workspace's other state (the
+	// test database, the notes).
+	ReadOnly bool
+	// Additive: it never takes away what was there (a file's text, a
+	// definition, a file, rows of the test database).
+	Additive bool
+	// Idempotent: called again with the same input, it changes nothing
+	// more.
+	Idempotent bool
+	// Local: it reaches nothing beyond the workspace (no network, no
+	// program of the machine).
+	Local bool
 }
 
 // registry holds every tool. It is filled by init functions (each tool's
-// own file registers it) and only read afterwards.
+// own file calls register) and sealed by the first look at it: no host
+// can add, replace or race a tool.
 var registry = map[string]Tool{}
 
-// Register adds a tool; it is called from init() in the tool's own file.
-// Registering a name twice is a programming error and panics.
-func Register(t Tool) {
-	if t.Name == "" || t.NewInput == nil || t.Run == nil {
-		panic("tools.Register: a tool needs a name, an input and a handler")
+// sealed is set by the first Lookup or All; register panics after it.
+var sealed atomic.Bool
+
+// register adds a tool; it is called from init() in the tool's own file.
+// Registering a name twice, or facts that contradict each other, is a
+// programming error and panics (TestToolFacts holds the rest: each tool
+// states its answer's type).
+func register(t Tool) {
+	switch {
+	case sealed.Load():
+		panic("tools: register " + t.Name + " after the registry was read")
+	case t.Name == "" || t.NewInput == nil || t.Run == nil:
+		panic("tools: register: a tool needs a name, an input and a handler")
+	case t.Writes && t.ReadOnly:
+		panic("tools: register " + t.Name + ": a tool that writes is not read-only")
 	}
 	if _, dup := registry[t.Name]; dup {
-		panic("tools.Register: tool " + t.Name + " registered twice")
+		panic("tools: tool " + t.Name + " registered twice")
 	}
 	registry[t.Name] = t
 }
 
 // Lookup returns the tool registered under name.
 func Lookup(name string) (Tool, bool) {
+	sealed.Store(true)
 	if t, ok := registry[name]; ok {
 		return t, true
 	}
@@ -82,6 +122,7 @@ func camelName(name string) string {
 
 // All returns every registered tool, sorted by name.
 func All() []Tool {
+	sealed.Store(true)
 	all := make([]Tool, 0, len(registry))
 	for _, t := range registry {
 		all = append(all, t)
@@ -100,18 +141,18 @@ func names() []string {
 }
 
 // Call runs the tool name on w with its input exactly as an agent sends it
-// (the JSON of tools.md §5; empty means {}). An unknown tool is T9101; input
-// that is not a JSON object, has a field the tool does not know, lacks a
-// required field or has a value of the wrong type is T9102. A tool that
-// panics answers an error; it never takes its host down.
+// (the JSON of docs/pages/tools.md; empty means {}). An unknown tool is
+// T9101; input that is not a JSON object, has a field the tool does not
+// know, lacks a required field or has a value of the wrong type is T9102.
+// A tool that panics answers an error; it never takes its host down.
 //
 // A tool that writes runs under the workspace's write lock, one after
 // another also across processes, after the workspace is settled (a change
 // a crash cut short is finished, changes made outside the tools are
 // recorded as a point); a tool that only reads runs under the shared commit
 // lock, so it never sees half of a change (Workspace.Enter, package
-// workspace).
-func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage) (ans Answer, err error) {
+// internal/workspace). The typed methods (typed.go) run the same way.
+func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage) (Answer, error) {
 	t, ok := Lookup(name)
 	if !ok {
 		return Answer{}, diag.Errorf(diag.T9101, "unknown tool %q; the tools are %s", name, strings.Join(names(), ", ")).
@@ -125,28 +166,40 @@ func Call(ctx context.Context, w *Workspace, name string, input json.RawMessage)
 	if err := DecodeInput(input, in); err != nil {
 		return Answer{}, err
 	}
+	return w.invoke(ctx, t, in)
+}
+
+// invoke runs the tool t on its decoded input (a pointer of NewInput's type)
+// in a view entered for it (the locks, the settling), and turns a panic
+// into an error (T9114).
+func (w *Workspace) invoke(ctx context.Context, t Tool, in any) (ans Answer, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ans, err = Answer{}, internalError(name, r, debug.Stack())
+			ans, err = Answer{}, internalError(w.panicLog(), t.Name, r, debug.Stack())
 		}
 	}()
-	view, release, err := w.Enter(ctx, t.Name, t.Writes)
+	view, release, err := w.state.Enter(ctx, t.Name, t.Writes)
 	if err != nil {
 		return Answer{}, err
 	}
 	defer release()
-	return t.Run(ctx, &Workspace{view}, in)
+	return t.Run(ctx, &Workspace{state: view, log: w.log}, in)
 }
 
 // panicLog is where a tool's recovered panic is logged with its stack:
-// stderr (a test alone puts another writer there).
-var panicLog io.Writer = os.Stderr
+// stderr, unless a test gave the workspace another writer (export_test.go).
+func (w *Workspace) panicLog() io.Writer {
+	if w.log != nil {
+		return w.log
+	}
+	return os.Stderr
+}
 
-// internalError logs a tool's recovered panic with its stack to stderr
-// (the host lives on; the stack is what a report of the bug needs) and
-// makes the coded error the caller gets (T9114).
-func internalError(tool string, r any, stack []byte) error {
-	fmt.Fprintf(panicLog, "tent-tools: internal error in tool %s: %v\n%s", tool, r, stack)
+// internalError logs a tool's recovered panic with its stack (the host
+// lives on; the stack is what a report of the bug needs) and makes the
+// coded error the caller gets (T9114).
+func internalError(log io.Writer, tool string, r any, stack []byte) error {
+	fmt.Fprintf(log, "tent-tools: internal error in tool %s: %v\n%s", tool, r, stack)
 	return diag.Errorf(diag.T9114, "internal error in tool %s: %v; this is a bug in tent-tools: please report it with the call that caused it and the stack written to stderr", tool, r).
 		With("tool", tool)
 }

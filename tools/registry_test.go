@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -49,14 +48,12 @@ func TestDecodeInput(t *testing.T) {
 }
 
 func TestCallRecoversPanics(t *testing.T) {
-	Register(Tool{Name: "test-panics", NewInput: func() any { return new(struct{}) },
-		Run: func(context.Context, *Workspace, any) (Answer, error) { panic("boom") }})
-	defer delete(registry, "test-panics")
+	panics := Tool{Name: "test-panics", NewInput: func() any { return new(struct{}) },
+		Run: func(context.Context, *Workspace, any) (Answer, error) { panic("boom") }}
 	var logged strings.Builder
-	panicLog = &logged
-	defer func() { panicLog = os.Stderr }()
 	w, _ := openFiles(t, nil)
-	_, err := call(w, "test-panics", `{}`)
+	w.log = &logged
+	_, err := w.invoke(context.Background(), panics, new(struct{}))
 	if te := wantCode(t, err, diag.T9114); te != nil && !containsAll(te.Message, "boom", "report") {
 		t.Errorf("got %v", err)
 	}

@@ -29,29 +29,33 @@ const (
 )
 
 func init() {
-	Register(Tool{
-		Name:     "remember",
-		Summary:  "Keeps a note (key and value) in the workspace across conversations, in .tent/, never in the project's files",
-		NewInput: func() any { return new(RememberInput) },
+	register(Tool{
+		Name:       "remember",
+		Summary:    "Keeps a note (key and value) in the workspace across conversations, in .tent/, never in the project's files",
+		NewInput:   func() any { return new(RememberInput) },
+		Answer:     RememberAnswer{},
+		Additive:   true,
+		Idempotent: true,
+		Local:      true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Remember(ctx, *in.(*RememberInput))
+			return w.remember(ctx, *in.(*RememberInput))
 		},
 	})
 }
 
 // Remember writes a note, replacing the key's value where it has one.
-func (w *Workspace) Remember(ctx context.Context, in RememberInput) (Answer, error) {
+func (w *Workspace) remember(ctx context.Context, in RememberInput) (Answer, error) {
 	if err := checkKey(in.Key, "key"); err != nil {
 		return Answer{}, err
 	}
 	if len(in.Value) > maxNoteValue || !utf8.ValidString(in.Value) {
 		return Answer{}, diag.Errorf(diag.T9104, "a note's value is text of at most %s", words.Bytes(maxNoteValue)).With("field", "value")
 	}
-	ns, err := w.NoteStore(ctx)
+	ns, err := w.state.NoteStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
-	created, err := ns.Put(ctx, in.Key, in.Value, w.Now())
+	created, err := ns.Put(ctx, in.Key, in.Value, w.state.Now())
 	if err != nil {
 		return Answer{}, err
 	}

@@ -21,13 +21,16 @@ type RemoveInput struct {
 }
 
 func init() {
-	Register(Tool{
-		Name:     "remove",
-		Summary:  "Removes a definition, a column or a file, states it in removed, deletes its test data, lists the places left",
-		Writes:   true,
-		NewInput: func() any { return new(RemoveInput) },
+	register(Tool{
+		Name:       "remove",
+		Summary:    "Removes a definition, a column or a file, states it in removed, deletes its test data, lists the places left",
+		Writes:     true,
+		NewInput:   func() any { return new(RemoveInput) },
+		Answer:     remove.Answer{},
+		Idempotent: true,
+		Local:      true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Remove(ctx, *in.(*RemoveInput))
+			return w.remove(ctx, *in.(*RemoveInput))
 		},
 	})
 }
@@ -35,7 +38,7 @@ func init() {
 // Remove plans a removal on the workspace's index (package remove) and
 // applies it (Apply). A file the index does not hold (a stylesheet, a
 // README) is simply deleted.
-func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) {
+func (w *Workspace) remove(ctx context.Context, in RemoveInput) (Answer, error) {
 	if (in.Name == "") == (in.Path == "") {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: remove takes a name or a path, one of them")
 	}
@@ -52,7 +55,7 @@ func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) 
 		if rerr != nil {
 			return Answer{}, rerr
 		}
-		if info, err := w.FS().Lstat(rel); err == nil && info.IsDir() {
+		if info, err := w.state.FS().Lstat(rel); err == nil && info.IsDir() {
 			return w.removeFolder(rel)
 		}
 		if ix.File(rel) != nil {
@@ -64,7 +67,7 @@ func (w *Workspace) Remove(ctx context.Context, in RemoveInput) (Answer, error) 
 	if err != nil {
 		return Answer{}, err
 	}
-	point, err := w.Apply(ctx, ix, s)
+	point, err := w.state.Apply(ctx, ix, s)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -93,7 +96,7 @@ func (w *Workspace) removeFolder(rel string) (Answer, error) {
 	if rel == "." {
 		return Answer{}, diag.Errorf(diag.T9102, "remove does not remove the project folder").With("path", rel)
 	}
-	f, err := w.FS().Open(rel)
+	f, err := w.state.FS().Open(rel)
 	if err != nil {
 		return Answer{}, fmt.Errorf("remove %s: %w", rel, err)
 	}
@@ -106,7 +109,7 @@ func (w *Workspace) removeFolder(rel string) (Answer, error) {
 		return Answer{}, diag.Errorf(diag.T9102, "%s is a folder that holds %s; remove removes one file, or an empty folder", rel, strings.Join(names, ", ")).
 			With("path", rel)
 	}
-	if err := w.FS().Remove(rel); err != nil {
+	if err := w.state.FS().Remove(rel); err != nil {
 		return Answer{}, fmt.Errorf("remove %s: %w", rel, err)
 	}
 	a := &remove.Answer{Removed: rel, Stated: []change.Line{}, Deleted: []string{rel}, Left: []change.Site{}}
@@ -115,7 +118,7 @@ func (w *Workspace) removeFolder(rel string) (Answer, error) {
 
 // planPlainFile plans deleting a file that the index does not read.
 func (w *Workspace) planPlainFile(rel string) (*change.Set, error) {
-	info, err := w.FS().Lstat(rel)
+	info, err := w.state.FS().Lstat(rel)
 	switch {
 	case err != nil:
 		return nil, diag.Errorf(diag.T9103, "no file %s", rel).With("path", rel)

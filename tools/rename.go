@@ -19,20 +19,24 @@ type RenameInput struct {
 }
 
 func init() {
-	Register(Tool{
-		Name:     "rename",
-		Summary:  "Renames a definition or a column (orders.buyer): the name, its was, every plain place; lists the code sites left",
-		Writes:   true,
-		NewInput: func() any { return new(RenameInput) },
+	register(Tool{
+		Name:       "rename",
+		Summary:    "Renames a definition or a column (orders.buyer): the name, its was, every plain place; lists the code sites left",
+		Writes:     true,
+		NewInput:   func() any { return new(RenameInput) },
+		Answer:     rename.Answer{},
+		Additive:   true,
+		Idempotent: true,
+		Local:      true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Rename(ctx, *in.(*RenameInput))
+			return w.rename(ctx, *in.(*RenameInput))
 		},
 	})
 }
 
 // Rename plans a rename on the workspace's index (package rename) and
 // applies it (Apply). It answers the lines changed and the code sites left.
-func (w *Workspace) Rename(ctx context.Context, in RenameInput) (Answer, error) {
+func (w *Workspace) rename(ctx context.Context, in RenameInput) (Answer, error) {
 	ix, err := w.Index(ctx)
 	if err != nil {
 		return Answer{}, err
@@ -41,7 +45,7 @@ func (w *Workspace) Rename(ctx context.Context, in RenameInput) (Answer, error) 
 	if err != nil {
 		return Answer{}, err
 	}
-	point, err := w.Apply(ctx, ix, s)
+	point, err := w.state.Apply(ctx, ix, s)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -13,24 +13,27 @@ type ResetAnswer struct {
 }
 
 func init() {
-	Register(Tool{
-		Name:     "reset",
-		Summary:  "Rebuilds the test database from the test data, on purpose: every row that runs wrote is gone",
-		NewInput: func() any { return new(ResetInput) },
+	register(Tool{
+		Name:       "reset",
+		Summary:    "Rebuilds the test database from the test data, on purpose: every row that runs wrote is gone",
+		NewInput:   func() any { return new(ResetInput) },
+		Answer:     ResetAnswer{},
+		Idempotent: true,
+		Local:      true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Reset(ctx)
+			return w.reset(ctx)
 		},
 	})
 }
 
 // Reset rebuilds the test database from testdata/*.json. Nothing else
 // ever rebuilds it: runs migrate it by was and removed.
-func (w *Workspace) Reset(ctx context.Context) (Answer, error) {
+func (w *Workspace) reset(ctx context.Context) (Answer, error) {
 	ix, err := w.appIndex(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
-	r, err := w.Runner()
+	r, err := w.state.Runner()
 	if err != nil {
 		return Answer{}, err
 	}

@@ -18,33 +18,36 @@ type RowsInput struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "rows",
 		Summary:  "Rows of a table of the test database (100 where limit is left out), without its private columns, which it names",
 		NewInput: func() any { return new(RowsInput) },
+		Answer:   runner.Rows{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Rows(ctx, *in.(*RowsInput))
+			return w.rows(ctx, *in.(*RowsInput))
 		},
 	})
 }
 
 // Rows answers rows of the test database (tools.md §5, rows), built or
 // migrated first as a run would.
-func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
+func (w *Workspace) rows(ctx context.Context, in RowsInput) (Answer, error) {
 	limit, err := limitOf(in.Limit, runner.DefaultRowsLimit)
 	if err != nil {
 		return Answer{}, err
 	}
-	r, err := w.Runner()
+	r, err := w.state.Runner()
 	if err != nil {
 		return Answer{}, err
 	}
 	// As run: from the app snapshot where the files fit it (run.go).
 	var rows *runner.Rows
 	read := false
-	if w.ColdStampsWanted() {
+	if w.state.ColdStampsWanted() {
 		r.Prefetch()
-		if stamps := w.ColdStamps(ctx); stamps != nil {
+		if stamps := w.state.ColdStamps(ctx); stamps != nil {
 			rows, read, err = r.RowsStamped(ctx, stamps, in.Table, limit)
 		}
 	}
@@ -54,7 +57,7 @@ func (w *Workspace) Rows(ctx context.Context, in RowsInput) (Answer, error) {
 			return Answer{}, ierr
 		}
 		rows, err = r.Rows(ctx, ix, in.Table, limit)
-		if stamps := w.IndexStamps(ix); stamps != nil {
+		if stamps := w.state.IndexStamps(ix); stamps != nil {
 			r.KeepApp(ix, stamps)
 		}
 	}

@@ -24,12 +24,14 @@ type RunInput struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "run",
 		Summary:  "Calls a function or starts a flow on the test database, as a user, nobody or the system; answers its result, what it logged and sent, and the time it took",
 		NewInput: func() any { return new(RunInput) },
+		Answer:   runner.Result{},
+		Additive: true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Run(ctx, *in.(*RunInput))
+			return w.run(ctx, *in.(*RunInput))
 		},
 	})
 }
@@ -67,8 +69,8 @@ func (w *Workspace) appIndex(ctx context.Context) (*definitions.Index, error) {
 // policy: as the system only where its also names runAsSystem (T3102);
 // where the code sends data out, the person is asked through the
 // workspace's approver unless its trust names run (T3103 on a no).
-func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
-	r, err := w.Runner()
+func (w *Workspace) run(ctx context.Context, in RunInput) (Answer, error) {
+	r, err := w.state.Runner()
 	if err != nil {
 		return Answer{}, err
 	}
@@ -86,9 +88,9 @@ func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
 	// needs the schema, not the index of the code (runner/appcache.go).
 	var res *runner.Result
 	ran := false
-	if w.ColdStampsWanted() {
+	if w.state.ColdStampsWanted() {
 		r.Prefetch()
-		if stamps := w.ColdStamps(ctx); stamps != nil {
+		if stamps := w.state.ColdStamps(ctx); stamps != nil {
 			res, ran, err = r.RunStamped(ctx, stamps, req)
 		}
 	}
@@ -98,7 +100,7 @@ func (w *Workspace) Run(ctx context.Context, in RunInput) (Answer, error) {
 			return Answer{}, ierr
 		}
 		res, err = r.Run(ctx, ix, req)
-		if stamps := w.IndexStamps(ix); stamps != nil {
+		if stamps := w.state.IndexStamps(ix); stamps != nil {
 			r.KeepApp(ix, stamps)
 		}
 	}

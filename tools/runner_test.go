@@ -33,7 +33,7 @@ func TestWarmRunnerFollowsChanges(t *testing.T) {
 	if all < 3 {
 		t.Fatalf("first run: %d products, want 3 or more", all)
 	}
-	first, err := w.Runner()
+	first, err := w.state.Runner()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestWarmRunnerFollowsChanges(t *testing.T) {
 	if n := count("after an edit"); n != 2 {
 		t.Errorf("after an edit: %d products, want 2", n)
 	}
-	if again, _ := w.Runner(); again != first {
+	if again, _ := w.state.Runner(); again != first {
 		t.Error("the runner was made again; want one kept for the workspace")
 	}
 	if _, err := call(w, "reset", `{}`); err != nil {
@@ -124,7 +124,7 @@ func TestRunFromAppSnapshot(t *testing.T) {
 			t.Fatal(err)
 		}
 		ans, err := call(w, "run", `{"name":"listProducts"}`)
-		fromSnap := !w.HasIndex()
+		fromSnap := !w.state.HasIndex()
 		w.Close()
 		if s.want < 0 {
 			wantCode(t, err, "T2001")
@@ -152,7 +152,7 @@ func TestRunFromAppSnapshot(t *testing.T) {
 			t.Fatal(err)
 		}
 		ans, err = call(w, "rows", `{"table":"products","limit":2}`)
-		fromSnap = !w.HasIndex()
+		fromSnap = !w.state.HasIndex()
 		w.Close()
 		if err != nil || len(ans.Data.(*runner.Rows).Rows) != 2 || !fromSnap {
 			t.Errorf("%s: rows: %v, %v, from the app snapshot = %v", s.label, ans.Data, err, fromSnap)

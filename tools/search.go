@@ -19,7 +19,7 @@ import (
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/projectfiles"
 	"github.com/tent-tools/tent-tools/internal/words"
-	"github.com/tent-tools/tent-tools/workspace"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 )
 
 // SearchInput is the input of search: a text, exact and case-sensitive
@@ -71,12 +71,15 @@ const (
 )
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "search",
 		Summary:  "The files and lines that hold a text (exact and case-sensitive, or a regex, caseInsensitive), in the project or in the folder or file named by in, in files matching include; 100 hits unless limit says otherwise; filesOnly or count answer files",
 		NewInput: func() any { return new(SearchInput) },
+		Answer:   SearchAnswer{},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Search(ctx, *in.(*SearchInput))
+			return w.search(ctx, *in.(*SearchInput))
 		},
 	})
 }
@@ -86,7 +89,7 @@ func init() {
 // .tent, node_modules, dist) and the framework's files; a file that in names
 // itself is searched whatever .gitignore says. A text that spans lines
 // counts on the line where it starts.
-func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) {
+func (w *Workspace) search(ctx context.Context, in SearchInput) (Answer, error) {
 	if in.Text == "" {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: text is empty").With("field", "text")
 	}
@@ -121,12 +124,12 @@ func (w *Workspace) Search(ctx context.Context, in SearchInput) (Answer, error) 
 	if err != nil {
 		return Answer{}, err
 	}
-	info, err := w.FS().Stat(rel)
+	info, err := w.state.FS().Stat(rel)
 	if err != nil {
 		return Answer{}, workspace.OpenError(rel, err)
 	}
 	if !info.IsDir() {
-		src, _, err := w.ReadFile(rel, MaxFile, func(n int64) error {
+		src, _, err := w.state.ReadFile(rel, MaxFile, func(n int64) error {
 			return diag.Errorf(diag.T9104, "%s is %s, more than the %s that search reads", rel, words.Bytes(n), words.Bytes(MaxFile)).With("path", rel)
 		})
 		if err != nil {
@@ -251,7 +254,7 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 				next = nil
 			}
 		}
-		walkErr = s.w.WalkFiles(ctx, rel, func(e projectfiles.Entry) error {
+		walkErr = s.w.state.WalkFiles(ctx, rel, func(e projectfiles.Entry) error {
 			if projectfiles.FrameworkFile(e.Path) {
 				return nil
 			}
@@ -291,7 +294,7 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 	}
 	workers.Wait()
 	if p := carried.Load(); p != nil {
-		fmt.Fprintf(panicLog, "tent-tools: a goroutine of search panicked: %v\n%s", p.value, p.stack)
+		fmt.Fprintf(s.w.panicLog(), "tent-tools: a goroutine of search panicked: %v\n%s", p.value, p.stack)
 		panic(p.value)
 	}
 	return walkErr

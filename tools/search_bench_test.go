@@ -45,9 +45,9 @@ func BenchmarkSearch(b *testing.B) {
 	ctx := context.Background()
 	b.Run("read/fs-walk", func(b *testing.B) {
 		for b.Loop() {
-			err := w.Walk(ctx, ".", func(p string, d fs.DirEntry, _ int) error {
+			err := w.state.Walk(ctx, ".", func(p string, d fs.DirEntry, _ int) error {
 				if d.Type().IsRegular() {
-					_, err := w.FS().ReadFile(p)
+					_, err := w.state.FS().ReadFile(p)
 					return err
 				}
 				return nil
@@ -59,7 +59,7 @@ func BenchmarkSearch(b *testing.B) {
 	})
 	b.Run("read/descriptors", func(b *testing.B) {
 		for b.Loop() {
-			err := w.WalkFiles(ctx, ".", func(e projectfiles.Entry) error {
+			err := w.state.WalkFiles(ctx, ".", func(e projectfiles.Entry) error {
 				_, err := e.Dir.ReadFile(e.Name, MaxFile, nil)
 				return err
 			})

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -145,8 +144,7 @@ func TestSearchEmptyFile(t *testing.T) {
 func TestSearchCarriesAPanic(t *testing.T) {
 	w, _ := openFiles(t, map[string]string{"a.ts": "export const x = 1\n", "lib/b.ts": "x\n"})
 	var log strings.Builder
-	defer func(old io.Writer) { panicLog = old }(panicLog)
-	panicLog = &log
+	w.log = &log
 	// A required regex without its regex: matching a file panics.
 	s := &searcher{w: w, limit: 100, files: map[string]bool{}, required: &requiredRegex{text: []byte("x")}}
 	var raised any

@@ -84,11 +84,11 @@ func hitsByWalk(t *testing.T, w *Workspace, in string) []string {
 		rel = "."
 	}
 	var out []string
-	err := w.Walk(context.Background(), rel, func(p string, d fs.DirEntry, _ int) error {
+	err := w.state.Walk(context.Background(), rel, func(p string, d fs.DirEntry, _ int) error {
 		if !d.Type().IsRegular() || projectfiles.FrameworkFile(p) {
 			return nil
 		}
-		src, err := w.FS().ReadFile(p)
+		src, err := w.state.FS().ReadFile(p)
 		if err != nil {
 			return err
 		}

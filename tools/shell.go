@@ -60,13 +60,14 @@ const (
 var shellEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ", "USER", "LOGNAME"}
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "shell",
 		Summary:  "Runs a command in the project folder where the policy's also names shell; the files it changes are judged by the policy and recorded as a point of the kind shell",
 		Writes:   true,
 		NewInput: func() any { return new(ShellInput) },
+		Answer:   ShellAnswer{},
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Shell(ctx, *in.(*ShellInput))
+			return w.shell(ctx, *in.(*ShellInput))
 		},
 	})
 }
@@ -77,7 +78,7 @@ func init() {
 // is put back from the history's contents and answered as the refusal
 // (T9105, or T3103 where the person said no), with what was put back; a
 // change the policy lets is recorded as one point of the kind shell.
-func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
+func (w *Workspace) shell(ctx context.Context, in ShellInput) (Answer, error) {
 	if !w.Options().Policy.Lets(policy.AlsoShell) {
 		return Answer{}, diag.Errorf(diag.T9105, "refused: shell runs only where the policy's also names %q; nothing was run", policy.AlsoShell)
 	}
@@ -91,7 +92,7 @@ func (w *Workspace) Shell(ctx context.Context, in ShellInput) (Answer, error) {
 	}
 	// Through Call the view holds the write lock and is settled; called
 	// from Go, the command runs on a view of its own that is.
-	view, release, err := w.Enter(ctx, "shell", true)
+	view, release, err := w.state.Enter(ctx, "shell", true)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -164,7 +164,7 @@ func TestShellChangeIsOnePoint(t *testing.T) {
 	if strings.Join(a.Files, ",") != strings.Join(want, ",") || a.Point == nil {
 		t.Fatalf("answer %+v; want files %v and a point", a, want)
 	}
-	hs, err := w.HistoryStore(context.Background())
+	hs, err := w.state.HistoryStore(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestShellRefusedChangeIsPutBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := snapshot(t, dir)
-			hs, err := w.HistoryStore(context.Background())
+			hs, err := w.state.HistoryStore(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -284,7 +284,7 @@ func TestShellCancelledStillJudges(t *testing.T) {
 			if !tt.kept {
 				wantCode(t, err, diag.T3103)
 			}
-			hs, err := w.HistoryStore(context.Background())
+			hs, err := w.state.HistoryStore(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

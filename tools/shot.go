@@ -42,12 +42,16 @@ type ShotPage struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "shot",
 		Summary:  "A picture (PNG) of a screen of the app by its route, rendered from the test database as a user in headless Chromium; size phone, tablet, desktop or WIDTHxHEIGHT; html answers the page instead",
 		NewInput: func() any { return new(ShotInput) },
+		Answer:   ShotPicture{},
+		Also:     []any{ShotPage{}},
+		ReadOnly: true,
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Shot(ctx, *in.(*ShotInput))
+			return w.shot(ctx, *in.(*ShotInput))
 		},
 	})
 }
@@ -57,7 +61,7 @@ func init() {
 // policy and limits of run; its tree is rendered to one page (render.Page),
 // and the page is pictured in the workspace's browser, in a tab of its own.
 // The HTML needs no browser.
-func (w *Workspace) Shot(ctx context.Context, in ShotInput) (Answer, error) {
+func (w *Workspace) shot(ctx context.Context, in ShotInput) (Answer, error) {
 	size, err := shot.ParseSize(in.Size)
 	if err != nil {
 		return Answer{}, err
@@ -70,7 +74,7 @@ func (w *Workspace) Shot(ctx context.Context, in ShotInput) (Answer, error) {
 		page := ShotPage{Path: in.Path, Size: size.String(), HTML: string(html)}
 		return Answer{Text: string(html), Data: page}, nil
 	}
-	b, err := w.ShotBrowser(ctx)
+	b, err := w.state.ShotBrowser(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -104,7 +108,7 @@ func (w *Workspace) screenPage(ctx context.Context, in ShotInput) ([]byte, *runn
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := w.Runner()
+	r, err := w.state.Runner()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,7 +142,7 @@ func (f workspaceImages) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, _, err := f.w.ReadFile(rel, render.MaxImage, func(n int64) error {
+	data, _, err := f.w.state.ReadFile(rel, render.MaxImage, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s; a screen inlines images of %s at most", rel, words.Bytes(n), words.Bytes(render.MaxImage)).With("path", rel)
 	})
 	return data, err

@@ -134,7 +134,7 @@ func TestShotErrors(t *testing.T) {
 		t.Errorf("the local server saw %d requests, want 0", n)
 	}
 	// No browser was started for any of them.
-	if w.RunningBrowser() != nil {
+	if w.state.RunningBrowser() != nil {
 		t.Errorf("a refused shot started the browser")
 	}
 }
@@ -221,11 +221,11 @@ func TestShotWarm(t *testing.T) {
 	if _, err := w.Shot(ctx, ShotInput{Path: "/admin", As: "u2", Size: "400x300"}); err != nil {
 		t.Fatal(err)
 	}
-	first := w.RunningBrowser()
+	first := w.state.RunningBrowser()
 	if _, err := w.Shot(ctx, ShotInput{Path: "/products/p2", Size: "400x300"}); err != nil {
 		t.Fatal(err)
 	}
-	if first == nil || w.RunningBrowser() != first {
+	if first == nil || w.state.RunningBrowser() != first {
 		t.Errorf("the second shot did not use the workspace's browser")
 	}
 	// A workspace given a shared browser closes its own, and takes its

@@ -128,7 +128,7 @@ func TestErrorsHaveCodes(t *testing.T) {
 	w, _ := openCopy(t, Options{})
 	_, err := call(w, "write", `{"path": "lib/money.ts/x.ts", "text": "export const x = 1\n"}`)
 	wantCode(t, err, diag.T9102)
-	if err := w.StateDBError("history.db", &os.PathError{Op: "open", Path: "x", Err: os.ErrPermission}); !isCode(err, diag.T9110) {
+	if err := w.state.StateDBError("history.db", &os.PathError{Op: "open", Path: "x", Err: os.ErrPermission}); !isCode(err, diag.T9110) {
 		t.Errorf("permission: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/words"
-	"github.com/tent-tools/tent-tools/workspace"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 )
 
 // Size limits of the file tools.

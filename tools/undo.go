@@ -9,7 +9,7 @@ import (
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/internal/words"
-	"github.com/tent-tools/tent-tools/workspace"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 )
 
 // UndoInput is the input of undo: a point to go back to before, or
@@ -27,13 +27,15 @@ type UndoAnswer struct {
 }
 
 func init() {
-	Register(Tool{
+	register(Tool{
 		Name:     "undo",
 		Summary:  "Puts the project back as it was before the newest change still in effect (or before a given point), and records that as a point of the kind undo, itself undoable",
 		Writes:   true,
 		NewInput: func() any { return new(UndoInput) },
+		Answer:   UndoAnswer{},
+		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Undo(ctx, *in.(*UndoInput))
+			return w.undo(ctx, *in.(*UndoInput))
 		},
 	})
 }
@@ -46,11 +48,11 @@ func init() {
 // undo twice undoes two changes. With a point it puts every file back as
 // it was before that point, undoing it and every point after it; given an
 // undo's point, it undoes that undo (a redo).
-func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
+func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 	if in.Point < 0 {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: point must be 1 or more").With("field", "point")
 	}
-	hs, err := w.HistoryStore(ctx)
+	hs, err := w.state.HistoryStore(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -111,7 +113,7 @@ func (w *Workspace) Undo(ctx context.Context, in UndoInput) (Answer, error) {
 			return Answer{}, err
 		}
 	}
-	point, err := w.CommitStage(ctx, nil, st)
+	point, err := w.state.CommitStage(ctx, nil, st)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -137,7 +139,7 @@ func (w *Workspace) stageBack(ctx context.Context, hs *history.Store, st *worksp
 	if err != nil {
 		return err
 	}
-	cur, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
+	cur, info, err := w.state.ReadFile(rel, MaxFile, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s, larger than undo puts back", rel, words.Bytes(n)).With("path", rel)
 	})
 	existed := err == nil

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/words"
-	"github.com/tent-tools/tent-tools/workspace"
+	"github.com/tent-tools/tent-tools/internal/workspace"
 )
 
 // WriteInput is the input of write: a whole file.
@@ -21,13 +21,16 @@ type WriteInput struct {
 const maxShownLines = 40
 
 func init() {
-	Register(Tool{
-		Name:     "write",
-		Summary:  "A whole file, up to 1 MB, written atomically (folders made as needed)",
-		Writes:   true,
-		NewInput: func() any { return new(WriteInput) },
+	register(Tool{
+		Name:       "write",
+		Summary:    "A whole file, up to 1 MB, written atomically (folders made as needed)",
+		Writes:     true,
+		NewInput:   func() any { return new(WriteInput) },
+		Answer:     Changed{},
+		Idempotent: true,
+		Local:      true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.Write(ctx, *in.(*WriteInput))
+			return w.write(ctx, *in.(*WriteInput))
 		},
 	})
 }
@@ -43,7 +46,7 @@ func TextTooLarge(size int64) error {
 // Write writes a whole file atomically, exactly as given: it changes no line
 // ends. It answers the lines that differ from the file as it was, with two
 // lines around them (at most 40 lines; Cut counts the rest).
-func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
+func (w *Workspace) write(ctx context.Context, in WriteInput) (Answer, error) {
 	if len(in.Text) > MaxText {
 		return Answer{}, TextTooLarge(int64(len(in.Text)))
 	}
@@ -56,7 +59,7 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	}
 	// The old text, to show what changed and for the point (undo puts it
 	// back); a file larger than any tool reads is refused.
-	old, info, err := w.ReadFile(rel, MaxFile, func(n int64) error {
+	old, info, err := w.state.ReadFile(rel, MaxFile, func(n int64) error {
 		return diag.Errorf(diag.T9104, "%s is %s; write replaces files of up to %s: change it outside the tools", rel, words.Bytes(n), words.Bytes(MaxFile)).With("path", rel)
 	})
 	created := isCode(err, diag.T9103)
@@ -70,7 +73,7 @@ func (w *Workspace) Write(ctx context.Context, in WriteInput) (Answer, error) {
 	} else {
 		st.Put(rel, old, true, info.Mode().Perm(), src)
 	}
-	point, err := w.CommitStage(ctx, nil, st)
+	point, err := w.state.CommitStage(ctx, nil, st)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -14,9 +14,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tent-tools/tent-tools/host"
 	"github.com/tent-tools/tent-tools/mcp"
 	"github.com/tent-tools/tent-tools/tools"
-	"github.com/tent-tools/tent-tools/host"
 )
 
 func init() {

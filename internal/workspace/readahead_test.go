@@ -22,7 +22,7 @@ func TestRereadReadAhead(t *testing.T) {
 	ctx := context.Background()
 	for _, users := range []int{2, 7} {
 		t.Run(fmt.Sprintf("%d files", users), func(t *testing.T) {
-			dir := copyProject(t, "../testdata/projects/refactor-basic")
+			dir := copyProject(t, "../../testdata/projects/refactor-basic")
 			// Files that use orders and hold the new name already, as
 			// text: the capture check reads their new texts.
 			for i := range users {

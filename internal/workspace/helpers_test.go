@@ -8,7 +8,7 @@ import (
 )
 
 // shopDir is the sample project; tests act on copies of it, never on it.
-const shopDir = "../testdata/projects/shop"
+const shopDir = "../../testdata/projects/shop"
 
 // copyProject copies the sample project folder src, as git tracks it,
 // into a new temporary folder and returns the copy's path.
