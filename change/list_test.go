@@ -152,7 +152,7 @@ func TestNames(t *testing.T) {
 		want string
 	}{
 		{"string to array", "x = { was: §'a' }", []string{"b"}, 0, "x = { was: ['a', 'b'] }"},
-		{"double quotes kept", "x = { was: §\"a\" }", []string{"b"}, 0, "x = { was: [\"a\", 'b'] }"},
+		{"the list's own quotes", "x = { was: §\"a\" }", []string{"b"}, 0, "x = { was: [\"a\", \"b\"] }"},
 		{"array append", "x = { was: §['a', 'b'] }", []string{"c"}, 0, "x = { was: ['a', 'b', 'c'] }"},
 		{"cut to one is a string", "x = { was: §['a', 'b', 'c'] }", nil, 1, "x = { was: 'a' }"},
 		{"cut to two", "x = { was: §['a', 'b', 'c'] }", nil, 2, "x = { was: ['a', 'b'] }"},

@@ -12,9 +12,16 @@ type NameValue struct {
 // AppendNames returns the edits that append names to a name value. A
 // string literal becomes an array that keeps it as written: `'a'` and `b`
 // give `['a', 'b']`.
+//
+// The names are quoted as the value's own entries are (its first string
+// literal's quote), whatever st says, so that one list never mixes 'a' and
+// "b"; st's quote is for a value with no entries.
 func AppendNames(src []byte, v NameValue, names []string, st Style) []Edit {
 	if len(names) == 0 {
 		return nil
+	}
+	if q := v.quote(src); q != 0 {
+		st.Quote = q
 	}
 	quoted := st.quotedAll(names)
 	if v.List == nil {
@@ -22,6 +29,22 @@ func AppendNames(src []byte, v NameValue, names []string, st Style) []Edit {
 		return []Edit{{Start: v.Span.Start, End: v.Span.End, Text: text}}
 	}
 	return v.List.Append(src, quoted, st)
+}
+
+// quote is the quote of the value's first string literal, or 0 where it
+// has none (an empty array).
+func (v NameValue) quote(src []byte) byte {
+	start := v.Span.Start
+	if v.List != nil {
+		if len(v.List.Items) == 0 {
+			return 0
+		}
+		start = v.List.Items[0].Start
+	}
+	if start < len(src) && (src[start] == '\'' || src[start] == '"') {
+		return src[start]
+	}
+	return 0
 }
 
 // CutNames returns the edits that keep only the first keep names (keep >=
@@ -43,8 +66,11 @@ func CutNames(src []byte, v NameValue, keep int) []Edit {
 }
 
 // ArrayText writes names as an array literal on one line, as a new
-// `removed` is written.
-func ArrayText(names []string, st Style) string {
+// `removed` is written, in the quote most of the file's string literals
+// use (DetectStyle of src): a new list has no entries of its own to
+// follow.
+func ArrayText(src []byte, names []string, st Style) string {
+	st.Quote = detectQuote(src)
 	return "[" + strings.Join(st.quotedAll(names), ", ") + "]"
 }
 

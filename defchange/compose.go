@@ -1,6 +1,9 @@
 package defchange
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Compose folds the change lists of consecutive points, oldest first, into
 // the net change from before the first to after the last: a definition
@@ -12,18 +15,35 @@ import "sort"
 func Compose(lists ...[]DefChange) []DefChange {
 	var entries []*composed
 	live := map[string]*composed{} // by class and current name
+	// A table's fields name a column by its name after each point
+	// (columns.customer.was), so a column renamed and renamed back has
+	// its fields under two paths: columns is, by table and column as
+	// named now, the name the column had before the first point, by which
+	// its fields are folded.
+	columns := columnNames{}
 	for _, list := range lists {
 		for _, c := range list {
+			if c.Action == Rename && c.Kind == KindColumn {
+				columns.rename(c.Definition, c.To)
+			} else if c.Action == Rename && classOf(c.Kind) == "definition" {
+				columns[c.To], columns[c.Definition] = columns[c.Definition], nil
+			}
+		}
+		for _, c := range list {
+			first := func(path string) string { return path }
+			if classOf(c.Kind) == "definition" {
+				first = func(path string) string { return columns.first(c.Name(), path) }
+			}
 			key := classOf(c.Kind) + ":" + c.Definition
 			e := live[key]
 			if e == nil {
 				e = &composed{DefChange: DefChange{Definition: c.Definition, Kind: c.Kind, Action: c.Action, To: c.To}, at: map[string]int{}}
-				e.merge(c.Fields)
+				e.merge(c.Fields, first)
 				entries = append(entries, e)
 				e.rekey(live, key, c)
 				continue
 			}
-			e.merge(c.Fields)
+			e.merge(c.Fields, first)
 			e.follow(c)
 			e.rekey(live, key, c)
 		}
@@ -57,17 +77,60 @@ type composed struct {
 	gone bool
 }
 
-// merge folds the next change's fields in: a field seen before keeps its
-// old text and takes the new one.
-func (e *composed) merge(fields []Field) {
+// merge folds the next change's fields in: a field seen before (by the
+// path first gives it: a column's by its first name) keeps its old text
+// and takes the new one, and the path the newest change wrote.
+func (e *composed) merge(fields []Field, first func(path string) string) {
 	for _, f := range fields {
-		if i, ok := e.at[f.Path]; ok {
+		key := first(f.Path)
+		if i, ok := e.at[key]; ok {
 			e.Fields[i].New = f.New
+			e.Fields[i].Path = f.Path
 			continue
 		}
-		e.at[f.Path] = len(e.Fields)
+		e.at[key] = len(e.Fields)
 		e.Fields = append(e.Fields, f)
 	}
+}
+
+// columnNames maps, by table (its name now) and column (its name now),
+// the column's name before the first point composed, where it differs.
+type columnNames map[string]map[string]string
+
+// rename notes a column's rename ("orders.buyer" to "orders.customer").
+func (cn columnNames) rename(from, to string) {
+	table, old, ok1 := strings.Cut(from, ".")
+	_, name, ok2 := strings.Cut(to, ".")
+	if !ok1 || !ok2 {
+		return
+	}
+	if cn[table] == nil {
+		cn[table] = map[string]string{}
+	}
+	first, ok := cn[table][old]
+	if !ok {
+		first = old
+	}
+	delete(cn[table], old)
+	cn[table][name] = first
+}
+
+// first rewrites a field path of the table's (columns.NAME...) to name
+// the column by its first name.
+func (cn columnNames) first(table, path string) string {
+	rest, ok := strings.CutPrefix(path, "columns.")
+	if !ok || cn[table] == nil {
+		return path
+	}
+	name, tail, _ := strings.Cut(rest, ".")
+	first, ok := cn[table][name]
+	if !ok {
+		return path
+	}
+	if tail != "" {
+		return "columns." + first + "." + tail
+	}
+	return "columns." + first
 }
 
 // follow folds the next change's action into the entry's.

@@ -200,6 +200,30 @@ func TestCompose(t *testing.T) {
 			{{Definition: "orders", Kind: "table", Action: Rename, To: "purchases", Fields: []Field{f("was", "", "'orders'")}}},
 			{{Definition: "purchases", Kind: "table", Action: Rename, To: "orders", Fields: []Field{f("was", "'orders'", "")}}},
 		}, ""},
+		{"a column renamed back", [][]DefChange{
+			{
+				{Definition: "orders", Kind: "table", Action: Change, Fields: []Field{f("columns.customer.name", "buyer", "customer"), f("columns.customer.was", "", "'buyer'"), f("indexes", "[['buyer']]", "[['customer']]")}},
+				{Definition: "orders.buyer", Kind: KindColumn, Action: Rename, To: "orders.customer", Fields: []Field{f("name", "buyer", "customer")}},
+			},
+			{
+				{Definition: "orders", Kind: "table", Action: Change, Fields: []Field{f("columns.buyer.name", "customer", "buyer"), f("columns.buyer.was", "'buyer'", ""), f("indexes", "[['customer']]", "[['buyer']]")}},
+				{Definition: "orders.customer", Kind: KindColumn, Action: Rename, To: "orders.buyer", Fields: []Field{f("name", "customer", "buyer")}},
+			},
+		}, ""},
+		{"a column renamed twice", [][]DefChange{
+			{
+				{Definition: "orders", Kind: "table", Action: Change, Fields: []Field{f("columns.customer.name", "buyer", "customer")}},
+				{Definition: "orders.buyer", Kind: KindColumn, Action: Rename, To: "orders.customer"},
+			},
+			{
+				{Definition: "orders", Kind: "table", Action: Change, Fields: []Field{f("columns.client.name", "customer", "client")}},
+				{Definition: "orders.customer", Kind: KindColumn, Action: Rename, To: "orders.client"},
+			},
+		}, "change:table orders | columns.client.name: \"buyer\" -> \"client\"\nrename:column orders.buyer -> orders.client\n"},
+		{"a file moved back", [][]DefChange{
+			{{Definition: "lib/money.ts", Kind: KindFile, Action: Rename, To: "lib/price.ts", Fields: []Field{}}},
+			{{Definition: "lib/price.ts", Kind: KindFile, Action: Rename, To: "lib/money.ts", Fields: []Field{}}},
+		}, ""},
 		{"remove then add", [][]DefChange{
 			{{Definition: "notify", Kind: "fn", Action: Remove, Fields: []Field{f("run", "a", "")}}},
 			{{Definition: "notify", Kind: "fn", Action: Add, Fields: []Field{f("run", "", "b")}}},

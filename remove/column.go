@@ -60,7 +60,7 @@ func (p *planner) stateColumn(def *definitions.Definition, col *definitions.Colu
 			after = i
 		}
 	}
-	p.b.Edit(def.Path, src, stated(change.ListOf(arg).InsertAfter(src, after, []string{"removed: " + change.ArrayText(names, st)}, st))...)
+	p.b.Edit(def.Path, src, stated(change.ListOf(arg).InsertAfter(src, after, []string{"removed: " + change.ArrayText(src, names, st)}, st))...)
 	return nil
 }
 

@@ -56,7 +56,7 @@ func (p *planner) stateTables(tables []*definitions.Definition) *diag.ToolError 
 		p.b.Edit(pr.Path, src, stated(change.AppendNames(src, v, names, st))...)
 		return nil
 	}
-	p.b.Edit(pr.Path, src, stated(change.ListOf(pr.Arg).Append(src, []string{"removed: " + change.ArrayText(names, st)}, st))...)
+	p.b.Edit(pr.Path, src, stated(change.ListOf(pr.Arg).Append(src, []string{"removed: " + change.ArrayText(src, names, st)}, st))...)
 	return nil
 }
 

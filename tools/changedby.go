@@ -75,8 +75,9 @@ func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, e
 					fmt.Fprintf(&b, " -> %s", c.To)
 				}
 				b.WriteString("\n")
+				prefix := q.fieldPrefix(c)
 				for _, f := range c.Fields {
-					if q.path == "" || f.Path == q.path || strings.HasPrefix(f.Path, q.path+".") {
+					if prefix == "" || f.Path == prefix || strings.HasPrefix(f.Path, prefix+".") {
 						fmt.Fprintf(&b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
 					}
 				}
@@ -141,6 +142,21 @@ func (q *query) matches(c defchange.DefChange) bool {
 		return false
 	}
 	return q.path == "" || hasField(q.path)
+}
+
+// fieldPrefix is the field path, in the change c that matches, of what
+// the query names: its path, or where a column's change came as its
+// table's, columns.COLUMN and the path below it ("" for every field).
+func (q *query) fieldPrefix(c defchange.DefChange) string {
+	_, column, isColumn := strings.Cut(q.name, ".")
+	if !isColumn || c.Kind == defchange.KindColumn {
+		return q.path
+	}
+	prefix := "columns." + column
+	if q.path != "" {
+		prefix += "." + q.path
+	}
+	return prefix
 }
 
 // follow steps the query back over a change: where the change renamed

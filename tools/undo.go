@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/internal/words"
@@ -92,7 +93,7 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 		}
 		summary = fmt.Sprintf("undo back to before point %d (%s)", in.Point, words.Count(len(targets), "point"))
 	}
-	st := &workspace.Stage{Summary: summary, Kind: history.KindUndo, RecordEmpty: true}
+	st := &workspace.Stage{Summary: summary, Kind: history.KindUndo, RecordEmpty: true, PruneFolders: true}
 	back := map[string]string{} // path -> the hash it goes back to ("" : no file)
 	past := map[string]int{}    // path -> the point whose earlier content that is
 	for _, p := range targets {
@@ -113,6 +114,7 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 			return Answer{}, err
 		}
 	}
+	undoRenames(st, targets)
 	point, err := w.state.CommitStage(ctx, nil, st)
 	if err != nil {
 		return Answer{}, err
@@ -127,6 +129,28 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 	}
 	writePoint(&b, point)
 	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// undoRenames tells the stage the renames and moves it takes back: the
+// net renames of the points undone (of definitions, columns and files),
+// each the other way, so that the undo's point records them as renames
+// back (and compare folds a change and its undo into nothing) where a
+// diff of the texts alone would see a name removed and another added.
+func undoRenames(st *workspace.Stage, targets []*history.Point) {
+	var lists [][]defchange.DefChange
+	for _, p := range targets {
+		lists = append(lists, p.Changes)
+	}
+	for _, c := range defchange.Compose(lists...) {
+		if c.Action != defchange.Rename {
+			continue
+		}
+		if c.Kind == defchange.KindFile {
+			st.Moved(c.To, c.Definition)
+		} else {
+			st.Renamed(c.To, c.Definition)
+		}
+	}
 }
 
 // stageBack stages one file going back to the content of a hash ("": the

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	ignore "github.com/sabhiram/go-gitignore"
+	"golang.org/x/sys/unix"
 
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/defchange"
@@ -80,6 +81,10 @@ type Stage struct {
 	// RecordEmpty records a point even where no file changes: an undo
 	// of a change whose files are already back is still an undo.
 	RecordEmpty bool
+	// PruneFolders removes the folders its deletions leave empty: an
+	// undo takes away the folders the change it undoes made (a move into
+	// a new folder).
+	PruneFolders bool
 
 	files   []*stagedFile
 	moves   []fileMove        // files moved, for their rename:file change
@@ -301,7 +306,38 @@ func (w *Workspace) CommitStage(ctx context.Context, ix *definitions.Index, st *
 		return 0, err
 	}
 	w.index.committed(w, ix, next, st)
+	if st.PruneFolders {
+		w.pruneFolders(st)
+	}
 	return n, nil
+}
+
+// pruneFolders removes the folders that the stage's deletions left empty,
+// from the deepest up to the first that still holds something (never the
+// root), after the change is committed: the files are the change, the
+// folders only hold them, so a failure here leaves an empty folder and
+// no error. The kernel's rmdir removes only an empty folder, so a file
+// written there meanwhile keeps it.
+func (w *Workspace) pruneFolders(st *Stage) {
+	tried := map[string]bool{}
+	for _, f := range st.files {
+		if !f.gone {
+			continue
+		}
+		for dir := path.Dir(f.rel); dir != "." && !tried[dir]; dir = path.Dir(dir) {
+			tried[dir] = true
+			parent, name := splitRel(dir)
+			d, err := w.openDir(parent, false)
+			if err != nil {
+				break
+			}
+			err = unix.Unlinkat(d.fd(), name, unix.AT_REMOVEDIR)
+			d.Close()
+			if err != nil {
+				break // not empty (or gone): the folders above hold it
+			}
+		}
+	}
 }
 
 // hiddenByIgnore is what a stage's change of a .gitignore does to the
@@ -372,6 +408,33 @@ func (st *Stage) dropUnchanged() {
 	}
 	sort.Slice(keep, func(i, j int) bool { return keep[i].rel < keep[j].rel })
 	st.files = keep
+}
+
+// Renamed says that the stage renames the definition or column from to to
+// on purpose ("orders.customer" to "orders.buyer"), as a refactor's set
+// says it (change.Set.Renamed): an undo that puts a rename's old name
+// back says so, so that its point records a rename, not a remove and an
+// add, and compare folds the two into nothing.
+func (st *Stage) Renamed(from, to string) {
+	if st.renames == nil {
+		st.renames = defchange.Renames{}
+	}
+	st.renames[from] = to
+}
+
+// Moved says that the stage's deletion of the resolved path from and its
+// write of to are one move of the file (an undo that moves a file back),
+// so that its change is rename:file. Where the stage does not both delete
+// from and write to, it says nothing.
+func (st *Stage) Moved(from, to string) {
+	var deletes, writes bool
+	for _, f := range st.files {
+		deletes = deletes || f.rel == from && f.gone
+		writes = writes || f.rel == to && !f.gone
+	}
+	if deletes && writes {
+		st.moves = append(st.moves, fileMove{from: from, to: to})
+	}
 }
 
 // Paths lists every path the stage writes, deletes or moves.
