@@ -8,15 +8,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"net/http"
 	"slices"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/host"
+	"github.com/tent-tools/tent-tools/internal/listentoken"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -124,7 +128,10 @@ func (hs *hostServer) call(ctx context.Context, from caller, name string, input 
 // answered 401 before anything is read; a valid token's session reaches
 // the one workspace its grant names, as its caller, under its agent's
 // policy. Many sessions share the handle: writes to one workspace run one
-// after another, to different ones in parallel.
+// after another, to different ones in parallel. A request whose Origin
+// opts.Origins does not name is refused 403 (two Origin headers 400); a
+// token holds at most opts.MaxSessions sessions (429, T9123), and a
+// session no request reached for opts.SessionIdle is closed.
 func NewHostHandler(h *host.Handle, grants map[string]Grant, opts Options) http.Handler {
 	hs := &hostServer{h: h}
 	for _, token := range slices.Sorted(maps.Keys(grants)) {
@@ -132,8 +139,115 @@ func NewHostHandler(h *host.Handle, grants map[string]Grant, opts Options) http.
 	}
 	calls := newInflight()
 	server := newServer(hs, opts, calls)
-	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
-	return auth.RequireBearerToken(hs.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(calls.cutHandler(mcpHandler))
+	idle := opts.SessionIdle
+	if idle <= 0 {
+		idle = DefaultSessionIdle
+	}
+	// The SDK closes a session no request reached for idle, and refuses a
+	// Host that is not the loopback on a loopback address (DNS rebinding).
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{SessionTimeout: idle})
+	max := opts.MaxSessions
+	if max <= 0 {
+		max = DefaultMaxSessions
+	}
+	bound := &sessionBound{server: server, max: max, owner: map[string]int{}, pending: map[int]int{}}
+	authed := auth.RequireBearerToken(hs.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(bound.handler(calls.cutHandler(mcpHandler)))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// MCP's streamable HTTP transport: a server must check the Origin
+		// of every request, and answer one present and not allowed 403.
+		if status, why := listentoken.CheckOrigin(r.Header, opts.Origins, "tent-tools mcp --origin"); status != 0 {
+			http.Error(w, why, status)
+			return
+		}
+		authed.ServeHTTP(w, r)
+	})
+}
+
+// sessionBound bounds the sessions of each grant (a token): an initialize
+// (a POST without Mcp-Session-Id) past the bound is refused before the
+// SDK makes its session. Sessions are counted as the SDK holds them, so
+// one closed by its client, by the idle time or by the server frees its
+// place at once.
+type sessionBound struct {
+	server *sdk.Server
+	max    int
+
+	mu      sync.Mutex
+	owner   map[string]int // session id -> the grant that made it
+	pending map[int]int    // grant -> its initializes under way
+}
+
+func (b *sessionBound) handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := auth.TokenInfoFromContext(r.Context())
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" || info == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		grant, _ := info.Extra[grantKey].(int)
+		if n, ok := b.reserve(grant); !ok {
+			refuseSessions(w, r, n)
+			return
+		}
+		defer func() { b.release(grant, w.Header().Get("Mcp-Session-Id")) }()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// reserve counts a grant's live sessions and initializes under way and,
+// below the bound, counts one more initialize; it answers the count.
+func (b *sessionBound) reserve(grant int) (int, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	live := map[string]bool{}
+	for ss := range b.server.Sessions() {
+		live[ss.ID()] = true
+	}
+	n := b.pending[grant]
+	for id, g := range b.owner {
+		switch {
+		case !live[id]:
+			delete(b.owner, id)
+		case g == grant:
+			n++
+		}
+	}
+	if n >= b.max {
+		return n, false
+	}
+	b.pending[grant]++
+	return n, true
+}
+
+// release ends an initialize: the session it made (id, "" where none) is
+// the grant's.
+func (b *sessionBound) release(grant int, id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.pending[grant]--
+	if id != "" {
+		b.owner[id] = grant
+	}
+}
+
+// refuseSessions answers an initialize past its token's bound: HTTP 429,
+// with a JSON-RPC error carrying T9123 for the request's id.
+func refuseSessions(w http.ResponseWriter, r *http.Request, n int) {
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20)); err == nil {
+		json.Unmarshal(data, &req)
+	}
+	id := req.ID
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	te := diag.Errorf(diag.T9123, "this token holds %d sessions, the bound (tent-tools mcp --max-sessions); close one (DELETE it) or wait for one to be idle for --session-idle", n)
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32000, "message": te.Error(), "data": te}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusTooManyRequests)
+	w.Write(body)
 }
 
 // CheckListen holds a listen address to the rule of the HTTP host mode: a

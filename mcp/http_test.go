@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -34,6 +35,12 @@ type hostFixture struct {
 // grants, and serves them.
 func newHost(t testing.TB, policies map[string]*tools.Policy, setup func(f *hostFixture)) *hostFixture {
 	t.Helper()
+	return newHostWith(t, policies, mcp.Options{}, setup)
+}
+
+// newHostWith is newHost with the host's options.
+func newHostWith(t testing.TB, policies map[string]*tools.Policy, opts mcp.Options, setup func(f *hostFixture)) *hostFixture {
+	t.Helper()
 	f := &hostFixture{dir: t.TempDir(), grants: map[string]mcp.Grant{}}
 	h, err := host.Open(f.dir, host.Config{Policies: policies})
 	if err != nil {
@@ -42,7 +49,7 @@ func newHost(t testing.TB, policies map[string]*tools.Policy, setup func(f *host
 	f.h = h
 	setup(f)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewHostHandler(h, f.grants, mcp.Options{}))
+	mux.Handle("/mcp", mcp.NewHostHandler(h, f.grants, opts))
 	srv := httptest.NewServer(mux) // 127.0.0.1, port 0
 	t.Cleanup(func() {
 		srv.Close()
@@ -373,5 +380,118 @@ func TestHTTPCut(t *testing.T) {
 	h := structured(t, call(t, next, "history", `{}`))
 	if ps := h["points"].([]any); len(ps) != 1 || ps[0].(map[string]any)["tool"] != "write" {
 		t.Errorf("points after the cut edit and a write: %v", ps)
+	}
+}
+
+// rawInitialize is an initialize request of a client that is no SDK.
+const rawInitialize = `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// postRaw posts a body to the host with a token and headers, and answers
+// the response with its body read.
+func postRaw(t *testing.T, url, token, body string, header http.Header) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp, string(data)
+}
+
+// TestHTTPSessionBound: a token holds at most MaxSessions sessions; one
+// more initialize is refused 429 with T9123 (for its request's id) while
+// the others go on, another token is not held by it, and a session its
+// client closes frees its place.
+func TestHTTPSessionBound(t *testing.T) {
+	var tokA, tokB string
+	f := newHostWith(t, map[string]*tools.Policy{"builder": allowAll}, mcp.Options{MaxSessions: 2}, func(f *hostFixture) {
+		_, tokA = f.create(t, "ann", "builder")
+		_, tokB = f.create(t, "bob", "builder")
+	})
+	first := connectHTTP(t, f.url, tokA, nil, nil)
+	connectHTTP(t, f.url, tokA, nil, nil)
+	resp, body := postRaw(t, f.url, tokA, rawInitialize, nil)
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, "T9123") || !strings.Contains(body, `"id":7`) {
+		t.Fatalf("a third session of one token: %d %s; want 429 with T9123", resp.StatusCode, body)
+	}
+	if res := call(t, first, "read", `{"path": "project.ts"}`); res.IsError {
+		t.Fatalf("a session within the bound: %s", text(res))
+	}
+	connectHTTP(t, f.url, tokB, nil, nil) // another token's bound is its own
+	first.Close()
+	if resp, body := postRaw(t, f.url, tokA, rawInitialize, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("after one closed: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestHTTPSessionIdle: a session that no request reaches for SessionIdle
+// is closed (its id is then unknown, 404), and frees its token's place.
+func TestHTTPSessionIdle(t *testing.T) {
+	var tok string
+	f := newHostWith(t, map[string]*tools.Policy{"builder": allowAll}, mcp.Options{MaxSessions: 1, SessionIdle: 200 * time.Millisecond}, func(f *hostFixture) {
+		_, tok = f.create(t, "ann", "builder")
+	})
+	resp, body := postRaw(t, f.url, tok, rawInitialize, nil)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || session == "" {
+		t.Fatalf("initialize: %d %s", resp.StatusCode, body)
+	}
+	inSession := http.Header{"Mcp-Session-Id": {session}, "Mcp-Protocol-Version": {"2025-11-25"}}
+	postRaw(t, f.url, tok, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, inSession)
+	if resp, body := postRaw(t, f.url, tok, rawInitialize, nil); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a second session within the idle time: %d %s; want 429", resp.StatusCode, body)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, _ := postRaw(t, f.url, tok, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, inSession)
+		if resp.StatusCode == http.StatusNotFound {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle session still answers: %d", resp.StatusCode)
+		}
+		time.Sleep(400 * time.Millisecond) // longer than the idle time: the request itself kept it alive
+	}
+	if resp, body := postRaw(t, f.url, tok, rawInitialize, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("after the idle one closed: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestHTTPOrigin: as MCP's transport asks, a request whose Origin is not
+// allowed is refused 403 before its token is looked at, two Origin
+// headers 400; an allowed Origin and none (not a browser) are let in.
+func TestHTTPOrigin(t *testing.T) {
+	var tok string
+	f := newHostWith(t, map[string]*tools.Policy{"builder": allowAll}, mcp.Options{Origins: []string{"https://app.example"}}, func(f *hostFixture) {
+		_, tok = f.create(t, "ann", "builder")
+	})
+	for _, tt := range []struct {
+		name   string
+		origin []string
+		status int
+	}{
+		{"another origin", []string{"https://evil.example"}, http.StatusForbidden},
+		{"the loopback's own page", []string{"http://127.0.0.1:1"}, http.StatusForbidden},
+		{"two origins", []string{"https://app.example", "https://evil.example"}, http.StatusBadRequest},
+		{"the allowed origin", []string{"https://app.example"}, http.StatusOK},
+		{"no origin", nil, http.StatusOK},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var h http.Header
+			if tt.origin != nil {
+				h = http.Header{"Origin": tt.origin}
+			}
+			if resp, body := postRaw(t, f.url, tok, rawInitialize, h); resp.StatusCode != tt.status {
+				t.Fatalf("%d %s; want %d", resp.StatusCode, body, tt.status)
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -55,7 +56,26 @@ type Options struct {
 	Yes bool
 	// Version is the server's version, as initialize reports it.
 	Version string
+
+	// MaxSessions bounds the sessions one token holds at once in host
+	// mode (NewHostHandler); 0 is DefaultMaxSessions. One more initialize
+	// is refused, HTTP 429 with T9123.
+	MaxSessions int
+	// SessionIdle closes a host mode session that no request has reached
+	// for that long; 0 is DefaultSessionIdle.
+	SessionIdle time.Duration
+	// Origins are the pages (their Origin header, "https://app.example")
+	// whose requests host mode lets in; a request with another Origin is
+	// refused 403, as MCP's transport asks; one without (not a browser)
+	// is let in on its token.
+	Origins []string
 }
+
+// The bounds of host mode where Options give none.
+const (
+	DefaultMaxSessions = 16
+	DefaultSessionIdle = 30 * time.Minute
+)
 
 // newServer makes an MCP server whose tools and resources call b; calls
 // run under calls, which stops them where their client is gone.

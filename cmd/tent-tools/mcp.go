@@ -32,6 +32,12 @@ func init() {
 			fs.BoolVar(&host.public, "public", false, "let --listen take an address other machines reach (needs --tls-cert and --tls-key)")
 			fs.StringVar(&host.cert, "tls-cert", "", "the TLS certificate `FILE` (PEM) to serve HTTPS with")
 			fs.StringVar(&host.key, "tls-key", "", "the TLS key `FILE` (PEM) of --tls-cert")
+			fs.IntVar(&host.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "the most sessions one token holds at once (`N`)")
+			fs.DurationVar(&host.idle, "session-idle", mcp.DefaultSessionIdle, "close a session no request reached for this `DURATION` (30m, 1h)")
+			fs.Func("origin", "a page `ORIGIN` (https://app.example) whose requests are let in; repeat for more (others with an Origin are refused 403)", func(o string) error {
+				host.origins = append(host.origins, o)
+				return nil
+			})
 			fs.StringVar(&host.newOwner, "new", "", "make a new workspace in --workspaces for the owner `NAME`, print its id, and stop")
 			fs.StringVar(&host.from, "from", "", "with --new: copy the project in `DIR` into the new workspace")
 			return func(e *env, args []string) (tools.Answer, error) {
@@ -67,6 +73,9 @@ type hostFlags struct {
 	public                               bool
 	cert, key                            string
 	newOwner, from                       string
+	maxSessions                          int
+	idle                                 time.Duration
+	origins                              []string
 }
 
 // create makes a new workspace (--new OWNER [--from DIR]) and answers its
@@ -96,6 +105,10 @@ func (f *hostFlags) serve(e *env) error {
 		return usagef("mcp", "--policy and --caller are for one project on stdio; over HTTP each token names its caller, and --policies the agents' policies")
 	case (f.cert == "") != (f.key == ""):
 		return usagef("mcp", "--tls-cert and --tls-key go together")
+	case f.maxSessions < 1:
+		return usagef("mcp", "--max-sessions is %d; it is 1 or more", f.maxSessions)
+	case f.idle <= 0:
+		return usagef("mcp", "--session-idle is %v; it is a duration above 0 (30m)", f.idle)
 	}
 	if err := mcp.CheckListen(f.listen, f.public, f.cert != ""); err != nil {
 		return usagef("mcp", "%v", err)
@@ -129,7 +142,7 @@ func (f *hostFlags) serve(e *env) error {
 		return usagef("mcp", "--listen: %v", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewHostHandler(h, grants, mcp.Options{Yes: e.yes}))
+	mux.Handle("/mcp", mcp.NewHostHandler(h, grants, mcp.Options{Yes: e.yes, MaxSessions: f.maxSessions, SessionIdle: f.idle, Origins: f.origins}))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	scheme := "http"
 	if f.cert != "" {

@@ -44,9 +44,8 @@ func (g Guard) Handler(next http.Handler) http.Handler {
 	var mu sync.Mutex
 	open := 0
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		origins := r.Header.Values("Origin")
-		if len(origins) > 1 {
-			http.Error(w, "two Origin headers: a request has one at most", http.StatusBadRequest)
+		if len(r.Header.Values("Origin")) > 1 {
+			http.Error(w, errTwoOrigins, http.StatusBadRequest)
 			return
 		}
 		if err := g.Token.check(r.URL.Query(), r.Header.Values("Authorization")); err != nil {
@@ -54,12 +53,8 @@ func (g Guard) Handler(next http.Handler) http.Handler {
 			http.Error(w, "unauthorized: "+err.Error(), http.StatusUnauthorized)
 			return
 		}
-		if len(origins) == 1 && !slices.Contains(g.Origins, origins[0]) {
-			msg := fmt.Sprintf("origin %s is not allowed", origins[0])
-			if g.OriginFlag != "" {
-				msg += fmt.Sprintf(" (%s names the pages that are)", g.OriginFlag)
-			}
-			http.Error(w, msg, http.StatusForbidden)
+		if status, msg := CheckOrigin(r.Header, g.Origins, g.OriginFlag); status != 0 {
+			http.Error(w, msg, status)
 			return
 		}
 		mu.Lock()
@@ -81,4 +76,28 @@ func (g Guard) Handler(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(w, r)
 	})
+}
+
+const errTwoOrigins = "two Origin headers: a request has one at most"
+
+// CheckOrigin holds a request's Origin header to the pages allowed
+// (origins, as "http://127.0.0.1:8080"), as MCP's streamable HTTP
+// transport asks of a server and a WebSocket face needs against DNS
+// rebinding: two Origin headers are refused (400), an Origin not listed
+// (403, the message naming flag, the one that lists them); a request
+// without one (not a browser) passes. It answers 0 where the request
+// passes, else the status and why.
+func CheckOrigin(h http.Header, origins []string, flag string) (status int, why string) {
+	given := h.Values("Origin")
+	switch {
+	case len(given) > 1:
+		return http.StatusBadRequest, errTwoOrigins
+	case len(given) == 1 && !slices.Contains(origins, given[0]):
+		msg := fmt.Sprintf("origin %s is not allowed", given[0])
+		if flag != "" {
+			msg += fmt.Sprintf(" (%s names the pages that are)", flag)
+		}
+		return http.StatusForbidden, msg
+	}
+	return 0, ""
 }
