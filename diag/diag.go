@@ -283,4 +283,21 @@ const (
 	// a file's earlier content (too large to keep, or changed outside the
 	// tools before any tool read it).
 	T9140 = "T9140"
+
+	// T9160: the transport to a remote host failed (it cannot start, the
+	// host cannot be reached or resolved, the link dropped twice for a read).
+	T9160 = "T9160"
+	// T9161: a writing call's link dropped before its answer, and the far
+	// side's history records no point of it: not done, never sent twice.
+	T9161 = "T9161"
+	// T9162: tent-tools cannot run on the remote host (another OS or
+	// architecture, a copy that cannot start there, a folder that is no
+	// project there); the message says how to install it.
+	T9162 = "T9162"
+	// T9163: the hosts file cannot be read or is no JSON object of hosts
+	// and their transports.
+	T9163 = "T9163"
+	// T9164: a writing call's link dropped before its answer, and the far
+	// side cannot be asked yet whether it was done.
+	T9164 = "T9164"
 )
