@@ -18,6 +18,9 @@ type binaryInfo struct {
 	Build string
 	Hash  string // SHA-256, hex
 	Size  int64
+	// Release is its module version where it is this process's own
+	// binary and a release ("" otherwise).
+	Release string
 }
 
 // Version is the module version this binary was built as, "" for a
@@ -29,11 +32,17 @@ func Version() string {
 	return ""
 }
 
-// readBinary reads this binary's path, size and hash.
-func readBinary() (binaryInfo, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return binaryInfo{}, fmt.Errorf("remote: find this binary: %w", err)
+// readBinary reads the path, size and hash of the binary exe ("": this
+// process's own).
+func readBinary(exe string) (binaryInfo, error) {
+	release := ""
+	if exe == "" {
+		release = Version()
+		self, err := os.Executable()
+		if err != nil {
+			return binaryInfo{}, fmt.Errorf("remote: find this binary: %w", err)
+		}
+		exe = self
 	}
 	f, err := os.Open(exe)
 	if err != nil {
@@ -45,9 +54,9 @@ func readBinary() (binaryInfo, error) {
 	if err != nil {
 		return binaryInfo{}, fmt.Errorf("remote: hash this binary: %w", err)
 	}
-	b := binaryInfo{Path: exe, Hash: hex.EncodeToString(sum.Sum(nil)), Size: n}
-	b.Build = Version()
-	if b.Build == "" || strings.ContainsAny(b.Build, "/\\ '\"") {
+	b := binaryInfo{Path: exe, Hash: hex.EncodeToString(sum.Sum(nil)), Size: n, Release: release}
+	b.Build = release
+	if b.Build == "" || strings.ContainsAny(b.Build, "/\\ '\"$`") {
 		b.Build = b.Hash[:16]
 	}
 	return b, nil

@@ -20,6 +20,11 @@ type Workspace struct {
 
 	mu   sync.Mutex
 	link *link
+
+	// sent, where a test sets it, hears each request once it is on its
+	// link (to cut the link there); dialed hears each link started.
+	sent   func(l *link, req request)
+	dialed func(l *link)
 }
 
 // Open reaches the project at target through hosts: it starts the far
@@ -76,6 +81,9 @@ func (w *Workspace) current(ctx context.Context) (*link, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if w.dialed != nil {
+		w.dialed(l)
 	}
 	w.link = l
 	return l, nil
@@ -145,6 +153,9 @@ func (w *Workspace) once(ctx context.Context, l *link, req request, opts tools.O
 		return tools.Answer{}, &linkDropped{err: err}
 	}
 	defer l.forget(req.ID)
+	if w.sent != nil {
+		w.sent(l, req)
+	}
 	for {
 		select {
 		case rep := <-replies:

@@ -58,34 +58,47 @@ func ReadHostsFile(file string, must bool) (map[string][]string, error) {
 }
 
 // Hosts is what a face reaches other machines by: the transports of the
-// hosts file, this binary (copied where a host lacks it), and at most two
-// calls at once per host. One face makes one and shares it among its
-// remote workspaces.
+// hosts file, the tent-tools binary started there (copied where a host
+// lacks it), and at most two calls at once per host. One face makes one
+// and shares it among its remote workspaces.
 type Hosts struct {
-	transports map[string][]string
-	// Log hears what the near side does that takes time (a copy of the
-	// binary); nil hears nothing.
-	log io.Writer
+	cfg HostsConfig
 
-	once     sync.Once
-	binary   binaryInfo
-	binErr   error
-	mu       sync.Mutex
-	slots    map[string]chan struct{}
-	slotsCap int
+	once   sync.Once
+	binary binaryInfo
+	binErr error
+
+	mu    sync.Mutex
+	slots map[string]chan struct{}
 }
 
-// NewHosts makes the Hosts of the transports (a hosts file's, or nil for
-// none: every host is then reached by ssh), telling log of long work.
-func NewHosts(transports map[string][]string, log io.Writer) *Hosts {
-	return &Hosts{transports: transports, log: log, slots: map[string]chan struct{}{}, slotsCap: 2}
+// HostsConfig is what Hosts are made with.
+type HostsConfig struct {
+	// Transports maps a host to its transport (a hosts file's,
+	// ReadHostsFile); a host not in it is reached by ssh.
+	Transports map[string][]string
+	// Binary is the tent-tools binary to start there, copied where the
+	// host lacks it; "" is this process's own executable (a Go host whose
+	// own binary is not tent-tools names one).
+	Binary string
+	// Log hears what takes time (a copy of the binary); nil hears nothing.
+	Log io.Writer
+}
+
+// callsPerHost is how many calls run at once on one host, as the other
+// toolkits do.
+const callsPerHost = 2
+
+// NewHosts makes the Hosts of cfg.
+func NewHosts(cfg HostsConfig) *Hosts {
+	return &Hosts{cfg: cfg, slots: map[string]chan struct{}{}}
 }
 
 // Transport is the command that reaches host: the hosts file's, or
 // `ssh -o BatchMode=yes -o ConnectTimeout=10 HOST` (no prompt for a
 // password, and a host that does not answer is an error within seconds).
 func (h *Hosts) Transport(host string) []string {
-	if argv, ok := h.transports[host]; ok {
+	if argv, ok := h.cfg.Transports[host]; ok {
 		return append([]string(nil), argv...)
 	}
 	return []string{"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", host}
@@ -96,7 +109,7 @@ func (h *Hosts) acquire(ctx context.Context, host string) (release func(), err e
 	h.mu.Lock()
 	slot, ok := h.slots[host]
 	if !ok {
-		slot = make(chan struct{}, h.slotsCap)
+		slot = make(chan struct{}, callsPerHost)
 		h.slots[host] = slot
 	}
 	h.mu.Unlock()
@@ -110,13 +123,13 @@ func (h *Hosts) acquire(ctx context.Context, host string) (release func(), err e
 
 // self answers this binary: its path, build and hash, read once.
 func (h *Hosts) self() (binaryInfo, error) {
-	h.once.Do(func() { h.binary, h.binErr = readBinary() })
+	h.once.Do(func() { h.binary, h.binErr = readBinary(h.cfg.Binary) })
 	return h.binary, h.binErr
 }
 
 // logf tells the log.
 func (h *Hosts) logf(format string, args ...any) {
-	if h.log != nil {
-		fmt.Fprintf(h.log, format, args...)
+	if h.cfg.Log != nil {
+		fmt.Fprintf(h.cfg.Log, format, args...)
 	}
 }

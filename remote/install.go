@@ -38,7 +38,7 @@ func platform(osName, arch string) (goos, goarch string) {
 func install(ctx context.Context, h *Hosts, host string, b binaryInfo, need *errNeedsBinary) error {
 	goos, goarch := platform(need.os, need.arch)
 	if goos != runtime.GOOS || goarch != runtime.GOARCH {
-		version := Version()
+		version := b.Release
 		how := "go install github.com/tent-tools/tent-tools/cmd/tent-tools@" + version
 		if version == "" {
 			how = "build tent-tools for " + goos + "/" + goarch + " from this checkout (GOOS=" + goos + " GOARCH=" + goarch + " go build ./cmd/tent-tools)"
@@ -54,11 +54,13 @@ func install(ctx context.Context, h *Hosts, host string, b binaryInfo, need *err
 	defer f.Close()
 	start := time.Now()
 	h.logf("tent-tools: copying tent-tools (%d MB) to %s:~/.cache/tent-tools/%s/\n", (b.Size+1<<19)>>20, host, b.Build)
-	script := fmt.Sprintf(`set -e; d="$HOME/.cache/tent-tools/%s"; mkdir -p "$d"; t="$d/tent-tools.$$"; `+
+	// The copy is checked by its hash before it is put in place; the hash
+	// is kept beside it, for the start script to hold against.
+	script := fmt.Sprintf(`set -e; d="${TENT_TOOLS_CACHE:-$HOME/.cache/tent-tools}/%s"; mkdir -p "$d"; t="$d/tent-tools.$$"; `+
 		`trap 'rm -f "$t"' EXIT; cat > "$t"; chmod 755 "$t"; `+
 		`h=$( (sha256sum "$t" 2>/dev/null || shasum -a 256 "$t") | cut -d' ' -f1); `+
 		`if [ "$h" != %s ]; then echo "the copy's hash is $h, not %s" >&2; exit 3; fi; `+
-		`mv -f "$t" "$d/tent-tools"; trap - EXIT`, b.Build, b.Hash, b.Hash)
+		`echo %s > "$d/hash"; mv -f "$t" "$d/tent-tools"; trap - EXIT`, b.Build, b.Hash, b.Hash, b.Hash)
 	argv := append(h.Transport(host), script)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = f

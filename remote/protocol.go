@@ -28,9 +28,9 @@ const protocolVersion = 1
 
 // hello is the far side's first frame: who it is, or why it cannot serve.
 type hello struct {
-	Protocol int    `json:"protocol"`
-	Build    string `json:"build"`   // the far binary's build (version or hash)
-	Session  string `json:"session"` // this process's session, held while it lives
+	Protocol int        `json:"protocol"`
+	Build    string     `json:"build"`   // the far binary's build (version or hash)
+	Session  string     `json:"session"` // this process's session, held while it lives
 	Error    *wireError `json:"error,omitempty"`
 }
 

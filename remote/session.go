@@ -16,11 +16,14 @@ import (
 // the old session's lock, so that the answer is read from a history the
 // old process can no longer add to.
 
-// sessionDir is the folder of the session locks: dir, or the far user's
-// ~/.cache/tent-tools/sessions.
+// sessionDir is the folder of the session locks: dir, or sessions in the
+// far side's cache ($TENT_TOOLS_CACHE, or ~/.cache/tent-tools).
 func sessionDir(dir string) (string, error) {
 	if dir != "" {
 		return dir, nil
+	}
+	if cache := os.Getenv("TENT_TOOLS_CACHE"); cache != "" {
+		return filepath.Join(cache, "sessions"), nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {

@@ -70,7 +70,11 @@ func init() {
 				if err != nil {
 					return tools.Answer{}, err
 				}
-				all := check.Report{Findings: ans.Data.(check.Answer).Findings, Version: version(), Source: projectFiles(e.dir)}
+				found, err := answerData[check.Answer](ans)
+				if err != nil {
+					return tools.Answer{}, fmt.Errorf("check: %w", err)
+				}
+				all := check.Report{Findings: found.Findings, Version: version(), Source: projectFiles(e.dir)}
 				if *writeBaseline != "" {
 					return writeBaselineFile(*writeBaseline, all)
 				}

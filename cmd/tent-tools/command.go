@@ -67,7 +67,8 @@ func usagef(cmd, format string, args ...any) error {
 // globalFlags defines the flags every command takes on fs, bound to e, so
 // they may stand before or after the command's name.
 func (e *env) globalFlags(fs *flag.FlagSet) {
-	fs.StringVar(&e.dir, "C", e.dir, "run on the project in `DIR`")
+	fs.StringVar(&e.dir, "C", e.dir, "run on the project in `DIR` (HOST:PATH: on another machine, docs: remote)")
+	fs.StringVar(&e.hostsFile, "hosts", e.hostsFile, "the hosts `FILE` of -C HOST:PATH (default ~/.config/tent-tools/hosts.json)")
 	fs.BoolVar(&e.json, "json", e.json, "print the data answer (JSON) instead of the text")
 	fs.StringVar(&e.policyFile, "policy", e.policyFile, "the agent's policy, a JSON `FILE`")
 	fs.StringVar(&e.caller, "caller", e.caller, "who acts, by `NAME` (default: the owner)")
@@ -264,7 +265,7 @@ func usage(cmd string) string {
 		}
 		return b.String()
 	}
-	b.WriteString("usage: tent-tools [-C DIR] [--json] [--policy FILE] [--caller NAME] [--yes] COMMAND [ARGS]\n\ncommands:\n")
+	b.WriteString("usage: tent-tools [-C DIR] [--hosts FILE] [--json] [--policy FILE] [--caller NAME] [--yes] COMMAND [ARGS]\n\ncommands:\n")
 	width := 0
 	for _, c := range sortedCommands() {
 		width = max(width, len(c.name))

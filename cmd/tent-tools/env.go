@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/remote"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -27,8 +28,10 @@ type env struct {
 	policyFile string
 	caller     string
 	yes        bool
+	hostsFile  string
 
-	ws *tools.Workspace
+	ws  *tools.Workspace
+	rws *remote.Workspace // the project of -C HOST:PATH
 }
 
 // workspace opens the project in -C DIR with the policy of --policy.
@@ -36,13 +39,28 @@ func (e *env) workspace() (*tools.Workspace, error) {
 	if e.ws != nil {
 		return e.ws, nil
 	}
+	opts, err := e.options()
+	if err != nil {
+		return nil, err
+	}
+	ws, err := tools.Open(e.dir, opts)
+	if err != nil {
+		return nil, usagef("", "-C: %v", err)
+	}
+	e.ws = ws
+	return ws, nil
+}
+
+// options are a call's options as the flags say: the caller, the policy
+// of --policy, the terminal's approver and progress.
+func (e *env) options() (tools.Options, error) {
 	caller := e.caller
 	if caller == "" {
 		caller = defaultCaller(e.dir)
 	}
 	progress, err := terminalProgress(e.stderr)
 	if err != nil {
-		return nil, usagef("", "%v", err)
+		return tools.Options{}, usagef("", "%v", err)
 	}
 	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}, Progress: progress}
 	if f, ok := e.stdout.(*os.File); ok && isTerminal(f) {
@@ -51,18 +69,13 @@ func (e *env) workspace() (*tools.Workspace, error) {
 	if e.policyFile != "" {
 		data, err := os.ReadFile(e.policyFile)
 		if err != nil {
-			return nil, usagef("", "--policy: %v", err)
+			return tools.Options{}, usagef("", "--policy: %v", err)
 		}
 		if opts.Policy, err = tools.ParsePolicy(data); err != nil {
-			return nil, usagef("", "--policy %s: %v", e.policyFile, err)
+			return tools.Options{}, usagef("", "--policy %s: %v", e.policyFile, err)
 		}
 	}
-	ws, err := tools.Open(e.dir, opts)
-	if err != nil {
-		return nil, usagef("", "-C: %v", err)
-	}
-	e.ws = ws
-	return ws, nil
+	return opts, nil
 }
 
 // call runs a tool with an input (marshalled to the JSON an agent would
@@ -77,6 +90,9 @@ func (e *env) call(tool string, input any) (tools.Answer, error) {
 
 // callJSON runs a tool with its input as JSON.
 func (e *env) callJSON(tool string, input json.RawMessage) (tools.Answer, error) {
+	if t, ok := e.remoteTarget(); ok {
+		return e.callRemote(t, tool, input)
+	}
 	ws, err := e.workspace()
 	if err != nil {
 		return tools.Answer{}, err
@@ -87,6 +103,9 @@ func (e *env) callJSON(tool string, input json.RawMessage) (tools.Answer, error)
 func (e *env) close() {
 	if e.ws != nil {
 		e.ws.Close()
+	}
+	if e.rws != nil {
+		e.rws.Close()
 	}
 }
 

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/tent-tools/tent-tools/remote"
+	"github.com/tent-tools/tent-tools/tools"
+)
+
+// remoteTarget answers the project of -C where it is HOST:PATH, as scp
+// reads it (remote.ParseTarget).
+func (e *env) remoteTarget() (remote.Target, bool) {
+	return remote.ParseTarget(e.dir)
+}
+
+// remoteWorkspace reaches the project of -C HOST:PATH: its far side
+// started through the host's transport (--hosts, or the default hosts
+// file), once for the run.
+func (e *env) remoteWorkspace(t remote.Target) (*remote.Workspace, error) {
+	if e.rws != nil {
+		return e.rws, nil
+	}
+	file, must := e.hostsFile, e.hostsFile != ""
+	if file == "" {
+		file = remote.HostsFile()
+	}
+	transports, err := remote.ReadHostsFile(file, must)
+	if err != nil {
+		return nil, err
+	}
+	rws, err := remote.Open(e.ctx, remote.NewHosts(remote.HostsConfig{Transports: transports, Log: e.stderr}), t)
+	if err != nil {
+		return nil, err
+	}
+	e.rws = rws
+	return rws, nil
+}
+
+// callRemote runs a tool on the project of -C HOST:PATH, with the policy,
+// caller and approver a local call would have.
+func (e *env) callRemote(t remote.Target, tool string, input json.RawMessage) (tools.Answer, error) {
+	opts, err := e.options()
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	rws, err := e.remoteWorkspace(t)
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	return rws.Call(e.ctx, tool, input, opts)
+}
