@@ -35,8 +35,8 @@ type link struct {
 	// received, where a test sets it, hears each reply before its call
 	// does; false drops it (as a link that ended just before it would).
 	received func(reply) bool
-	done    chan struct{} // closed when the transport's stdout ended
-	err     error         // why, set before done is closed
+	done     chan struct{} // closed when the transport's stdout ended
+	err      error         // why, set before done is closed
 }
 
 // errNeedsBinary is the far side's word that it lacks this build: the

@@ -4,35 +4,31 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/tent-tools/tent-tools/internal/sample"
-	"github.com/tent-tools/tent-tools/internal/testneed"
+	"github.com/tent-tools/tent-tools/internal/sshtest"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
 // The tests reach projects through a real transport: Debian's sshd on the
-// loopback, started once for the test binary with a host key and a client
-// key made for it and its own config, in the foreground, killed by
-// TestMain; the far side is the tent-tools binary built once.
+// loopback (internal/sshtest), started once for the test binary and killed
+// by TestMain. The far side is this test binary: started there with
+// TENT_REMOTE_TEST_FAR=1, it serves as `tent-tools serve-remote` does
+// (farMain), so no tent-tools is built for the tests; it is copied to the
+// far side's cache on first use, as tent-tools copies itself.
+
+// farEnv makes the test binary the far side.
+const farEnv = "TENT_REMOTE_TEST_FAR"
 
 // sshRig is the sshd the tests reach 127.0.0.1:PATH through.
 type sshRig struct {
-	dir   string // everything of the rig: keys, config, known hosts, caches
-	port  int
-	key   string
-	known string
-	bin   string // the tent-tools binary
+	*sshtest.Server
+	bin   string // this test binary, the far side's program
 	cache string // the far side's cache the tests share
-	sshd  *exec.Cmd
 }
 
 var (
@@ -43,6 +39,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(farEnv) == "1" {
+		os.Exit(farMain(os.Args[1:]))
+	}
 	dir, err := os.MkdirTemp("", "remote-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -50,141 +49,56 @@ func TestMain(m *testing.M) {
 	}
 	rigDir = dir
 	code := m.Run()
-	if rig != nil && rig.sshd != nil {
-		rig.sshd.Process.Kill()
-		rig.sshd.Wait()
+	if rig != nil {
+		rig.Stop()
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// farMain is the far side as `tent-tools serve-remote -C PATH` runs it.
+func farMain(args []string) int {
+	if len(args) != 3 || args[0] != "serve-remote" || args[1] != "-C" {
+		fmt.Fprintf(os.Stderr, "the test's far side takes serve-remote -C PATH, not %q\n", args)
+		return 2
+	}
+	if err := Serve(context.Background(), ServeConfig{Dir: args[2], Build: "(devel)"}, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }
 
 // needRig answers the rig, starting it on first use; where sshd or ssh is
 // missing the test fails under CI and is skipped elsewhere.
 func needRig(t *testing.T) *sshRig {
 	t.Helper()
-	sshd, err := exec.LookPath("sshd")
-	if err != nil {
-		if _, serr := os.Stat("/usr/sbin/sshd"); serr == nil {
-			sshd, err = "/usr/sbin/sshd", nil
+	sshd := sshtest.Need(t)
+	rigOnce.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			rigErr = err
+			return
 		}
-	}
-	if err != nil {
-		testneed.Missing(t, "sshd is not installed (Debian's openssh-server; .ci/setup.d/60-openssh.sh)")
-	}
-	for _, prog := range []string{"ssh", "ssh-keygen"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			testneed.Missing(t, "%s is not installed (Debian's openssh-client; .ci/setup.d/60-openssh.sh)", prog)
-		}
-	}
-	rigOnce.Do(func() { rig, rigErr = startRig(sshd, rigDir) })
+		var s *sshtest.Server
+		s, rigErr = sshtest.Start(sshd, rigDir)
+		rig = &sshRig{Server: s, bin: exe, cache: filepath.Join(rigDir, "cache")}
+	})
 	if rigErr != nil {
 		t.Fatal(rigErr)
 	}
 	return rig
 }
 
-// startRig builds tent-tools, makes the keys and the config, and starts
-// sshd on a free port of the loopback.
-func startRig(sshd, dir string) (*sshRig, error) {
-	r := &sshRig{dir: dir, key: filepath.Join(dir, "client"), known: filepath.Join(dir, "known_hosts"),
-		bin: filepath.Join(dir, "bin", "tent-tools"), cache: filepath.Join(dir, "cache")}
-	build := exec.Command("go", "build", "-o", r.bin, "../cmd/tent-tools")
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("build tent-tools: %v\n%s", err, out)
-	}
-	for _, key := range []string{filepath.Join(dir, "host"), r.key} {
-		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("ssh-keygen: %v\n%s", err, out)
-		}
-	}
-	pub, err := os.ReadFile(r.key + ".pub")
-	if err != nil {
-		return nil, err
-	}
-	authorized := filepath.Join(dir, "authorized_keys")
-	if err := os.WriteFile(authorized, pub, 0o600); err != nil {
-		return nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	r.port = ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	config := strings.Join([]string{
-		"Port " + strconv.Itoa(r.port),
-		"ListenAddress 127.0.0.1",
-		"HostKey " + filepath.Join(dir, "host"),
-		"AuthorizedKeysFile " + authorized,
-		"PidFile " + filepath.Join(dir, "sshd.pid"),
-		// Root (a CI container) logs in with the key, never a password.
-		"PermitRootLogin prohibit-password",
-		"PasswordAuthentication no",
-		"KbdInteractiveAuthentication no",
-		"UsePAM no",
-		"StrictModes no",
-		// Each test names the far side's cache (SetEnv of ssh).
-		"AcceptEnv TENT_TOOLS_CACHE",
-		"",
-	}, "\n")
-	configFile := filepath.Join(dir, "sshd_config")
-	if err := os.WriteFile(configFile, []byte(config), 0o600); err != nil {
-		return nil, err
-	}
-	if os.Geteuid() == 0 {
-		// sshd run as root wants its privilege separation folder.
-		os.MkdirAll("/run/sshd", 0o755)
-	}
-	cmd := exec.Command(sshd, "-D", "-e", "-f", configFile)
-	log, err := os.Create(filepath.Join(dir, "sshd.log"))
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start sshd: %w", err)
-	}
-	r.sshd = cmd
-	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
-		c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(r.port))
-		if err == nil {
-			c.Close()
-			return r, nil
-		}
-		if time.Since(start) > 10*time.Second {
-			out, _ := os.ReadFile(filepath.Join(dir, "sshd.log"))
-			return r, fmt.Errorf("sshd does not listen on %d: %s", r.port, out)
-		}
-	}
-}
-
 // transport is the hosts file's entry of 127.0.0.1, whose far side keeps
-// its cache in cache.
+// its cache in cache and is this test binary.
 func (r *sshRig) transport(cache string) []string {
-	return []string{"ssh", "-F", "/dev/null", "-p", strconv.Itoa(r.port), "-i", r.key,
-		"-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
-		"-o", "UserKnownHostsFile=" + r.known, "-o", "LogLevel=ERROR",
-		"-o", "SetEnv=TENT_TOOLS_CACHE=" + cache, "127.0.0.1"}
+	return r.Transport(map[string]string{"TENT_TOOLS_CACHE": cache, farEnv: "1"})
 }
 
 // hosts makes the Hosts of the rig, with the shared cache.
 func (r *sshRig) hosts() *Hosts {
 	return NewHosts(HostsConfig{Transports: map[string][]string{"127.0.0.1": r.transport(r.cache)}, Binary: r.bin})
-}
-
-// hostsFile writes a hosts file of the rig (the far side's cache in cache)
-// and answers its path.
-func (r *sshRig) hostsFile(t *testing.T, cache string) string {
-	t.Helper()
-	data, err := json.Marshal(map[string][]string{"127.0.0.1": r.transport(cache)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "hosts.json")
-	if err := os.WriteFile(file, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return file
 }
 
 // open opens the project dir (of this machine) as 127.0.0.1:dir.

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/sample"
+	"github.com/tent-tools/tent-tools/internal/sshtest"
+)
+
+// TestRemote runs commands through the binary as a person does, on a
+// project reached as 127.0.0.1:PATH through a real sshd (with --hosts)
+// and on its local twin: the same output, exit status and tree after each.
+// The binary copies itself to the far side's cache on the first call,
+// checked there by its hash, and not again.
+func TestRemote(t *testing.T) {
+	srv, err := sshtest.Start(sshtest.Need(t), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	cache := filepath.Join(t.TempDir(), "cache")
+	data, err := json.Marshal(map[string][]string{
+		// The far side is this test binary, acting as tent-tools there too.
+		"127.0.0.1": srv.Transport(map[string]string{"TENT_TOOLS_CACHE": cache, asCLI: "1"}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := filepath.Join(t.TempDir(), "hosts.json")
+	if err := os.WriteFile(hosts, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	twin, far := shop(t), shop(t)
+	steps := [][]string{
+		{"map"},
+		{"check", "--json"},
+		{"check", "--format", "github"},
+		{"edit", "tables/orders.ts", "--find", "    total: money(),\n", "--with", "    total: money(),\n    tip: money({ optional: true }),\n", "--json"},
+		{"rename", "users", "customers"},
+		{"search", "customers", "--json"},
+		{"undo"},
+		{"read", "tables/nope.ts"},
+	}
+	for i, step := range steps {
+		args := append([]string{"--caller", "ann"}, step...)
+		want := tentTools(t, twin, "", args...)
+		got := tentTools(t, t.TempDir(), "", append([]string{"--hosts", hosts, "-C", "127.0.0.1:" + far}, args...)...)
+		if i == 0 {
+			if !strings.Contains(got.stderr, "copying tent-tools") {
+				t.Errorf("the first call copied nothing; stderr:\n%s", got.stderr)
+			}
+			got.stderr = want.stderr // the copy's lines are the remote run's own
+		} else if strings.Contains(got.stderr, "copying") {
+			t.Errorf("%v copied the binary again:\n%s", step, got.stderr)
+		}
+		if got != want {
+			t.Errorf("%v over ssh: exit %d\n%s%s\nlocally: exit %d\n%s%s", step, got.exit, got.stdout, got.stderr, want.exit, want.stdout, want.stderr)
+		}
+		if w, g := snapshotFiles(t, twin), snapshotFiles(t, far); w != g {
+			t.Errorf("%v: the trees differ:\nlocal:\n%s\nremote:\n%s", step, w, g)
+		}
+	}
+	builds, _ := filepath.Glob(filepath.Join(cache, "*", "tent-tools"))
+	if len(builds) != 1 {
+		t.Fatalf("the far cache holds %v; want the one copy", builds)
+	}
+	hash, err := os.ReadFile(filepath.Join(filepath.Dir(builds[0]), "hash"))
+	if err != nil || !strings.HasPrefix(strings.TrimSpace(string(hash)), filepath.Base(filepath.Dir(builds[0]))) {
+		t.Errorf("the copy's hash %q (%v) is not its build's", hash, err)
+	}
+}
+
+// snapshotFiles is the project files of dir, each with its text, in order.
+func snapshotFiles(t *testing.T, dir string) string {
+	t.Helper()
+	files := sample.Load(t, dir)
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		b.WriteString("-- " + name + " --\n")
+		b.Write(files[name])
+	}
+	return b.String()
+}
