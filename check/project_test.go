@@ -9,20 +9,23 @@ import (
 	"github.com/tent-tools/tent-tools/internal/projectgen"
 )
 
-// TestShopHasNoErrors checks the main sample project: it is what the docs
-// and the other tools' tests build on, so it must be clean.
-func TestShopHasNoErrors(t *testing.T) {
-	ix, err := definitions.Build(context.Background(), "../testdata/projects/shop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ix.Definitions()) == 0 {
-		t.Fatal("the shop project has no definitions")
-	}
-	fs := Run(context.Background(), ix, Options{})
-	for _, f := range fs {
-		if f.Severity == diag.Error {
-			t.Errorf("shop: %s", f)
+// TestSamplesHaveNoErrors checks the sample projects the docs and the
+// other tools' tests build on (shop), and clinic, which the row flow's
+// tests rename: each must be clean.
+func TestSamplesHaveNoErrors(t *testing.T) {
+	for _, name := range []string{"shop", "clinic"} {
+		ix, err := definitions.Build(context.Background(), "../testdata/projects/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ix.Definitions()) == 0 {
+			t.Fatalf("the %s project has no definitions", name)
+		}
+		fs := Run(context.Background(), ix, Options{})
+		for _, f := range fs {
+			if f.Severity == diag.Error {
+				t.Errorf("%s: %s", name, f)
+			}
 		}
 	}
 }

@@ -1299,4 +1299,3 @@ func (w *rowWalker) jsx(i int32, sc *rowScope) {
 		}
 	}
 }
-
