@@ -212,9 +212,13 @@ func TestList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "the project's root (4 entries)\n.gitignore\na/\n  b/ (2 entries)\nln -> a/b\n"
+	want := "the project's root (3 entries)\na/\n  b/ (2 entries)\nln -> a/b\n"
 	if ans.Text != want {
 		t.Errorf("got\n%s\nwant\n%s", ans.Text, want)
+	}
+	ans, _ = call(w, "list", `{"depth": 2, "hidden": true}`)
+	if want := "the project's root (4 entries)\n.gitignore\na/\n  b/ (2 entries)\nln -> a/b\n"; ans.Text != want {
+		t.Errorf("hidden: got\n%s\nwant\n%s", ans.Text, want)
 	}
 	ans, _ = call(w, "list", `{"path": "a", "glob": "**/*.ts"}`)
 	if want := "a/ (2 entries)\nb/c/d.ts\nb/e.ts\n"; ans.Text != want {

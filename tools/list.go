@@ -22,9 +22,10 @@ type ListInput struct {
 	Path  string `json:"path,omitempty"`
 	Depth int    `json:"depth,omitempty"`
 	Glob  string `json:"glob,omitempty"`
-	// NoHidden leaves out the files and folders whose names begin with a
-	// dot (.gitignore, .github/); left out, they are listed.
-	NoHidden bool `json:"noHidden,omitempty"`
+	// Hidden lists the files and folders whose names begin with a dot
+	// (.gitignore, .github/) too; left out, they are listed only where
+	// glob, or path, names one.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // ListAnswer is the data answer of list: the folder, its entries in lexical
@@ -95,6 +96,7 @@ func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 	if !info.IsDir() {
 		return Answer{}, diag.Errorf(diag.T9102, "%s is a file, not a folder; read shows a file", rel).With("path", rel)
 	}
+	shown := w.shownFiles(rel, in.Hidden, in.Glob)
 	ans := ListAnswer{Path: rel, Entries: []Entry{}}
 	var b strings.Builder
 	err = w.state.Walk(ctx, rel, func(p string, d fs.DirEntry, level int) error {
@@ -103,7 +105,7 @@ func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 			below = strings.TrimPrefix(p, rel+"/")
 		}
 		deepest := depth > 0 && level >= depth
-		if in.NoHidden && strings.HasPrefix(d.Name(), ".") {
+		if !shown.shows(p, d.IsDir()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -133,7 +135,7 @@ func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 		case d.IsDir():
 			e.Kind = "folder"
 			if deepest {
-				n := w.countEntries(ctx, p)
+				n := w.countEntries(ctx, p, shown)
 				e.Entries = &n
 				fmt.Fprintf(&b, "%s%s/ (%s)\n", indent, name, words.Count(n, "entry"))
 			} else {
@@ -172,9 +174,15 @@ func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 }
 
 // countEntries counts what the folder rel holds, as list would show it.
-func (w *Workspace) countEntries(ctx context.Context, rel string) int {
+func (w *Workspace) countEntries(ctx context.Context, rel string, shown *shownFiles) int {
 	n := 0
-	w.state.Walk(ctx, rel, func(_ string, d fs.DirEntry, _ int) error {
+	w.state.Walk(ctx, rel, func(p string, d fs.DirEntry, _ int) error {
+		if !shown.shows(p, d.IsDir()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		n++
 		if d.IsDir() {
 			return fs.SkipDir

@@ -27,7 +27,8 @@ import (
 // to look (a folder or one file; left out: the whole project) and which
 // files (include, a glob such as **/*.tsx); how many hits to answer (left
 // out: 100). filesOnly answers the files that hold it, count the files
-// with how many lines of each hold it.
+// with how many lines of each hold it; an empty text with either answers
+// every file.
 type SearchInput struct {
 	Text            string `json:"text"`
 	In              string `json:"in,omitempty"`
@@ -37,6 +38,10 @@ type SearchInput struct {
 	CaseInsensitive bool   `json:"caseInsensitive,omitempty"`
 	FilesOnly       bool   `json:"filesOnly,omitempty"`
 	Count           bool   `json:"count,omitempty"`
+	// Hidden searches the files and folders whose names begin with a
+	// dot (.env, .github/) too; left out, they are searched only where
+	// include, or in, names one.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // SearchAnswer is the data answer of search (tools.md §7): the hits in
@@ -90,8 +95,9 @@ func init() {
 // itself is searched whatever .gitignore says. A text that spans lines
 // counts on the line where it starts.
 func (w *Workspace) search(ctx context.Context, in SearchInput) (Answer, error) {
-	if in.Text == "" {
-		return Answer{}, diag.Errorf(diag.T9102, "bad input: text is empty").With("field", "text")
+	every := in.Text == ""
+	if every && !in.FilesOnly && !in.Count {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: text is empty; give filesOnly: true (or count) to list every file").With("field", "text")
 	}
 	limit, err := limitOf(in.Limit, defaultSearchLimit)
 	if err != nil {
@@ -101,7 +107,7 @@ func (w *Workspace) search(ctx context.Context, in SearchInput) (Answer, error) 
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: include %q is no glob", in.Include).With("field", "include")
 	}
 	s := searcher{w: w, find: []byte(in.Text), limit: limit, files: map[string]bool{},
-		byFile: in.FilesOnly || in.Count, count: in.Count}
+		byFile: in.FilesOnly || in.Count, count: in.Count, every: every}
 	switch {
 	case in.CaseInsensitive && !in.Regex && utf8.ValidString(in.Text):
 		s.fold = newFoldedText(in.Text)
@@ -139,7 +145,7 @@ func (w *Workspace) search(ctx context.Context, in SearchInput) (Answer, error) 
 			return Answer{}, checkText(rel, src)
 		}
 		s.add(s.match(rel, src))
-	} else if err := s.folder(ctx, rel, in.Include); err != nil {
+	} else if err := s.folder(ctx, rel, in.Include, w.shownFiles(rel, in.Hidden, in.Include)); err != nil {
 		return Answer{}, fmt.Errorf("search %s: %w", rel, err)
 	}
 	return s.answer(in.Text), nil
@@ -174,6 +180,7 @@ type searcher struct {
 	files    map[string]bool
 	byFile   bool // filesOnly or count: files with their numbers of lines
 	count    bool
+	every    bool // the text is empty: every file, with its number of lines
 	lines    []FileLines
 	total    int
 	// full says that hits has its limit: the workers, which match the
@@ -202,9 +209,10 @@ func (s *searcher) next(src []byte) (at, n int) {
 // fileHits are the hits of one file: the first (up to the limit) of the
 // lines that hold the text, and how many lines do.
 type fileHits struct {
-	path  string
-	hits  []Hit
-	lines int
+	path    string
+	hits    []Hit
+	lines   int
+	present bool // listed with no line that holds the text (every, an empty file)
 }
 
 // folder searches the files below the resolved folder rel that include
@@ -214,7 +222,7 @@ type fileHits struct {
 // buffer, used again file after file, and the hits are added in the
 // walk's (path) order, so the answer is the one a search file by file
 // gives.
-func (s *searcher) folder(ctx context.Context, rel, include string) error {
+func (s *searcher) folder(ctx context.Context, rel, include string, shown *shownFiles) error {
 	// A batch holds each file's folder (Dir.Hold) until a worker has
 	// read it: at most cap(order)+3 batches are out at once (16 is
 	// enough to keep the workers of a large machine busy), so that the
@@ -255,7 +263,7 @@ func (s *searcher) folder(ctx context.Context, rel, include string) error {
 			}
 		}
 		walkErr = s.w.state.WalkFiles(ctx, rel, func(e projectfiles.Entry) error {
-			if projectfiles.FrameworkFile(e.Path) {
+			if projectfiles.FrameworkFile(e.Path) || !shown.shows(e.Path, false) {
 				return nil
 			}
 			if include != "" {
@@ -357,6 +365,14 @@ func (s *searcher) read(e projectfiles.Entry, buf []byte) (fileHits, []byte) {
 // It only reads s, so files may be matched at once.
 func (s *searcher) match(p string, src []byte) fileHits {
 	found := fileHits{path: p}
+	if s.every {
+		found.present = true
+		found.lines = bytes.Count(src, newline)
+		if len(src) > 0 && src[len(src)-1] != '\n' {
+			found.lines++
+		}
+		return found
+	}
 	if len(src) == 0 {
 		return found
 	}
@@ -395,7 +411,7 @@ var newline = []byte{'\n'}
 
 // add adds the hits of one file to the answer, in the order of the calls.
 func (s *searcher) add(found fileHits) {
-	if found.lines == 0 {
+	if found.lines == 0 && !found.present {
 		return
 	}
 	if s.byFile {
@@ -478,6 +494,12 @@ func excerpt(line string, col, n int) string {
 func (s *searcher) fileAnswer(text string) Answer {
 	var b strings.Builder
 	switch {
+	case s.every && len(s.lines) == 0:
+		b.WriteString("no files\n")
+	case s.every && s.count:
+		fmt.Fprintf(&b, "%s in %s:\n", words.Count(s.total, "line"), words.Count(len(s.lines)+s.cut, "file"))
+	case s.every:
+		fmt.Fprintf(&b, "%s:\n", words.Count(len(s.lines)+s.cut, "file"))
 	case len(s.lines) == 0:
 		fmt.Fprintf(&b, "no files hold %q\n", text)
 	case s.count:

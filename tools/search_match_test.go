@@ -150,7 +150,7 @@ func TestSearchCarriesAPanic(t *testing.T) {
 	var raised any
 	func() {
 		defer func() { raised = recover() }()
-		s.folder(context.Background(), ".", "")
+		s.folder(context.Background(), ".", "", w.shownFiles(".", false, ""))
 	}()
 	if raised == nil {
 		t.Fatal("the worker's panic was not raised on the searching goroutine")

@@ -63,33 +63,50 @@ func TestSearchModes(t *testing.T) {
 	}
 }
 
-// TestListNoHidden: noHidden leaves out dotfiles and dot-folders with
-// what they hold; without it they are listed.
-func TestListNoHidden(t *testing.T) {
+// TestHidden: list and search leave out dotfiles and dot-folders with
+// what they hold, unless hidden, a glob that names one, or the folder
+// named is one.
+func TestHidden(t *testing.T) {
 	t.Parallel()
 	w, _ := openFiles(t, map[string]string{
-		".env.example":     "A=1\n",
-		".github/ci.yml":   "on: push\n",
+		".env":             "SECRET=x\n",
+		".github/ci.yml":   "on: push\nx\n",
 		"tables/orders.ts": "x\n",
 	})
-	paths := func(input string) string {
-		ans, err := call(w, "list", input)
+	paths := func(tool, input string) string {
+		ans, err := call(w, tool, input)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var ps []string
-		for _, e := range ans.Data.(ListAnswer).Entries {
-			ps = append(ps, e.Path)
+		switch a := ans.Data.(type) {
+		case ListAnswer:
+			for _, e := range a.Entries {
+				ps = append(ps, e.Path)
+			}
+		case SearchAnswer:
+			for _, f := range a.Files {
+				ps = append(ps, f.Path)
+			}
 		}
 		return strings.Join(ps, " ")
 	}
-	if got, want := paths(`{}`), ".env.example .github .github/ci.yml tables tables/orders.ts"; got != want {
-		t.Errorf("list: %s; want %s", got, want)
-	}
-	if got, want := paths(`{"noHidden": true}`), "tables tables/orders.ts"; got != want {
-		t.Errorf("list noHidden: %s; want %s", got, want)
-	}
-	if got, want := paths(`{"noHidden": true, "glob": "**/*"}`), "tables/orders.ts"; got != want {
-		t.Errorf("list noHidden with a glob: %s; want %s", got, want)
+	for _, tt := range []struct{ tool, input, want string }{
+		{"list", `{}`, "tables tables/orders.ts"},
+		{"list", `{"hidden": true}`, ".env .github .github/ci.yml tables tables/orders.ts"},
+		{"list", `{"glob": "**/*"}`, "tables/orders.ts"},
+		{"list", `{"glob": ".github/**"}`, ".github/ci.yml"},
+		{"list", `{"glob": "**/.env"}`, ".env"},
+		{"list", `{"path": ".github"}`, ".github/ci.yml"},
+		{"search", `{"text": "x", "filesOnly": true}`, "tables/orders.ts"},
+		{"search", `{"text": "x", "filesOnly": true, "hidden": true}`, ".env .github/ci.yml tables/orders.ts"},
+		{"search", `{"text": "x", "filesOnly": true, "include": ".github/*"}`, ".github/ci.yml"},
+		{"search", `{"text": "x", "filesOnly": true, "in": ".github"}`, ".github/ci.yml"},
+		{"search", `{"text": "", "filesOnly": true}`, "tables/orders.ts"},
+		{"search", `{"text": "", "filesOnly": true, "hidden": true}`, ".env .github/ci.yml tables/orders.ts"},
+	} {
+		if got := paths(tt.tool, tt.input); got != tt.want {
+			t.Errorf("%s %s: %s; want %s", tt.tool, tt.input, got, tt.want)
+		}
 	}
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The CI face's tests (cmd/tent-tools/ci_test.go, action_test.go) run
 # reviewdog on `check --format rdjson` and actionlint (with shellcheck, from
-# apt, for the scripts) on action.yml and on the workflows of the docs.
-# reviewdog and actionlint are Go programs, pinned in .ci/tools/go.mod
+# apt, for the scripts) on action.yml and on the workflows of the docs;
+# .ci/run runs the tests through gotestsum, which prints each package as
+# it passes. reviewdog, actionlint and gotestsum are Go programs, pinned in .ci/tools/go.mod
 # (a module of its own, so their dependencies stay out of tent-tools'), and
 # installed into GOBIN (or GOPATH/bin), where the tests look for them. A
 # program already there at the pinned version is left as it is.
@@ -13,9 +14,9 @@ bin=$(go env GOBIN)
 [ -n "$bin" ] || bin=$(go env GOPATH)/bin
 
 missing=()
-for pkg in github.com/reviewdog/reviewdog/cmd/reviewdog github.com/rhysd/actionlint/cmd/actionlint; do
+for pkg in github.com/reviewdog/reviewdog/cmd/reviewdog github.com/rhysd/actionlint/cmd/actionlint gotest.tools/gotestsum; do
 	name=${pkg##*/}
-	mod=${pkg%/cmd/*}
+	mod=${pkg%/cmd/*} # gotestsum's module is its package
 	want=$(go list -m -f '{{.Version}}' "$mod")
 	have=$(go version -m "$bin/$name" 2>/dev/null | awk '$1 == "mod" {print $3}' || true)
 	if [ "$have" != "$want" ]; then

@@ -19,12 +19,13 @@ func init() {
 			ignoreCase := fs.Bool("ignore-case", false, "find TEXT in any case")
 			filesOnly := fs.Bool("files-only", false, "print the files that hold TEXT, not the lines")
 			count := fs.Bool("count", false, "print each file that holds TEXT with how many of its lines do")
+			hidden := fs.Bool("hidden", false, "search the files and folders whose names begin with a dot too (without it: only where --include or --in names one)")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) != 1 {
-					return tools.Answer{}, usagef("search", "search takes one TEXT (quote it; put -- before a TEXT that starts with -)")
+					return tools.Answer{}, usagef("search", "search takes one TEXT (quote it; put -- before a TEXT that starts with -; '' with --files-only lists every file)")
 				}
 				return e.call("search", tools.SearchInput{Text: args[0], In: *in, Limit: givenInt(fs, "limit", limit), Regex: *regex,
-					Include: *include, CaseInsensitive: *ignoreCase, FilesOnly: *filesOnly, Count: *count})
+					Include: *include, CaseInsensitive: *ignoreCase, FilesOnly: *filesOnly, Count: *count, Hidden: *hidden})
 			}
 		},
 	})
