@@ -3,6 +3,7 @@ package change
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // contextLines is how many unchanged lines a hunk shows around a change.
@@ -18,7 +19,11 @@ func (s *Set) Diff(deleted func(path string) []byte) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "--- %s\n+++ %s\n", f.Path, f.NewPath())
+		from := f.Path
+		if f.New {
+			from = "/dev/null"
+		}
+		fmt.Fprintf(&b, "--- %s\n+++ %s\n", from, f.NewPath())
 		b.WriteString(diffText(string(f.Base), string(after)))
 	}
 	for _, d := range s.Deletes {
@@ -186,4 +191,71 @@ func middle(x, y []string, offset int) []op {
 		}
 	}
 	return ops
+}
+
+// LineEdits returns the edits that turn a into b, hunk by hunk of a line
+// diff, each cut to the bytes that differ: the edits a person would have
+// made, so that a change composed of several (the editor's operations,
+// each planned on the text the one before left) tells each place it
+// changed and leaves every other byte as it was.
+func LineEdits(a, b []byte) []Edit {
+	x, y := splitKeep(a), splitKeep(b)
+	ops := diffLines(x, y)
+	offA := make([]int, len(x)+1)
+	for i, l := range x {
+		offA[i+1] = offA[i] + len(l)
+	}
+	var edits []Edit
+	for i := 0; i < len(ops); {
+		if ops[i].kind == ' ' {
+			i++
+			continue
+		}
+		start := offA[ops[i].a]
+		end := start
+		var text strings.Builder
+		for ; i < len(ops) && ops[i].kind != ' '; i++ {
+			if ops[i].kind == '-' {
+				end += len(ops[i].text)
+			} else {
+				text.WriteString(ops[i].text)
+			}
+		}
+		edits = append(edits, trimEdit(a, Edit{Start: start, End: end, Text: text.String()}))
+	}
+	return edits
+}
+
+// splitKeep splits a text into lines that keep their line ends.
+func splitKeep(s []byte) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	lines := strings.SplitAfter(string(s), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// trimEdit cuts the bytes an edit's text shares with the text it replaces
+// at both ends, on UTF-8 boundaries.
+func trimEdit(src []byte, e Edit) Edit {
+	old, text := string(src[e.Start:e.End]), e.Text
+	inside := func(s string, i int) bool { return i < len(s) && !utf8.RuneStart(s[i]) }
+	pre := 0
+	for pre < len(old) && pre < len(text) && old[pre] == text[pre] {
+		pre++
+	}
+	for pre > 0 && (inside(old, pre) || inside(text, pre)) {
+		pre--
+	}
+	suf := 0
+	for suf < len(old)-pre && suf < len(text)-pre && old[len(old)-1-suf] == text[len(text)-1-suf] {
+		suf++
+	}
+	for suf > 0 && (inside(old, len(old)-suf) || inside(text, len(text)-suf)) {
+		suf--
+	}
+	return Edit{Start: e.Start + pre, End: e.End - suf, Text: text[pre : len(text)-suf]}
 }

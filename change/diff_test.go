@@ -16,3 +16,28 @@ func TestDiffText(t *testing.T) {
 		t.Errorf("deleted: got %q", got)
 	}
 }
+
+// TestLineEdits: the edits turn a into b, each cut to what differs.
+func TestLineEdits(t *testing.T) {
+	cases := []struct{ a, b string }{
+		{"a\nb\nc\n", "a\nB\nc\n"},
+		{"a\nb\nc\n", "a\nb\nx\nc\n"},
+		{"a\nb\nc\n", "a\nc\n"},
+		{"", "new\n"},
+		{"one\n", ""},
+		{"héllo wörld\n", "hé!lo wörld\n"},
+		{"x\r\ny\r\n", "x\r\nz\r\ny\r\n"},
+		{"a\nb\nc\nd\ne\nf\n", "A\nb\nc\nd\ne\nF\n"},
+		{"no end", "no end here"},
+	}
+	for _, c := range cases {
+		edits := LineEdits([]byte(c.a), []byte(c.b))
+		got, err := Apply([]byte(c.a), edits)
+		if err != nil || string(got) != c.b {
+			t.Errorf("%q -> %q: edits %+v give %q (%v)", c.a, c.b, edits, got, err)
+		}
+	}
+	if e := LineEdits([]byte("a\nb\nc\nd\ne\nf\n"), []byte("A\nb\nc\nd\ne\nF\n")); len(e) != 2 || e[0] != (Edit{Start: 0, End: 1, Text: "A"}) {
+		t.Errorf("two hunks: %+v", e)
+	}
+}

@@ -76,7 +76,11 @@ func Normalize(edits []Edit) []Edit {
 // character, two edits that overlap, or a text whose line ends differ from
 // the file's (a CRLF file stays CRLF, an LF file gets no CR).
 func Validate(src []byte, edits []Edit) error {
-	eol := EOL(src)
+	return validate(src, edits, EOL(src))
+}
+
+// validate is Validate with the line end the texts must use.
+func validate(src []byte, edits []Edit, eol string) error {
 	prevEnd := -1
 	for i, e := range edits {
 		if e.Start < 0 || e.End < e.Start || e.End > len(src) {

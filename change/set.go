@@ -23,6 +23,9 @@ type FileEdit struct {
 	To    string // its new path where it moves, "" where it stays
 	Base  []byte // the text the edits apply to (the text the index read)
 	Edits []Edit // sorted and valid (see Validate)
+	// New marks a file the set creates: Base is empty, its text is
+	// what Edits insert, and no file may stand at Path.
+	New bool
 
 	// after is the text after the edits, made once by the Builder's Set,
 	// so the steps that read a planned set's texts (the rename's capture
@@ -45,11 +48,37 @@ func (f *FileEdit) Result() ([]byte, error) {
 	if f.after != nil {
 		return f.after, nil
 	}
+	if f.New {
+		if err := f.validateNew(); err != nil {
+			return nil, err
+		}
+		var out []byte
+		for _, e := range f.Edits {
+			out = append(out, e.Text...)
+		}
+		return out, nil
+	}
 	out, err := Apply(f.Base, f.Edits)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
 	return out, nil
+}
+
+// validateNew checks a new file's edits: insertions at its start, in one
+// kind of line end (the new text's own).
+func (f *FileEdit) validateNew() error {
+	var text strings.Builder
+	for _, e := range f.Edits {
+		if e.Start != 0 || e.End != 0 {
+			return fmt.Errorf("%s is new: its edits must insert at its start", f.Path)
+		}
+		text.WriteString(e.Text)
+	}
+	if err := validate(nil, f.Edits, EOL([]byte(text.String()))); err != nil {
+		return fmt.Errorf("%s: %w", f.Path, err)
+	}
+	return nil
 }
 
 // Site is a code site a refactor leaves untouched and lists: where it
@@ -79,6 +108,7 @@ const (
 	ActionRemove Action = "remove" // remove.Plan, and a file's removal
 	ActionMove   Action = "move"   // a file's move (the move tool)
 	ActionFix    Action = "fix"    // a finding's fix (the language server)
+	ActionChange Action = "change" // the editor's operations (package ops)
 )
 
 // Set is a change set. Files are sorted by Path; Deletes are sorted paths
@@ -134,6 +164,15 @@ func (s *Set) Validate() error {
 			return fmt.Errorf("%s is changed twice", f.Path)
 		}
 		paths[f.Path] = true
+		if f.New && (len(f.Base) > 0 || (f.To != "" && f.To != f.Path)) {
+			return fmt.Errorf("%s is new: it has no text to edit nor a path to move from", f.Path)
+		}
+		if f.New {
+			if err := f.validateNew(); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := Validate(f.Base, f.Edits); err != nil {
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}

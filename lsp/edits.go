@@ -146,7 +146,7 @@ func (s *server) clientWrite(ctx context.Context, ix *definitions.Index, set *ch
 	}
 	edit, moves := s.editOf(ix, set)
 	if len(moves) > 0 {
-		msg := "tent: the change moves files your editor cannot move for it; move them yourself and save: " + strings.Join(moves, ", ")
+		msg := "tent: the change moves or makes files your editor cannot for it; do it yourself and save: " + strings.Join(moves, ", ")
 		if err := s.conn.Notify(context.WithoutCancel(ctx), "window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg}); err != nil {
 			s.logf("showMessage: %v", err)
 		}
@@ -174,7 +174,31 @@ func (s *server) editOf(ix *definitions.Index, set *change.Set) (*workspaceEdit,
 	documentChanges := caps.DocumentChanges || len(caps.ResourceOperations) > 0
 	edit := &workspaceEdit{}
 	var manual []string
+	creates := slices.Contains(caps.ResourceOperations, "create")
 	for _, f := range set.Files {
+		if f.New {
+			// A file the change makes: created, then filled, where the
+			// client creates files; else its text inserted at its URI,
+			// which a client that cannot create it is told to make.
+			text, _ := f.Result()
+			fill := []protocol.TextEdit{{NewText: string(text)}}
+			if documentChanges && creates {
+				edit.DocumentChanges = append(edit.DocumentChanges,
+					documentChange{Create: &fileOperation{Kind: "create", URI: s.uriOf(f.Path)}},
+					documentChange{Edit: &textDocumentEdit{TextDocument: optionalVersionedID{URI: s.uriOf(f.Path)}, Edits: fill}})
+				continue
+			}
+			manual = append(manual, "create "+f.Path)
+			if documentChanges {
+				edit.DocumentChanges = append(edit.DocumentChanges, documentChange{Edit: &textDocumentEdit{TextDocument: optionalVersionedID{URI: s.uriOf(f.Path)}, Edits: fill}})
+			} else {
+				if edit.Changes == nil {
+					edit.Changes = map[string][]protocol.TextEdit{}
+				}
+				edit.Changes[s.uriOf(f.Path)] = fill
+			}
+			continue
+		}
 		l := newLines(f.Base, enc)
 		var edits []protocol.TextEdit
 		for _, e := range f.Edits {

@@ -6,7 +6,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/model"
+	"github.com/tent-tools/tent-tools/tools"
 )
 
 // This file is the visual editor's protocol (docs/pages/lsp.md, "A visual
@@ -43,4 +45,65 @@ func (s *server) tentModel(ctx context.Context, req jsonrpc2.Request) (any, erro
 		return nil, err
 	}
 	return json.RawMessage(data), nil
+}
+
+// tentApplyResult is the answer of tent/apply: the change tool's, with
+// the edit the client applies (its own writes, in client mode, or its
+// open buffers brought to the new disk text, in server mode).
+type tentApplyResult struct {
+	Version int            `json:"version"`
+	Point   *int           `json:"point"`
+	Changed []change.Line  `json:"changed"`
+	Left    []change.Site  `json:"left"`
+	Edit    *workspaceEdit `json:"edit,omitempty"`
+}
+
+// tentApply applies the operations of the change tool. Where the server
+// writes, it is the tool's call (one point) and the edit brings the open
+// buffers along; where the client writes, the operations are planned on
+// the buffers and judged (the person asked where ask says so), and the
+// edit is the change, whose saves become one point, as for a rename. A
+// dry run answers the edit and writes nothing, records nothing.
+func (s *server) tentApply(ctx context.Context, req jsonrpc2.Request) (any, error) {
+	var in tools.ChangeInput
+	if err := tools.DecodeInput(req.Params(), &in); err != nil {
+		return nil, err
+	}
+	ws, _ := s.workspace()
+	if s.writes() == writesServer && !in.DryRun {
+		raw, err := json.Marshal(in)
+		if err != nil {
+			return nil, err
+		}
+		ans, err := tools.Call(ctx, ws, "change", raw)
+		if err != nil {
+			return nil, err
+		}
+		a := ans.Data.(*tools.ChangeAnswer)
+		return tentApplyResult{Version: a.Version, Point: a.Point, Changed: a.Changed, Left: a.Left, Edit: s.syncOpenDocuments()}, nil
+	}
+	// Planned on the disk as it is now and the buffers.
+	ix, err := ws.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := ws.PlanOps(ctx, ix, in)
+	if err != nil {
+		return nil, err
+	}
+	var edit *workspaceEdit
+	if in.DryRun {
+		edit, _ = s.editOf(ix, res.Set)
+	} else if edit, err = s.clientWrite(ctx, ix, res.Set); err != nil {
+		return nil, err
+	}
+	changed, err := res.Set.Changed()
+	if err != nil {
+		return nil, err
+	}
+	version, err := ws.Version(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return tentApplyResult{Version: version, Changed: changed, Left: res.Set.Left, Edit: edit}, nil
 }

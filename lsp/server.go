@@ -362,6 +362,8 @@ func (s *server) dispatch(ctx context.Context, req jsonrpc2.Request) (any, error
 		return s.tentCall(ctx, req)
 	case "tent/model":
 		return s.tentModel(ctx, req)
+	case "tent/apply":
+		return s.tentApply(ctx, req)
 	}
 	if _, ok := req.(*jsonrpc2.Call); !ok || strings.HasPrefix(method, "$/") {
 		return nil, nil // a notification the server does not need

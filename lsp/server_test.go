@@ -308,6 +308,10 @@ func applyEdit(t *testing.T, dir string, raw json.RawMessage) {
 			if err := os.Remove(path(op.URI)); err != nil {
 				t.Fatal(err)
 			}
+		case "create":
+			if err := os.WriteFile(path(op.URI), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		case "":
 			editFile(t, path(op.TextDocument.URI), op.Edits)
 		default:

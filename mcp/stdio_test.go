@@ -135,6 +135,7 @@ func TestEveryTool(t *testing.T) {
 		{"write", `{"path": "lib/extra.ts", "text": "export const extra = 1\n"}`},
 		{"move", `{"path": "lib/extra.ts", "to": "lib/more.ts"}`},
 		{"rename", `{"name": "orders.note", "to": "remark"}`},
+		{"change", `{"ops": [{"op": "setColumn", "column": "orders.shipTo", "optional": true}]}`},
 		{"remove", `{"path": "lib/more.ts"}`},
 		{"history", `{}`},
 		{"compare", `{"from": 1}`},

@@ -65,3 +65,15 @@ func checkNewName(to string) *diag.ToolError {
 	}
 	return nil
 }
+
+// CheckName refuses (T9107) a name that no new definition or column may
+// take, whatever the project holds: no identifier, a reserved word, `id`,
+// or the test database's prefix. The editor's operations that add a
+// table or a column hold their names to it, as rename does.
+func CheckName(name string) *diag.ToolError {
+	if terr := checkNewName(name); terr != nil {
+		delete(terr.Data, "to")
+		return terr.With("name", name)
+	}
+	return nil
+}

@@ -164,6 +164,17 @@ func (w *Workspace) stageFrom(s *change.Set, base func(rel string, f *change.Fil
 		if err != nil {
 			return nil, err
 		}
+		if f.New {
+			if _, err := w.fsys.Lstat(src); err == nil {
+				return nil, diag.Errorf(diag.T9107, "%s already exists; the change would make it anew", f.Path).With("path", f.Path)
+			}
+			text, err := f.Result()
+			if err != nil {
+				return nil, fmt.Errorf("apply: %w", err)
+			}
+			st.put(src, nil, false, 0o644, text)
+			continue
+		}
 		old, mode, err := base(src, f)
 		if err != nil {
 			return nil, err

@@ -180,6 +180,9 @@ func (w *Workspace) expectPlan(plan *Plan) {
 			e.want[f.Path] = wanted{hash: planned, passing: map[string]bool{old: true}}
 		case f.Gone:
 			e.want[f.Path] = wanted{passing: map[string]bool{old: true}}
+		case f.Old == nil:
+			// A new file: an editor creates it empty, then fills it.
+			e.want[f.Path] = wanted{hash: history.Hash(f.Text), passing: map[string]bool{old: true, history.Hash(nil): true}}
 		default:
 			e.want[f.Path] = wanted{hash: history.Hash(f.Text), passing: map[string]bool{old: true}}
 		}

@@ -1,0 +1,77 @@
+package ops_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/internal/golden"
+	"github.com/tent-tools/tent-tools/internal/sample"
+	"github.com/tent-tools/tent-tools/ops"
+)
+
+// testCase is one case of testdata/cases.json: operations on a sample
+// project, whose diff (or refusal) is the golden testdata/golden/NAME.
+type testCase struct {
+	Name    string            `json:"name"`
+	Project string            `json:"project"`
+	Ops     []json.RawMessage `json:"ops"`
+}
+
+func loadCases(t *testing.T) []testCase {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []testCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// TestGoldens plans each case and writes its diff, or its refusal: a
+// case named refuse-* must be refused, any other planned; the diff
+// shows that only the lines an op must change change.
+func TestGoldens(t *testing.T) {
+	for _, c := range loadCases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			files := sample.Load(t, filepath.Join("..", "testdata", "projects", c.Project))
+			ix := definitions.FromFiles(context.Background(), files)
+			var out string
+			list, err := ops.Decode(c.Ops)
+			var res *ops.Result
+			if err == nil {
+				res, err = ops.Plan(context.Background(), ix, list)
+			}
+			if strings.HasPrefix(c.Name, "refuse-") {
+				if err == nil {
+					t.Fatalf("planned; want a refusal")
+				}
+				data, _ := json.MarshalIndent(err, "", "  ")
+				out = string(data) + "\n"
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err = res.Set.Diff(func(p string) []byte { return files[p] })
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range res.Index.Findings() {
+					t.Errorf("the texts after the ops read with a finding: %s", f.Message)
+				}
+			}
+			ext := ".diff"
+			if strings.HasPrefix(c.Name, "refuse-") {
+				ext = ".json"
+			}
+			golden.Check(t, filepath.Join("testdata", "golden", c.Name+ext), []byte(out))
+		})
+	}
+}

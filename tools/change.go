@@ -1,0 +1,120 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/internal/words"
+	"github.com/tent-tools/tent-tools/ops"
+)
+
+// ChangeInput is the input of change: the operations, in order, and
+// whether only to plan them.
+type ChangeInput struct {
+	Ops    []json.RawMessage `json:"ops"`
+	DryRun bool              `json:"dryRun,omitempty"`
+}
+
+// ChangeAnswer is the data answer of change. Point is null where nothing
+// was recorded (a dry run, a change that changes nothing, or one the
+// editor writes itself); Diff is given by a dry run only.
+type ChangeAnswer struct {
+	Version int           `json:"version"`
+	Point   *int          `json:"point"`
+	Changed []change.Line `json:"changed"`
+	Left    []change.Site `json:"left"`
+	DryRun  bool          `json:"dryRun,omitempty"`
+	Diff    string        `json:"diff,omitempty"`
+}
+
+func init() {
+	register(Tool{
+		Name:     "change",
+		Summary:  "Edits the app by operations (addTable, addColumn, setColumn, moveColumn, rename, remove, addIndex, addStep, moveStep, addRow, setRow, ...): all or none, one point, in each file's own style",
+		Writes:   true,
+		NewInput: func() any { return new(ChangeInput) },
+		Answer:   ChangeAnswer{},
+		Local:    true,
+		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			return w.change(ctx, *in.(*ChangeInput))
+		},
+	})
+}
+
+// PlanOps plans the operations of a change on ix (package ops): the one
+// change set every face applies, the language server's client mode too.
+func (w *Workspace) PlanOps(ctx context.Context, ix *definitions.Index, in ChangeInput) (*ops.Result, error) {
+	list, err := ops.Decode(in.Ops)
+	if err != nil {
+		return nil, err
+	}
+	return ops.Plan(ctx, ix, list)
+}
+
+// change plans the operations on the workspace's index and applies them
+// as one change set (Apply): judged by the policy, asked of the person
+// where ask names what they do, one point. A dry run answers the diff and
+// writes nothing.
+func (w *Workspace) change(ctx context.Context, in ChangeInput) (Answer, error) {
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	res, err := w.PlanOps(ctx, ix, in)
+	if err != nil {
+		return Answer{}, err
+	}
+	a := &ChangeAnswer{DryRun: in.DryRun, Left: res.Set.Left}
+	if in.DryRun {
+		a.Diff, err = res.Set.Diff(func(p string) []byte {
+			if f := ix.File(p); f != nil {
+				return f.Src
+			}
+			return nil
+		})
+		if err != nil {
+			return Answer{}, err
+		}
+	} else {
+		point, err := w.state.Apply(ctx, ix, res.Set)
+		if err != nil {
+			return Answer{}, err
+		}
+		a.Point = pointRef(point)
+	}
+	if a.Changed, err = res.Set.Changed(); err != nil {
+		return Answer{}, err
+	}
+	if a.Version, err = w.Version(ctx); err != nil {
+		return Answer{}, err
+	}
+	return Answer{Text: changeText(a, len(in.Ops)), Data: a}, nil
+}
+
+// changeText is the text answer of change.
+func changeText(a *ChangeAnswer, n int) string {
+	var b strings.Builder
+	switch {
+	case a.DryRun:
+		fmt.Fprintf(&b, "planned %s (a dry run: nothing was written)\n", words.Count(n, "operation"))
+	case len(a.Changed) == 0:
+		fmt.Fprintf(&b, "%s changed nothing\n", words.Count(n, "operation"))
+	default:
+		fmt.Fprintf(&b, "applied %s\n", words.Count(n, "operation"))
+	}
+	writeChanged(&b, a.Changed)
+	if a.DryRun {
+		b.WriteString(a.Diff)
+	}
+	if len(a.Left) > 0 {
+		writeLeft(&b, a.Left, "what the operations renamed or removed", "change")
+	}
+	if a.Point != nil {
+		writePoint(&b, *a.Point)
+	}
+	return b.String()
+}
