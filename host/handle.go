@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,6 +67,9 @@ type Config struct {
 	// the longest is closed, and opened again when a call names it. 0
 	// means DefaultMaxOpen.
 	MaxOpen int
+	// Log hears what the handle cannot answer to a call: a workspace it
+	// evicted that failed to close. Nil means stderr.
+	Log io.Writer
 }
 
 // DefaultMaxOpen is how many workspaces a handle keeps open by default.
@@ -85,6 +89,9 @@ type Handle struct {
 	// browser is the one browser of every workspace's shot pictures,
 	// started by the first and closed by Close.
 	browser *tools.Browser
+	// closeWorkspace closes an evicted workspace; nil is its Close (a
+	// test alone sets another).
+	closeWorkspace func(*tools.Workspace) error
 }
 
 // openWorkspace is a workspace the handle holds open: busy counts the
@@ -286,10 +293,20 @@ func (h *Handle) admit(id, caller string) (Info, error) {
 // is done with it (until then it is not closed).
 func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, func(), error) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
+	w, release, gone, err := h.workspaceLocked(id, c, turn)
+	h.mu.Unlock()
+	// Closed outside the handle's lock (Close saves .tent/index): an
+	// eviction never stalls the other tenants' calls.
+	h.closeAll(gone)
+	return w, release, err
+}
+
+// workspaceLocked is workspace under h.mu; it answers the workspaces it
+// evicted too, which its caller closes once h.mu is released.
+func (h *Handle) workspaceLocked(id string, c Call, turn int) (*tools.Workspace, func(), []evicted, error) {
 	policy, known := h.policies[c.Agent]
 	if c.Agent != "" && !known {
-		return nil, nil, diag.Errorf(diag.T9125, "unknown agent %q: the host has no policy for it, and an agent never runs unbound", c.Agent).
+		return nil, nil, nil, diag.Errorf(diag.T9125, "unknown agent %q: the host has no policy for it, and an agent never runs unbound", c.Agent).
 			With("agent", c.Agent)
 	}
 	approver := h.cfg.Approver
@@ -300,23 +317,24 @@ func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, func(
 	if !ok {
 		w, err := tools.Open(filepath.Join(h.dir, id), tools.Options{})
 		if err != nil {
-			return nil, nil, fmt.Errorf("host: %w", err)
+			return nil, nil, nil, fmt.Errorf("host: %w", err)
 		}
 		if err := w.ShareBrowser(h.browser); err != nil {
 			w.Close()
-			return nil, nil, fmt.Errorf("host: %w", err)
+			return nil, nil, nil, fmt.Errorf("host: %w", err)
 		}
 		o = &openWorkspace{w: w, at: h.idle.PushFront(id)}
 		h.open[id] = o
 	}
 	o.busy++
 	h.idle.MoveToFront(o.at)
-	h.closeIdle()
+	gone := h.evict()
 	release := func() {
 		h.mu.Lock()
 		o.busy--
-		h.closeIdle()
+		gone := h.evict()
 		h.mu.Unlock()
+		h.closeAll(gone)
 	}
 	return o.w.With(tools.Options{
 		Policy:   policy,
@@ -325,27 +343,58 @@ func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, func(
 		Turn:     turn,
 		Approver: approver,
 		Now:      h.cfg.Now,
-	}), release, nil
+	}), release, gone, nil
 }
 
-// closeIdle closes the workspaces used least lately, past the bound, that
-// no call is using. (A workspace closed with an error is dropped all the
-// same: its next call opens it again.)
-func (h *Handle) closeIdle() {
+// evict takes out of the handle the workspaces used least lately, past
+// the bound, that no call is using, and answers them for closeAll; it is
+// called under h.mu. A workspace's next call opens it again.
+func (h *Handle) evict() []evicted {
 	limit := h.cfg.MaxOpen
 	if limit <= 0 {
 		limit = DefaultMaxOpen
 	}
+	var out []evicted
 	for e := h.idle.Back(); e != nil && len(h.open) > limit; {
 		prev := e.Prev()
 		id := e.Value.(string)
 		if o := h.open[id]; o.busy == 0 {
-			o.w.Close()
+			out = append(out, evicted{id: id, w: o.w})
 			delete(h.open, id)
 			h.idle.Remove(e)
 		}
 		e = prev
 	}
+	return out
+}
+
+// evicted is a workspace evict took out, to close.
+type evicted struct {
+	id string
+	w  *tools.Workspace
+}
+
+// closeAll closes the workspaces evict took out, outside h.mu, and logs
+// a Close that fails (the index cache not saved, a database not closed):
+// the workspace is dropped all the same, and its next call opens it again.
+func (h *Handle) closeAll(ws []evicted) {
+	for _, e := range ws {
+		closeWorkspace := h.closeWorkspace
+		if closeWorkspace == nil {
+			closeWorkspace = (*tools.Workspace).Close
+		}
+		if err := closeWorkspace(e.w); err != nil {
+			fmt.Fprintf(h.logOut(), "tent-tools: host: closing the idle workspace %s: %v\n", e.id, err)
+		}
+	}
+}
+
+// logOut is where the handle logs what it cannot answer to a call.
+func (h *Handle) logOut() io.Writer {
+	if h.cfg.Log != nil {
+		return h.cfg.Log
+	}
+	return os.Stderr
 }
 
 // Tool runs one tool on the workspace id, under the policy of the call's

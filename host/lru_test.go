@@ -2,10 +2,14 @@ package host
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/tent-tools/tent-tools/tools"
 )
 
 // openFiles counts the files this process holds open.
@@ -105,3 +109,75 @@ func TestBusyWorkspaceNotClosed(t *testing.T) {
 		t.Errorf("%d open after the call; want 1", len(h.open))
 	}
 }
+
+// TestEvictionStallsNobody: a workspace evicted is closed outside the
+// handle's lock, so a Close that takes long (it saves .tent/index) never
+// stalls another tenant's call; a Close that fails is logged, and the
+// workspace opens again at its next call.
+func TestEvictionStallsNobody(t *testing.T) {
+	var log strings.Builder
+	var logMu sync.Mutex
+	h := open(t, Config{MaxOpen: 1, Log: writerFunc(func(p []byte) (int, error) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		return log.Write(p)
+	})})
+	ctx := context.Background()
+	var ids []string
+	for range 3 {
+		info, err := h.Create(ctx, "ann", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, info.ID)
+	}
+	closing, unblock := make(chan struct{}), make(chan struct{})
+	h.closeWorkspace = func(w *tools.Workspace) error {
+		close(closing)
+		<-unblock
+		w.Close()
+		return errors.New("the index cache could not be saved")
+	}
+	write := raw(map[string]string{"path": "a.ts", "text": "export const a = 1\n"})
+	if _, err := h.Tool(ctx, ids[0], "write", write, Call{Caller: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	evicting := make(chan error, 1)
+	go func() { // opens ids[1], evicts ids[0], and blocks in its Close
+		_, err := h.Tool(ctx, ids[1], "write", write, Call{Caller: "ann"})
+		evicting <- err
+	}()
+	<-closing
+	h.closeWorkspace = nil // the evictions from here on close for real
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Tool(ctx, ids[2], "list", nil, Call{Caller: "ann"})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a call on another workspace waited for an eviction's Close")
+	}
+	close(unblock)
+	if err := <-evicting; err != nil {
+		t.Fatal(err)
+	}
+	logMu.Lock()
+	got := log.String()
+	logMu.Unlock()
+	if !strings.Contains(got, ids[0]) || !strings.Contains(got, "the index cache could not be saved") {
+		t.Errorf("the failed Close was not logged: %q", got)
+	}
+	ans, err := h.Tool(ctx, ids[0], "read", raw(map[string]string{"path": "a.ts"}), Call{Caller: "ann"})
+	if err != nil || !strings.Contains(ans.Text, "export const a") {
+		t.Errorf("the evicted workspace, opened again: %v %q", err, ans.Text)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

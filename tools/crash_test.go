@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,14 +24,24 @@ import (
 )
 
 // slowOps renames and removes like the workspace's os.Root, each after a
-// pause, so that a kill lands between two renames of one change.
+// pause, so that a kill lands between two renames of one change. Where
+// first is set, the first of them calls it: the change's point is then
+// recorded not done, and a kill before the last rename lands mid-change.
 type slowOps struct {
 	fsys  workspace.FileOps
 	pause time.Duration
+	first *sync.Once
 }
 
-func (s slowOps) Rename(a, b string) error { time.Sleep(s.pause); return s.fsys.Rename(a, b) }
-func (s slowOps) Remove(name string) error { time.Sleep(s.pause); return s.fsys.Remove(name) }
+func (s slowOps) begin() {
+	if s.first != nil {
+		s.first.Do(func() { fmt.Println("renaming") })
+	}
+	time.Sleep(s.pause)
+}
+
+func (s slowOps) Rename(a, b string) error { s.begin(); return s.fsys.Rename(a, b) }
+func (s slowOps) Remove(name string) error { s.begin(); return s.fsys.Remove(name) }
 
 // slowSwaps is slowOps over the commit's own FileOps, which swaps each new
 // text with its file where the platform can (workspace.Exchanger), each
@@ -38,7 +49,7 @@ func (s slowOps) Remove(name string) error { time.Sleep(s.pause); return s.fsys.
 type slowSwaps struct{ slowOps }
 
 func (s slowSwaps) Exchange(a, b string) error {
-	time.Sleep(s.pause)
+	s.begin()
 	return s.fsys.(workspace.Exchanger).Exchange(a, b)
 }
 
@@ -46,7 +57,8 @@ func (s slowSwaps) Exchange(a, b string) error {
 // purchases in the project TENT_CRASH_DIR names (seven files, one moved),
 // with a pause before each rename into place (where TENT_CRASH_SWAP is
 // set, each swap of a new text with its file, the old one kept as a
-// spare), and says when it starts.
+// spare), and says when it starts and when it renames the first file
+// into place. TENT_CRASH_PAUSE is the pause, 2ms by default.
 func TestCrashChild(t *testing.T) {
 	dir := os.Getenv("TENT_CRASH_DIR")
 	if dir == "" {
@@ -56,10 +68,15 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pause := 2 * time.Millisecond
+	if p, err := time.ParseDuration(os.Getenv("TENT_CRASH_PAUSE")); err == nil {
+		pause = p
+	}
+	first := new(sync.Once)
 	if os.Getenv("TENT_CRASH_SWAP") != "" {
-		w.state.SetFileOps(slowSwaps{slowOps{fsys: w.state.DiskOps(), pause: 2 * time.Millisecond}})
+		w.state.SetFileOps(slowSwaps{slowOps{fsys: w.state.DiskOps(), pause: pause, first: first}})
 	} else {
-		w.state.SetFileOps(slowOps{fsys: w.state.FS(), pause: 2 * time.Millisecond})
+		w.state.SetFileOps(slowOps{fsys: w.state.FS(), pause: pause, first: first})
 	}
 	fmt.Println("ready")
 	if _, err := call(w, "rename", `{"name": "orders", "to": "purchases"}`); err != nil {
@@ -68,7 +85,8 @@ func TestCrashChild(t *testing.T) {
 }
 
 // TestCrash kills a process at random instants of a multi-file rename
-// (SIGKILL, 15 times; 100 in the long run, internal/soak), and checks after each that the next call leaves
+// (SIGKILL, 16 times, every other one aimed inside the renames; 100 in the
+// long run, internal/soak), and checks after each that the next call leaves
 // every file as it was before or as it is after, whole, with a history
 // that says which: no point, or the one point whose hashes the files have.
 // It does so with each new text renamed over its file ("rename"), and
@@ -87,21 +105,34 @@ func TestCrash(t *testing.T) {
 	}
 }
 
-// crashKills is TestCrash for one way of putting texts in place.
+// crashKills is TestCrash for one way of putting texts in place. Every
+// other kill is aimed: it lands at a random instant after the child began
+// renaming the change's files into place, with a pause of aimedPause
+// before each, so it lands mid-change (the point recorded, not done). The
+// test fails where fewer than all but one of the aimed kills did: the
+// recovery it checks would not have been tested. The others land at any
+// instant of the child's run.
 func crashKills(t *testing.T, swap bool) {
 	before := snapshot(t, copyProject(t, refactorDir))
-	after, took, _ := crashRun(t, -1, swap)
+	after, took, _ := crashRun(t, -1, false, swap)
 	if maps.Equal(before, after) {
 		t.Fatal("the rename changed nothing")
 	}
-	kills := soak.Rounds(15, 100) // the long run is CI's (.ci/run)
+	kills := soak.Rounds(16, 100) // the long run is CI's (.ci/run)
 	if raceOn {
-		kills = soak.Rounds(3, 10) // each child runs several times slower; the race run is about the parent
+		kills = soak.Rounds(6, 10) // each child runs several times slower; the race run is about the parent
 	}
 	counts := map[string]int{}
+	aimed := 0
 	for i := range kills {
+		aim := i%2 == 1
 		delay := time.Duration(rand.Int64N(int64(took)))
-		got, _, finished := crashRun(t, delay, swap)
+		if aim {
+			aimed++
+			// Well inside the renames: seven more pauses follow the first.
+			delay = time.Duration(rand.Int64N(int64(3 * aimedPause)))
+		}
+		got, _, finished := crashRun(t, delay, aim, swap)
 		switch {
 		case maps.Equal(got, before):
 			counts["before"]++
@@ -112,23 +143,37 @@ func crashKills(t *testing.T, swap bool) {
 		}
 		if finished {
 			counts["finished at the next call"]++
+			if aim {
+				counts["aimed, mid-change"]++
+			}
 		}
 	}
-	t.Logf("%d kills within %v of the child's start: %v", kills, took, counts)
+	t.Logf("%d kills (%d aimed) within %v of the child's start: %v", kills, aimed, took, counts)
+	if want := aimed - 1; counts["aimed, mid-change"] < want {
+		t.Fatalf("%d of %d aimed kills landed mid-change, want at least %d: the recovery was not tested", counts["aimed, mid-change"], aimed, want)
+	}
 }
 
+// aimedPause is the pause before each rename of an aimed run: long
+// enough that a parent held up by a loaded machine still kills inside.
+const aimedPause = 20 * time.Millisecond
+
 // crashRun runs the child on a fresh copy of the project and kills it
-// after delay (or lets it finish, for a negative delay), then opens the
+// after delay (or lets it finish, for a negative delay; where aim is set,
+// delay counts from its first rename into place), then opens the
 // project again, calls a tool, and checks the history against the files.
 // Where swap is set, the child swaps the texts in place, and finds spares
 // in .tent/tmp/ (holding texts of their own) to write them into. It
 // returns the files, how long the child took from ready to exit (for a
 // run not killed), and whether the next call had a change to finish.
-func crashRun(t *testing.T, delay time.Duration, swap bool) (files map[string]string, took time.Duration, finished bool) {
+func crashRun(t *testing.T, delay time.Duration, aim, swap bool) (files map[string]string, took time.Duration, finished bool) {
 	t.Helper()
 	dir := copyProject(t, refactorDir)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
 	cmd.Env = append(os.Environ(), "TENT_CRASH_DIR="+dir)
+	if aim {
+		cmd.Env = append(cmd.Env, "TENT_CRASH_PAUSE="+aimedPause.String())
+	}
 	if swap {
 		cmd.Env = append(cmd.Env, "TENT_CRASH_SWAP=1")
 		tmp := filepath.Join(dir, ".tent", "tmp")
@@ -149,12 +194,20 @@ func crashRun(t *testing.T, delay time.Duration, swap bool) (files map[string]st
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
+	said := bufio.NewReader(out)
+	line, _ := said.ReadString('\n')
 	start := time.Now()
 	if line != "ready\n" {
 		cmd.Process.Kill()
 		cmd.Wait()
 		t.Fatalf("the child said %q", line)
+	}
+	if aim {
+		if line, _ = said.ReadString('\n'); line != "renaming\n" {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the child said %q, not that it renames", line)
+		}
 	}
 	if delay >= 0 {
 		time.Sleep(delay)
