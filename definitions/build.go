@@ -113,7 +113,7 @@ func BuildWith(ctx context.Context, root string, opts Options) (*Index, error) {
 // readFile reads and indexes the project file p, a link where link is
 // set. A file that cannot be read is a File with a T1003 finding.
 func (w *worker) readFile(ctx context.Context, r *os.Root, fr *folderReader, p string, link bool) *File {
-	read := fr.read
+	read := fr.readIndexed
 	if link {
 		// A link is read only where it leads to a regular file in the
 		// project: a pipe or a device would block the read.
@@ -124,7 +124,7 @@ func (w *worker) readFile(ctx context.Context, r *os.Root, fr *folderReader, p s
 		if err != nil {
 			return unreadableFile(p, err)
 		}
-		read = r.ReadFile
+		read = func(p string) ([]byte, error) { return rootReadIndexed(r, p) }
 	}
 	src, err := read(p)
 	if err != nil {
@@ -190,6 +190,9 @@ func cleanPath(p string) string {
 
 // unreadableFile is the File of a path that could not be read.
 func unreadableFile(p string, err error) *File {
+	if tl, ok := tooLarge(err); ok {
+		return oversizeFile(p, tl.Size)
+	}
 	lang, _ := langOf(p)
 	f := &File{Path: p, Lang: lang, Lines: []int{0}}
 	var pe *fs.PathError
@@ -244,6 +247,9 @@ func indexFile(ctx context.Context, p string, src []byte, old *File) *File {
 // parse starts from, or nil. A cancelled ctx gives a file without tree or
 // definitions.
 func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File) *File {
+	if len(src) > MaxIndexed {
+		return oversizeFile(p, int64(len(src)))
+	}
 	lang, _ := langOf(p)
 	f := &File{Path: p, Lang: lang, Src: src, Lines: lineStarts(src)}
 	body := src

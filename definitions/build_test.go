@@ -179,10 +179,11 @@ func TestBuildRoots(t *testing.T) {
 
 func TestBuildBrokenFiles(t *testing.T) {
 	t.Parallel()
-	// A 5 MB file of generated data, with a definition after it.
+	// A file of generated data near the 1 MB bound (a larger one is
+	// T1004: TestOversizeFiles), with a definition after it.
 	var big strings.Builder
 	big.WriteString("export const data = [\n")
-	for i := 0; big.Len() < 5<<20; i++ {
+	for i := 0; big.Len() < MaxIndexed-2000; i++ {
 		fmt.Fprintf(&big, "  { id: 'row-%07d', name: 'a generated name that is long enough', n: %d },\n", i, i)
 	}
 	big.WriteString("]\n" + fmt.Sprintf(oneTable, "afterData"))
@@ -210,7 +211,7 @@ func TestBuildBrokenFiles(t *testing.T) {
 		byPath[fd.Path] = append(byPath[fd.Path], fd.Code)
 	}
 	if d := ix.Definition("afterData"); d == nil || d.Path != "tables/big.ts" || len(byPath["tables/big.ts"]) != 0 {
-		t.Errorf("5 MB file: definition %+v, findings %v", d, byPath["tables/big.ts"])
+		t.Errorf("a 1 MB file: definition %+v, findings %v", d, byPath["tables/big.ts"])
 	}
 	if n := len(byPath["lib/garbage.ts"]); n == 0 || n > 20 {
 		t.Errorf("garbage file: %d findings, want 1 to 20", n)

@@ -58,11 +58,25 @@ func (fr *folderReader) read(p string) ([]byte, error) {
 	if d.file == nil {
 		return fr.root.ReadFile(p)
 	}
-	src, err := readAt(d.fd, path.Base(p))
+	src, err := readAt(d.fd, path.Base(p), 0)
 	if errors.Is(err, syscall.ELOOP) {
 		// The file became a link since the walk: the os.Root follows
 		// it, and only inside the project.
 		return fr.root.ReadFile(p)
+	}
+	return src, err
+}
+
+// readIndexed is read for the index: a file over MaxIndexed is a
+// *TooLargeError, told by its size before any of it is read.
+func (fr *folderReader) readIndexed(p string) ([]byte, error) {
+	d := fr.folder(path.Dir(p))
+	if d.file == nil {
+		return rootReadIndexed(fr.root, p)
+	}
+	src, err := readAt(d.fd, path.Base(p), MaxIndexed)
+	if errors.Is(err, syscall.ELOOP) {
+		return rootReadIndexed(fr.root, p)
 	}
 	return src, err
 }
@@ -76,13 +90,12 @@ func (fr *folderReader) close() {
 	}
 }
 
-// errNotRegular is the error of a path that is no regular file any more.
-var errNotRegular = errors.New("not a regular file")
-
 // readAt reads the regular file name in the folder open as dirfd. It
 // never follows a link (ELOOP) and never blocks on a pipe that took the
-// file's place: such a file is opened non-blocking and refused.
-func readAt(dirfd int, name string) ([]byte, error) {
+// file's place: such a file is opened non-blocking and refused. Where
+// limit is above 0, a file over limit bytes is a *TooLargeError, and no
+// more than limit+1 bytes of it are read.
+func readAt(dirfd int, name string, limit int64) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -102,10 +115,16 @@ func readAt(dirfd int, name string) ([]byte, error) {
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil, errNotRegular
 	}
+	if limit > 0 && st.Size > limit {
+		return nil, &TooLargeError{Size: st.Size}
+	}
 	// One byte more than the size, so that one read usually meets the
-	// end; a file that grows meanwhile is read to its end.
+	// end; a file that grows meanwhile is read to its end (or its limit).
 	buf := make([]byte, 0, st.Size+1)
 	for {
+		if limit > 0 && int64(len(buf)) > limit {
+			return nil, &TooLargeError{Size: int64(len(buf))}
+		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}

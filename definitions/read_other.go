@@ -12,4 +12,6 @@ func newFolderReader(r *os.Root) *folderReader { return &folderReader{root: r} }
 
 func (fr *folderReader) read(p string) ([]byte, error) { return fr.root.ReadFile(p) }
 
+func (fr *folderReader) readIndexed(p string) ([]byte, error) { return rootReadIndexed(fr.root, p) }
+
 func (fr *folderReader) close() {}

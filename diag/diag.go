@@ -128,6 +128,9 @@ const (
 	T1002 = "T1002"
 	// T1003: a project file is not UTF-8 text.
 	T1003 = "T1003"
+	// T1004: a project file is larger than the 1 MB a tool writes (the
+	// message names its size); it is indexed without its contents.
+	T1004 = "T1004"
 
 	// T2001: two definitions share a name (tables, functions, flows and
 	// screens share one namespace), or two columns of a table share one.

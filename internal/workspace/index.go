@@ -156,7 +156,9 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 			changes = append(changes, definitions.FileChange{Path: p, Src: src})
 			continue
 		}
-		src, err := w.fsys.ReadFile(p)
+		// Never a file over the index's bound read whole: it is indexed
+		// without its contents (T1004).
+		src, err := definitions.ReadIndexed(w.fsys.FS(), p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, definitions.FileChange{Path: p, Gone: true})
