@@ -88,8 +88,8 @@ func OpenIn(ctx context.Context, dir *os.File, dirPath string) (*Store, error) {
 }
 
 // options are the store's: durable commits, writers that take the lock
-// at once.
-var options = sqlitefile.Options{Busy: 10 * time.Second, Synchronous: "FULL", Immediate: true}
+// at once, and an emptied file damaged, never a new history.
+var options = sqlitefile.Options{Busy: 10 * time.Second, Synchronous: "FULL", Immediate: true, Kept: true}
 
 // migrated brings the opened store at path to this release's schema.
 func migrated(ctx context.Context, db *sql.DB, path string) (*Store, error) {

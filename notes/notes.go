@@ -61,7 +61,7 @@ func OpenIn(ctx context.Context, dir *os.File, dirPath string) (*Store, error) {
 }
 
 // options are the store's.
-var options = sqlitefile.Options{Busy: 10 * time.Second}
+var options = sqlitefile.Options{Busy: 10 * time.Second, Kept: true}
 
 // migrated brings the opened store at path to this release's schema.
 func migrated(ctx context.Context, db *sql.DB, path string) (*Store, error) {

@@ -7,66 +7,80 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
 )
 
-// TestDamagedHistory: a history.db that is no database, or a truncated
-// one, is reported with T9112 and kept aside (never silently started
-// over); the call after it starts a new history.
+// TestDamagedHistory: a history.db that is no database, a truncated one
+// or one emptied to 0 bytes is reported with T9112 and kept aside (never
+// silently started over), to a call that writes and to one that only
+// reads alike; the call after it starts a new history.
 func TestDamagedHistory(t *testing.T) {
-	for _, damage := range []string{"garbage", "truncated"} {
-		t.Run(damage, func(t *testing.T) {
-			w, dir := openCopy(t, Options{})
-			db := filepath.Join(dir, ".tent", "history.db")
-			switch damage {
-			case "garbage":
-				if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
-					t.Fatal(err)
+	for _, damage := range []string{"garbage", "truncated", "emptied"} {
+		for _, first := range []string{"write", "history"} {
+			t.Run(damage+"/"+first, func(t *testing.T) {
+				w, dir := openCopy(t, Options{})
+				db := filepath.Join(dir, ".tent", "history.db")
+				switch damage {
+				case "garbage":
+					if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(db, []byte(strings.Repeat("not a database ", 500)), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				case "truncated", "emptied":
+					for _, text := range []string{"1", "2", "3"} {
+						mustCall(t, w, "write", `{"path": "lib/n.ts", "text": "export const n = `+text+`\n"}`)
+					}
+					w.Close()
+					for _, f := range []string{db + "-wal", db + "-shm"} {
+						os.Remove(f)
+					}
+					info, err := os.Stat(db)
+					if err != nil {
+						t.Fatal(err)
+					}
+					size := info.Size() / 2
+					if damage == "emptied" {
+						size = 0
+					}
+					if err := os.Truncate(db, size); err != nil {
+						t.Fatal(err)
+					}
+					old := time.Now().Add(-time.Hour) // not one another process is making now
+					os.Chtimes(db, old, old)
+					if w, err = Open(dir, Options{}); err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(func() { w.Close() })
 				}
-				if err := os.WriteFile(db, []byte(strings.Repeat("not a database ", 500)), 0o644); err != nil {
-					t.Fatal(err)
+				damaged, _ := os.ReadFile(db)
+				input := `{}`
+				if first == "write" {
+					input = `{"path": "lib/m.ts", "text": "export const m = 1\n"}`
 				}
-			case "truncated":
-				for _, text := range []string{"1", "2", "3"} {
-					mustCall(t, w, "write", `{"path": "lib/n.ts", "text": "export const n = `+text+`\n"}`)
+				_, err := call(w, first, input)
+				te := wantCode(t, err, diag.T9112)
+				if te == nil {
+					return
 				}
-				w.Close()
-				for _, f := range []string{db + "-wal", db + "-shm"} {
-					os.Remove(f)
+				kept, _ := te.Data["kept"].(string)
+				if got, err := os.ReadFile(filepath.Join(dir, kept)); err != nil || string(got) != string(damaged) {
+					t.Errorf("the damaged file is not kept as %q: %v", kept, err)
 				}
-				info, err := os.Stat(db)
-				if err != nil {
-					t.Fatal(err)
+				if _, err := os.Stat(filepath.Join(dir, "lib", "m.ts")); err == nil {
+					t.Error("the write went on with no history")
 				}
-				if err := os.Truncate(db, info.Size()/2); err != nil {
-					t.Fatal(err)
+				// Reported once: the next call starts a new history.
+				mustCall(t, w, "write", `{"path": "lib/m.ts", "text": "export const m = 1\n"}`)
+				if h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer); len(h.Points) == 0 {
+					t.Error("no point in the new history")
 				}
-				if w, err = Open(dir, Options{}); err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { w.Close() })
-			}
-			damaged, _ := os.ReadFile(db)
-			_, err := call(w, "write", `{"path": "lib/m.ts", "text": "export const m = 1\n"}`)
-			te := wantCode(t, err, diag.T9112)
-			if te == nil {
-				return
-			}
-			kept, _ := te.Data["kept"].(string)
-			if got, err := os.ReadFile(filepath.Join(dir, kept)); err != nil || string(got) != string(damaged) {
-				t.Errorf("the damaged file is not kept as %q: %v", kept, err)
-			}
-			if _, err := os.Stat(filepath.Join(dir, "lib", "m.ts")); err == nil {
-				t.Error("the write went on with no history")
-			}
-			// Reported once: the next call starts a new history.
-			mustCall(t, w, "write", `{"path": "lib/m.ts", "text": "export const m = 1\n"}`)
-			if h := mustCall(t, w, "history", `{}`).Data.(HistoryAnswer); len(h.Points) == 0 {
-				t.Error("no point in the new history")
-			}
-		})
+			})
+		}
 	}
 }
 

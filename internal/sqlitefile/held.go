@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // ErrRedirected is the error of a database whose file, as SQLite opened
@@ -31,6 +32,9 @@ var ErrRedirected = errors.New("the file opened is not the one in the folder hel
 // the swap in that moment is not covered; so it is on a Linux without
 // /proc.
 func OpenIn(dir *os.File, path string, o Options) (*sql.DB, error) {
+	if err := emptied(path, o, time.Now()); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	held, err := dupDir(dir, filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)

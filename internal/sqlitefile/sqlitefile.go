@@ -31,11 +31,18 @@ type Options struct {
 	// Immediate makes every transaction take the write lock when it begins,
 	// so two writers never deadlock upgrading a read lock.
 	Immediate bool
+	// Kept says the database holds what cannot be made again (the
+	// history, the notes): a file of it emptied (0 bytes) is ErrDamaged,
+	// never taken for a new database (emptied).
+	Kept bool
 }
 
 // Open opens (creating where needed) the database at path.
 func Open(path string, o Options) (*sql.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := emptied(path, o, time.Now()); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db, err := sql.Open("sqlite", dsn(path, o))
@@ -124,8 +131,8 @@ func Migrate(ctx context.Context, db *sql.DB, steps []string) (from int, err err
 // Classify wraps err with ErrDamaged where SQLite says the file is no
 // database or is damaged, whatever the driver.
 func Classify(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, ErrDamaged) {
+		return err
 	}
 	msg := err.Error()
 	for _, sign := range []string{"file is not a database", "database disk image is malformed", "SQLITE_NOTADB", "SQLITE_CORRUPT"} {
@@ -150,4 +157,25 @@ func KeepAside(path string, now time.Time) (string, error) {
 		}
 	}
 	return aside, nil
+}
+
+// freshness is how long after its making a database file of 0 bytes may
+// be one that another process is making: SQLite writes its first page
+// (the write-ahead log's mark) as it opens a new file, within
+// milliseconds.
+const freshness = 5 * time.Second
+
+// emptied refuses a Kept database whose file is there but empty: SQLite
+// would take it for a new database, and the history it held would be
+// replaced by an empty one without a word. A file made in the last
+// moments is let be (another process is making it).
+func emptied(path string, o Options, now time.Time) error {
+	if !o.Kept {
+		return nil
+	}
+	info, err := os.Lstat(path)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > 0 || now.Sub(info.ModTime()) < freshness {
+		return nil
+	}
+	return fmt.Errorf("%w (the file is empty: cut to 0 bytes since it was made)", ErrDamaged)
 }

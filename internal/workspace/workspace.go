@@ -325,8 +325,14 @@ func (w *Workspace) Enter(ctx context.Context, tool string, writes bool) (view *
 	}
 	if view.historyStarted() {
 		if unlock, ok := w.tryLockWrite(); ok {
-			view.settle(ctx) // a reader of a folder it cannot write still reads
+			err := view.settle(ctx)
 			unlock()
+			// A reader of a folder it cannot write still reads; a
+			// damaged history (kept aside) or one of a newer release is
+			// the reader's error too, never read past as if empty.
+			if te := (*diag.ToolError)(nil); errors.As(err, &te) && (te.Code == diag.T9112 || te.Code == diag.T9113) {
+				return nil, nil, err
+			}
 		}
 	}
 	unlock, err := w.lockRead()
