@@ -80,7 +80,7 @@ func TestReadmeCommandLine(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	pwdFile := filepath.Join(t.TempDir(), "pwd")
-	env := append(os.Environ(), "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env := append(os.Environ(), "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"), "XDG_CACHE_HOME="+t.TempDir())
 	cwd := clone
 	for i, line := range cmds {
 		if strings.HasPrefix(line, "go install ") {
@@ -112,6 +112,18 @@ func TestReadmeCommandLine(t *testing.T) {
 		if data, err := os.ReadFile(pwdFile); err == nil {
 			cwd = strings.TrimSpace(string(data))
 		}
+	}
+	// The example is clean: no command wrote into the project behind the
+	// tools (shot's picture goes outside it), so history records no
+	// change made outside them.
+	h := exec.Command(bin, "--json", "history")
+	h.Dir, h.Env = cwd, env
+	out, err := h.Output()
+	if err != nil {
+		t.Fatalf("history after the README: %v", err)
+	}
+	if strings.Contains(string(out), `"kind": "outside"`) {
+		t.Errorf("history after the README's commands records a change made outside the tools:\n%s", out)
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
 
 	"github.com/tent-tools/tent-tools/tools"
 )
@@ -16,18 +19,27 @@ func init() {
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
 			as := fs.String("as", "", "look as the users row with this id, email or name, or as `system`; nobody where left out")
 			size := fs.String("size", "", "phone (390x844), tablet (820x1180), desktop (1280x800, the default) or `WIDTHxHEIGHT`")
-			out := fs.String("o", "", "write the picture (or with --html the page) to `FILE`")
+			out := fs.String("o", "", "write the picture (or with --html the page) to `FILE` (default: a file of the route in the user's cache folder, tent-tools/shots/, outside the project)")
 			html := fs.Bool("html", false, "answer the page's HTML, which needs no browser")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) != 1 {
 					return tools.Answer{}, usagef("shot", "shot takes one ROUTE, such as /orders/o1")
 				}
-				if *out == "" && !*html && !e.json {
-					return tools.Answer{}, usagef("shot", "shot writes the picture to a file: give -o FILE (or --json for it in base64, --html for the page)")
+				file := *out
+				if file == "" && !*html && !e.json {
+					// Outside the project, so that the picture is no change
+					// that history records as made outside the tools.
+					var err error
+					if file, err = shotFile(e.dir, args[0], *size, *as); err != nil {
+						return tools.Answer{}, err
+					}
 				}
 				ans, err := e.call("shot", tools.ShotInput{Path: args[0], As: *as, Size: *size, HTML: *html})
-				if err != nil || *out == "" {
+				if err != nil || file == "" {
 					return ans, err
+				}
+				if inside(e.dir, file) {
+					fmt.Fprintf(e.stderr, "shot: %s is in the project: the next tool records it as a change made outside the tools (write pictures elsewhere, or leave -o out)\n", file)
 				}
 				var data []byte
 				switch d := ans.Data.(type) {
@@ -38,15 +50,62 @@ func init() {
 				default:
 					return tools.Answer{}, fmt.Errorf("shot: an answer of %T", ans.Data)
 				}
-				if err := os.WriteFile(*out, data, 0o644); err != nil {
-					return tools.Answer{}, fmt.Errorf("shot: write %s: %w", *out, err)
+				if err := os.WriteFile(file, data, 0o644); err != nil {
+					return tools.Answer{}, fmt.Errorf("shot: write %s: %w", file, err)
 				}
-				ans.Text = fmt.Sprintf("wrote %s: %s", *out, ans.Text)
+				ans.Text = fmt.Sprintf("wrote %s: %s", file, ans.Text)
 				if *html {
-					ans.Text = fmt.Sprintf("wrote %s: the page of %s (%d bytes)\n", *out, args[0], len(data))
+					ans.Text = fmt.Sprintf("wrote %s: the page of %s (%d bytes)\n", file, args[0], len(data))
 				}
 				return ans, nil
 			}
 		},
 	})
+}
+
+// shotFile is where shot writes a picture without -o: the user's cache
+// folder (XDG_CACHE_HOME, ~/.cache, or the system's own), tent-tools/shots/
+// and the project's folder name, a file named by the route, the size and
+// who looked (/orders/o2 --size phone as chen: orders-o2-phone-chen.png).
+// Outside the project, it is no change of it.
+func shotFile(project, route, size, as string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("shot: no folder to write the picture to (%v): give -o FILE", err)
+	}
+	abs, err := filepath.Abs(project)
+	if err != nil {
+		return "", fmt.Errorf("shot: %w", err)
+	}
+	name := strings.Trim(route, "/")
+	if name == "" {
+		name = "index"
+	}
+	for _, part := range []string{size, as} {
+		if part != "" {
+			name += "-" + part
+		}
+	}
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '-'
+	}, name)
+	dir := filepath.Join(cache, "tent-tools", "shots", filepath.Base(abs))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("shot: %w", err)
+	}
+	return filepath.Join(dir, name+".png"), nil
+}
+
+// inside reports whether file lies in the project folder.
+func inside(project, file string) bool {
+	p, err1 := filepath.Abs(project)
+	f, err2 := filepath.Abs(file)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(p, f)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -38,7 +38,6 @@ func TestShotCommand(t *testing.T) {
 		exit       int
 		stderrHold string
 	}{
-		{[]string{"shot", "/orders/o2"}, 2, "give -o FILE"},
 		{[]string{"shot"}, 2, "one ROUTE"},
 		{[]string{"shot", "--html", "/order/o2"}, 1, "T9103: no screen has the path /order/o2; did you mean /orders/:id? (the nearest: /orders/:id"},
 		{[]string{"shot", "--html", "/orders/o2"}, 1, "T4003: TypeError: Cannot read property 'buyer' of undefined (at screens/order.tsx:12:48)"},
@@ -71,6 +70,31 @@ func TestShotCommand(t *testing.T) {
 	if live := chromiumtest.Live(marked); len(live) > 0 {
 		t.Errorf("the command left Chromium running:\n%s", strings.Join(live, "\n"))
 	}
+	// Without -o: a file of the route in the user's cache folder, outside
+	// the project, so that history records no change made outside the
+	// tools after it (the README's example).
+	cache := t.TempDir()
+	cmd = exec.Command(bin, "shot", "/orders/o2", "--as", "chen@example.com", "--size", "phone")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
+	if out, err = cmd.CombinedOutput(); err != nil {
+		t.Fatalf("shot without -o: %v: %s", err, out)
+	}
+	want := filepath.Join(cache, "tent-tools", "shots", filepath.Base(dir), "orders-o2-phone-chen-example.com.png")
+	if !strings.HasPrefix(string(out), "wrote "+want) {
+		t.Errorf("shot without -o: %s, want it to write %s", out, want)
+	}
+	if _, err := os.Stat(want); err != nil {
+		t.Errorf("shot without -o: %v", err)
+	}
+	if h := tentTools(t, dir, "", "history", "--newest", "1"); strings.Contains(h.stdout, "outside") {
+		t.Errorf("history after shot records a change made outside the tools:\n%s", h.stdout)
+	}
+	// -o into the project: written, with a note that it is a change.
+	if r := tentTools(t, dir, "", "shot", "--html", "/admin", "--as", "u2", "-o", "admin.html"); r.exit != 0 || !strings.Contains(r.stderr, "admin.html is in the project") {
+		t.Errorf("-o into the project: exit %d, stderr %q", r.exit, r.stderr)
+	}
+
 	r := tentTools(t, dir, "", "shot", "--json", "/admin", "--as", "u2", "--size", "500x400")
 	var ans struct{ Path, Size, PNG string }
 	if err := json.Unmarshal([]byte(r.stdout), &ans); err != nil || r.exit != 0 {
