@@ -100,6 +100,27 @@ func Summary(fs []diag.Finding) string {
 // Answer is the check's answer as data (tools.md §7).
 type Answer struct {
 	Findings []diag.Finding `json:"findings"`
+	// Fixed, with the check's fix input, lists the findings whose certain
+	// fixes were applied (or, with dryRun, would be); Findings are then
+	// those the check finds after them (with dryRun, before them).
+	Fixed []Fixed `json:"fixed,omitzero"`
+	// Diff, with dryRun, is the unified diff the fixes would make.
+	Diff string `json:"diff,omitempty"`
+	// DryRun says nothing was written.
+	DryRun bool `json:"dryRun,omitempty"`
+	// Point is the point the fixes were recorded as (null where nothing
+	// was written).
+	Point *int `json:"point,omitempty"`
+}
+
+// Fixed is a finding whose fix was applied: where it stood and what the
+// fix did.
+type Fixed struct {
+	Code  string `json:"code"`
+	Path  string `json:"path"`
+	Line  int    `json:"line"`
+	Col   int    `json:"col"`
+	Title string `json:"title"`
 }
 
 // NewAnswer wraps findings as the check's answer; no findings is an empty

@@ -2,36 +2,189 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
+	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/check"
+	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/runner"
 )
 
-// CheckInput is the input of check: nothing.
-type CheckInput struct{}
+// CheckInput is the input of check: nothing, or fix (with dryRun) to
+// apply every certain fix the check offers.
+type CheckInput struct {
+	// Fix applies every finding's certain fix as one change through the
+	// pipeline (the policy judges it; one point of the kind fix), then
+	// checks again and answers what was fixed and what is left.
+	Fix bool `json:"fix,omitempty"`
+	// DryRun, with fix, writes nothing: the answer holds the diff the
+	// fixes would make.
+	DryRun bool `json:"dryRun,omitempty"`
+}
 
 func init() {
 	register(Tool{
 		Name:     "check",
-		Summary:  "The findings of the check (format.md §7), errors first: broken references, code and test data that do not fit the definitions",
+		Summary:  "The findings of the check (format.md §7), errors first: broken references, code and test data that do not fit the definitions; fix: true applies every certain fix (dryRun: the diff)",
 		NewInput: func() any { return new(CheckInput) },
-		Answer:   check.Answer{},
-		ReadOnly: true,
-		Local:    true,
+		// With fix it writes the fixes: otherwise it changes nothing.
+		WritesWith: func(in any) bool { c := in.(*CheckInput); return c.Fix && !c.DryRun },
+		Answer:     check.Answer{},
+		Idempotent: true, // again, every fix is applied: nothing more changes
+		Local:      true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
+			c := *in.(*CheckInput)
+			if c.DryRun && !c.Fix {
+				return Answer{}, diag.Errorf(diag.T9102, "bad input: dryRun shows the diff of fix: give fix: true with it").With("field", "dryRun")
+			}
+			if c.Fix {
+				return w.checkFix(ctx, c.DryRun)
+			}
 			return w.check(ctx)
 		},
 	})
 }
 
-// Check answers the findings of the check on the workspace's index, with
-// T2011 for what the test database has that no definition names (where
-// there is a test database). The data answer is {"findings": [...]}.
+// findings are the findings of the check on ix, with T2011 for what the
+// test database has that no definition names (where there is one).
+func (w *Workspace) findings(ctx context.Context, ix *definitions.Index) []diag.Finding {
+	return w.CheckIndex(ctx, ix, check.Options{Extra: runner.Drift(ctx, ix, runner.TestDBPath(w.Root()))})
+}
+
+// check answers the findings of the check on the workspace's index. The
+// data answer is {"findings": [...]}.
 func (w *Workspace) check(ctx context.Context) (Answer, error) {
 	ix, err := w.Index(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
-	fs := w.CheckIndex(ctx, ix, check.Options{Extra: runner.Drift(ctx, ix, runner.TestDBPath(w.Root()))})
+	fs := w.findings(ctx, ix)
 	return Answer{Text: check.Text(fs), Data: check.NewAnswer(fs)}, nil
+}
+
+// checkFix applies (or, dryRun, shows) every certain fix of the findings
+// as one change set, then checks again.
+func (w *Workspace) checkFix(ctx context.Context, dryRun bool) (Answer, error) {
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	before := w.findings(ctx, ix)
+	if err := ctx.Err(); err != nil {
+		return Answer{}, err
+	}
+	set, used, err := fixSet(ix, before)
+	if err != nil {
+		return Answer{}, err
+	}
+	a := check.NewAnswer(before)
+	a.Fixed = []check.Fixed{}
+	for _, f := range used {
+		a.Fixed = append(a.Fixed, check.Fixed{Code: f.Code, Path: f.Path, Line: f.Line, Col: f.Col, Title: f.Fix.Title})
+	}
+	var b strings.Builder
+	if set == nil {
+		a.DryRun = dryRun
+		b.WriteString("nothing to fix: no finding has a certain fix\n")
+		b.WriteString(check.Text(before))
+		return Answer{Text: b.String(), Data: a}, nil
+	}
+	if dryRun {
+		a.DryRun = true
+		if a.Diff, err = set.Diff(nil); err != nil {
+			return Answer{}, err
+		}
+		fmt.Fprintf(&b, "would fix %s (nothing was written):\n", words.Count(len(a.Fixed), "finding"))
+		writeFixed(&b, a.Fixed)
+		b.WriteString(a.Diff)
+		return Answer{Text: b.String(), Data: a}, nil
+	}
+	point, err := w.state.Apply(ctx, ix, set)
+	if err != nil {
+		return Answer{}, err
+	}
+	a.Point = pointRef(point)
+	if ix, err = w.Index(ctx); err != nil {
+		return Answer{}, err
+	}
+	a.Findings = w.findings(ctx, ix)
+	if a.Findings == nil {
+		a.Findings = []diag.Finding{}
+	}
+	fmt.Fprintf(&b, "fixed %s:\n", words.Count(len(a.Fixed), "finding"))
+	writeFixed(&b, a.Fixed)
+	changed, err := set.Changed()
+	if err != nil {
+		return Answer{}, err
+	}
+	writeChanged(&b, changed)
+	writePoint(&b, point)
+	if len(a.Findings) == 0 {
+		b.WriteString("left: no findings\n")
+	} else {
+		b.WriteString("left:\n")
+		b.WriteString(check.Text(a.Findings))
+	}
+	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// writeFixed lists the findings fixed, one a line.
+func writeFixed(b *strings.Builder, fixed []check.Fixed) {
+	for _, f := range fixed {
+		fmt.Fprintf(b, "  %s:%d:%d %s: %s\n", f.Path, f.Line, f.Col, f.Code, f.Title)
+	}
+}
+
+// fixSet is the change set that applies the certain fixes of findings fs
+// (those without one are passed over) to the files of ix, of the action
+// fix with their codes as its target, and the findings whose fixes it
+// holds, in the order given: a fix whose place overlaps one taken before
+// it is left out (the check offers it again once the first is applied),
+// and the same place fixed twice is taken once. nil where no fix applies.
+// The fix tool (one finding) and check's fix (all) both go through it.
+func fixSet(ix *definitions.Index, fs []diag.Finding) (*change.Set, []diag.Finding, error) {
+	type taken struct{ start, end int }
+	byPath := map[string][]taken{}
+	var used []diag.Finding
+	var codes []string
+	b := change.NewBuilder()
+	for _, fd := range fs {
+		fx := fd.Fix
+		if fx == nil {
+			continue
+		}
+		f := ix.File(fx.Path)
+		if f == nil || fx.Start < 0 || fx.End < fx.Start || fx.End > len(f.Src) {
+			continue
+		}
+		clash := false
+		for _, t := range byPath[fx.Path] {
+			// Two insertions at one offset clash too: their order is unknown.
+			if fx.Start < t.end && t.start < fx.End || fx.Start == t.start {
+				clash = true
+				break
+			}
+		}
+		if clash {
+			continue
+		}
+		byPath[fx.Path] = append(byPath[fx.Path], taken{fx.Start, fx.End})
+		b.Edit(f.Path, f.Src, change.Edit{Start: fx.Start, End: fx.End, Text: fx.Text})
+		used = append(used, fd)
+		codes = append(codes, fd.Code)
+	}
+	if len(used) == 0 {
+		return nil, nil, nil
+	}
+	set, err := b.Set()
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.Sort(codes)
+	set.Action, set.Target = change.ActionFix, strings.Join(slices.Compact(codes), ",")
+	return set, used, nil
 }

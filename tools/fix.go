@@ -78,27 +78,27 @@ func (w *Workspace) PlanFix(ctx context.Context, ix *definitions.Index, in FixIn
 	if now := string(f.Src[in.Start:in.End]); now != in.Old {
 		return nil, nil, moved(fmt.Sprintf("the text there is %q, not %q", shortText(now), shortText(in.Old)))
 	}
-	var fix *diag.Fix
+	var found *diag.Finding
 	for _, fd := range w.state.CheckIndex(ctx, ix, check.Options{}) {
 		if fd.Code == in.Code && fd.Fix != nil && fd.Fix.Path == in.Path && fd.Fix.Start == in.Start && fd.Fix.End == in.End {
-			fix = fd.Fix
+			found = &fd
 			break
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	if fix == nil {
+	if found == nil {
 		return nil, nil, moved("the check finds no " + in.Code + " with a fix at that place")
 	}
-	b := change.NewBuilder()
-	b.Edit(f.Path, f.Src, change.Edit{Start: fix.Start, End: fix.End, Text: fix.Text})
-	set, err := b.Set()
+	set, _, err := fixSet(ix, []diag.Finding{*found})
 	if err != nil {
 		return nil, nil, err
 	}
-	set.Action, set.Target = change.ActionFix, in.Code
-	return set, fix, nil
+	if set == nil {
+		return nil, nil, moved("its fix falls outside the file")
+	}
+	return set, found.Fix, nil
 }
 
 // shortText shortens a text for a message, at a character.

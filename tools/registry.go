@@ -29,6 +29,10 @@ type Tool struct {
 	// Writes marks a tool that changes project files. Call runs such
 	// tools on a workspace one after another, under the write lock.
 	Writes bool
+	// WritesWith, where set, marks a tool that changes project files
+	// for some inputs only (check with fix): Call runs it as one that
+	// writes where WritesWith says so of its decoded input.
+	WritesWith func(in any) bool
 	// NewInput returns a pointer to a new, empty input struct. Its JSON
 	// field names are the tool's input; a field whose json tag lacks
 	// omitempty is required.
@@ -81,7 +85,7 @@ func register(t Tool) {
 		panic("tools: register " + t.Name + " after the registry was read")
 	case t.Name == "" || t.NewInput == nil || t.Run == nil:
 		panic("tools: register: a tool needs a name, an input and a handler")
-	case t.Writes && t.ReadOnly:
+	case (t.Writes || t.WritesWith != nil) && t.ReadOnly:
 		panic("tools: register " + t.Name + ": a tool that writes is not read-only")
 	}
 	if _, dup := registry[t.Name]; dup {
@@ -178,7 +182,7 @@ func (w *Workspace) invoke(ctx context.Context, t Tool, in any) (ans Answer, err
 			ans, err = Answer{}, internalError(w.panicLog(), t.Name, r, debug.Stack())
 		}
 	}()
-	view, release, err := w.state.Enter(ctx, t.Name, t.Writes)
+	view, release, err := w.state.Enter(ctx, t.Name, t.Writes || t.WritesWith != nil && t.WritesWith(in))
 	if err != nil {
 		return Answer{}, err
 	}

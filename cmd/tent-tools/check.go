@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -34,9 +35,20 @@ func init() {
 			writeBaseline := fs.String("write-baseline", "", "write every finding into the baseline `FILE`, and report none")
 			pathPrefix := fs.String("path-prefix", "", "print each path under the folder `DIR` (the project's folder in the repository), for CI systems that place findings from the repository's root")
 			failOn := fs.String("fail-on", string(check.FailOnError), "exit 1 where a reported finding is at `LEVEL` or worse: error, warning or never")
+			fix := fs.Bool("fix", false, "apply every certain fix as one change (one point), check again, and say what was fixed and what is left")
+			dryRun := fs.Bool("dry-run", false, "with --fix, print the diff the fixes would make and write nothing")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) != 0 {
 					return tools.Answer{}, usagef("check", "check takes no arguments")
+				}
+				if *dryRun && !*fix {
+					return tools.Answer{}, usagef("check", "--dry-run shows what --fix would do: give --fix with it")
+				}
+				if *fix {
+					if *format != "text" || *baseline != "" || *changedSince != "" || *writeBaseline != "" || *pathPrefix != "" {
+						return tools.Answer{}, usagef("check", "--fix prints its own answer (or --json): it takes neither --format, --baseline, --changed-since, --write-baseline nor --path-prefix")
+					}
+					return checkFix(e, *dryRun, *failOn)
 				}
 				if !slices.Contains(check.Formats, *format) {
 					return tools.Answer{}, usagef("check", "unknown --format %q: use %s", *format, strings.Join(check.Formats, ", "))
@@ -244,4 +256,35 @@ func projectFiles(dir string) func(string) []byte {
 		}
 		return data
 	}
+}
+
+// checkFix runs check with fix: the answer says what was fixed and what
+// is left; it fails (exit 1) where what is left fails --fail-on (with
+// --dry-run, what the check finds now).
+func checkFix(e *env, dryRun bool, failOn string) (tools.Answer, error) {
+	level := check.FailLevel(failOn)
+	if !slices.Contains(check.FailLevels, level) {
+		return tools.Answer{}, usagef("check", "unknown --fail-on %q: use error, warning or never", failOn)
+	}
+	ans, err := e.call("check", tools.CheckInput{Fix: true, DryRun: dryRun})
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	found, err := answerData[check.Answer](ans)
+	if err != nil {
+		return tools.Answer{}, fmt.Errorf("check: %w", err)
+	}
+	if dryRun || !level.Fails(found.Findings) {
+		return ans, nil
+	}
+	if e.json {
+		out, err := tools.JSON(ans.Data)
+		if err != nil {
+			return tools.Answer{}, err
+		}
+		e.stdout.Write(out)
+	} else {
+		io.WriteString(e.stdout, ans.Text)
+	}
+	return tools.Answer{}, &findingErrors{summary: check.Summary(found.Findings) + " left after the fixes"}
 }
