@@ -287,6 +287,10 @@ const (
 	// tools before any tool read it).
 	T9140 = "T9140"
 
+	// T9145: shell cannot run its command confined to the project (no
+	// bubblewrap, no user namespaces, a platform without namespaces), and
+	// the operator did not accept an unconfined shell; nothing was run.
+	T9145 = "T9145"
 	// T9160: the transport to a remote host failed (it cannot start, the
 	// host cannot be reached or resolved, the link dropped twice for a read).
 	T9160 = "T9160"

@@ -70,6 +70,10 @@ type Config struct {
 	// Log hears what the handle cannot answer to a call: a workspace it
 	// evicted that failed to close. Nil means stderr.
 	Log io.Writer
+	// UnconfinedShell lets shell run unconfined where no sandbox can be
+	// had (mcp --unconfined-shell; tools.Options.UnconfinedShell). In the
+	// sandbox a tenant's command sees its own workspace alone.
+	UnconfinedShell bool
 }
 
 // DefaultMaxOpen is how many workspaces a handle keeps open by default.
@@ -343,6 +347,8 @@ func (h *Handle) workspaceLocked(id string, c Call, turn int) (*tools.Workspace,
 		Turn:     turn,
 		Approver: approver,
 		Now:      h.cfg.Now,
+
+		UnconfinedShell: h.cfg.UnconfinedShell,
 	}), release, gone, nil
 }
 

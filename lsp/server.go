@@ -54,6 +54,9 @@ type Options struct {
 	// MaxDocumentSize bounds an open document's text in bytes (0: no
 	// bound); a larger one is refused with T9104.
 	MaxDocumentSize int
+	// UnconfinedShell lets shell run unconfined where no sandbox can be
+	// had (lsp --unconfined-shell; tools.Options.UnconfinedShell).
+	UnconfinedShell bool
 }
 
 // DefaultMaxDocuments is the bound of a listening session's open
@@ -431,7 +434,8 @@ func (s *server) initialize(ctx context.Context, req jsonrpc2.Request) (any, err
 			enc = encUTF8
 		}
 	}
-	ws, err := tools.Open(root, tools.Options{Policy: policy, Caller: caller, Agent: opts.Agent, Approver: &approver{s: s}, Progress: s.progress})
+	ws, err := tools.Open(root, tools.Options{Policy: policy, Caller: caller, Agent: opts.Agent, Approver: &approver{s: s}, Progress: s.progress,
+		UnconfinedShell: s.opts.UnconfinedShell})
 	if err != nil {
 		return nil, diag.Errorf(diag.T9121, "the workspace folder %s cannot be opened: %v", root, err).With("path", root)
 	}

@@ -2,9 +2,16 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/testneed"
+	"github.com/tent-tools/tent-tools/tools"
 )
 
 // TestShell calls shell over stdio: refused under the default policy,
@@ -43,4 +50,77 @@ func TestShell(t *testing.T) {
 	if len(points) != 1 || points[0].(map[string]any)["kind"] != "shell" || points[0].(map[string]any)["who"] != "ann" {
 		t.Errorf("newest point %v; want the shell's, by ann", points)
 	}
+}
+
+// TestShellHostConfined: in host mode a tenant whose policy lets shell
+// runs its commands confined to its own workspace: the host's tokens file
+// (beside the workspaces and in their folder), another tenant's files and
+// history are not there to read or write.
+func TestShellHostConfined(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		testneed.Missing(t, "bwrap (bubblewrap) is not installed: .ci/setup.d/25-bubblewrap.sh installs it")
+	}
+	shell := &tools.Policy{Also: []string{"shell"}}
+	var idB, tokA string
+	f := newHost(t, map[string]*tools.Policy{"builder": shell}, func(f *hostFixture) {
+		_, tokA = f.create(t, "ann", "builder")
+		idB, _ = f.create(t, "bob", "builder")
+	})
+	const secret = "SECRET-OF-B"
+	bOrders := filepath.Join(f.dir, idB, "tables", "orders.ts")
+	b, _ := os.ReadFile(bOrders)
+	if err := os.WriteFile(bOrders, append(b, []byte("// "+secret+"\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tokens, _ := json.Marshal(f.grants)
+	beside := filepath.Join(filepath.Dir(f.dir), "tokens.json")
+	for _, p := range []string{beside, filepath.Join(f.dir, "tokens.json")} {
+		if err := os.WriteFile(p, tokens, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := listing(t, filepath.Join(f.dir, idB))
+	cs := connectHTTP(t, f.url, tokA, nil, nil)
+	command := fmt.Sprintf("cat ../tokens.json %s; ls -A ..; cat ../%s/tables/orders.ts; echo '// x' >> ../%s/tables/orders.ts; rm -rf ../%s/.tent; echo done",
+		beside, idB, idB, idB)
+	res := call(t, cs, "shell", fmt.Sprintf(`{"command": %q}`, command))
+	all, _ := json.Marshal(res)
+	if res.IsError || !strings.Contains(text(res), "done") {
+		t.Fatalf("shell: %s", all)
+	}
+	for _, leak := range []string{secret, "token-", "\n" + idB + "\n"} {
+		if strings.Contains(text(res), leak) {
+			t.Errorf("the command of A saw %q: %s", leak, all)
+		}
+	}
+	if after := listing(t, filepath.Join(f.dir, idB)); after != before {
+		t.Errorf("B's folder changed:\n%s\nwas\n%s", after, before)
+	}
+	if n := points(t, f, idB, "bob"); n != 0 {
+		t.Errorf("B has %d points, want none", n)
+	}
+}
+
+// listing is every file under dir with its size and content's start, one
+// a line.
+func listing(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "%s %d %x\n", p, len(data), data[:min(len(data), 64)])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -50,6 +50,9 @@ func describe(c defchange.DefChange) string {
 func hits(rules, paths []string, changes []defchange.DefChange) []hit {
 	var out []hit
 	for _, r := range rules {
+		if r == DenyShellNetwork {
+			continue // no rule of paths or changes
+		}
 		if isChangeRule(r) {
 			for _, c := range changes {
 				if matchesChange(r, c) {

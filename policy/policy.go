@@ -41,6 +41,9 @@ const (
 	AlsoRunAsSystem = "runAsSystem" // run with as: "system"
 	AlsoShell       = "shell"       // run commands in the project folder (shell)
 	TrustRun        = "run"         // run functions that send data out without asking
+	// DenyShellNetwork, in deny, runs shell's commands without the
+	// network: in a network namespace of their own, with no route out.
+	DenyShellNetwork = "shell:network"
 )
 
 // The words a change rule ACTION:KIND may use: the actions and kinds of
@@ -60,6 +63,12 @@ func (p *Policy) Validate() error {
 		rules []string
 	}{{"allow", p.Allow}, {"deny", p.Deny}, {"ask", p.Ask}} {
 		for _, r := range list.rules {
+			if r == DenyShellNetwork {
+				if list.name != "deny" {
+					return fmt.Errorf("%s: %q takes the network from shell's commands, and goes in deny", list.name, r)
+				}
+				continue
+			}
 			if err := validateRule(r); err != nil {
 				return fmt.Errorf("%s: %w", list.name, err)
 			}
@@ -96,6 +105,12 @@ func validateRule(r string) error {
 		return fmt.Errorf("rule %q: not a valid path glob", r)
 	}
 	return nil
+}
+
+// Denies reports whether the policy's deny names what, a name that is no
+// rule of paths or changes (DenyShellNetwork). A nil policy denies nothing.
+func (p *Policy) Denies(what string) bool {
+	return p != nil && slices.Contains(p.Deny, what)
 }
 
 // Lets reports whether the policy's also names what (AlsoEngine,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/testneed"
 	"github.com/tent-tools/tent-tools/policy"
 )
 
@@ -72,7 +74,7 @@ func TestShellRuns(t *testing.T) {
 		exit   int
 		output string
 	}{
-		{`{"command": "echo out; echo err >&2; echo out2"}`, 0, "out\nerr\nout2\n"},
+		{`{"command": "echo out; sleep 0.2; echo err >&2; sleep 0.2; echo out2"}`, 0, "out\nerr\nout2\n"},
 		{`{"argv": ["sh", "-c", "exit 3"]}`, 3, ""},
 		{`{"argv": ["printf", "%s|", "a b", "c"]}`, 0, "a b|c|"},
 		{`{"command": "echo \"[$TENT_SHELL_SECRET]\"; pwd"}`, 0, "[]\n" + w.Root() + "\n"},
@@ -113,47 +115,217 @@ func gone(t *testing.T, pid int, after string) {
 	}
 }
 
-func TestShellTimeoutKillsTheGroup(t *testing.T) {
-	w, _ := openCopy(t, Options{Policy: shellPolicy})
+// needSandbox ends t where shell's sandbox (bubblewrap) is missing: a
+// failure under CI, which installs it (.ci/setup.d/25-bubblewrap.sh).
+func needSandbox(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		testneed.Missing(t, "bwrap (bubblewrap) is not installed: .ci/setup.d/25-bubblewrap.sh installs it")
+	}
+}
+
+// noLateWrite waits past when a command's child would have written, and
+// fails t where it did: names are files of dir the child writes.
+func noLateWrite(t *testing.T, dir string, wait time.Duration, names ...string) {
+	t.Helper()
+	time.Sleep(wait)
+	for _, name := range names {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s was written after the call: a process of the command outlived it", name)
+		}
+	}
+}
+
+func TestShellTimeoutKillsEveryProcess(t *testing.T) {
+	needSandbox(t)
+	w, dir := openCopy(t, Options{Policy: shellPolicy})
 	start := time.Now()
-	a := shellAnswer(t, w, `{"command": "sleep 300 & echo $!; sleep 300", "timeout": 1}`)
+	a := shellAnswer(t, w, `{"command": "(sleep 2; echo late > late.txt) & setsid sh -c 'sleep 2; echo late > late2.txt' & sleep 300", "timeout": 1}`)
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("shell took %s; want about its 1 s timeout", took)
 	}
-	if !a.TimedOut || a.ExitCode != -1 {
-		t.Fatalf("answer %+v; want timedOut, exit -1", a)
+	if !a.TimedOut || a.ExitCode != -1 || !a.Confined {
+		t.Fatalf("answer %+v; want timedOut, exit -1, confined", a)
 	}
-	child, err := strconv.Atoi(strings.TrimSpace(a.Output))
-	if err != nil {
-		t.Fatalf("output %q: want the sleeping child's pid", a.Output)
-	}
-	gone(t, child, "the timeout")
+	noLateWrite(t, dir, 3*time.Second, "late.txt", "late2.txt")
 }
 
+// TestShellLeftChildIsKilled starts children that outlive the command
+// (in the background, in a session of their own by setsid, by nohup)
+// and would write engine.ts and a denied file once the call was judged:
+// they end with the call, and the next call records no change.
 func TestShellLeftChildIsKilled(t *testing.T) {
-	w, _ := openCopy(t, Options{Policy: shellPolicy})
-	// The command ends at once, leaving a child that holds no output.
-	a := shellAnswer(t, w, `{"command": "sleep 300 >/dev/null 2>&1 & echo $!"}`)
+	needSandbox(t)
+	w, dir := openCopy(t, Options{Policy: &Policy{Also: []string{policy.AlsoShell}, Deny: []string{"tables/**"}}})
+	before := snapshot(t, dir)
+	hs, err := w.state.HistoryStore(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := shellAnswer(t, w, `{"command": "setsid sh -c 'sleep 1; echo // late >> engine.ts; echo // late >> tables/orders.ts' & nohup sh -c 'sleep 1; echo late > late.txt' >/dev/null 2>&1 & (sleep 1; echo late > late2.txt) >/dev/null 2>&1 & echo started"}`)
+	if a.Output != "started\n" || a.TimedOut || a.ExitCode != 0 || a.Point != nil {
+		t.Fatalf("answer %+v; want started, exit 0, nothing changed", a)
+	}
+	last, _ := hs.Last(context.Background())
+	noLateWrite(t, dir, 2*time.Second, "late.txt", "late2.txt")
+	assertSame(t, before, snapshot(t, dir))
+	mustCall(t, w, "write", `{"path": "notes.txt", "text": "x"}`)
+	if n, _ := hs.Last(context.Background()); n != last+1 {
+		t.Errorf("the next write made points %d to %d; want its own alone (no outside change)", last+1, n)
+	}
+}
+
+// unconfinedPath is a PATH that holds the programs the tests run but no
+// bwrap: shell finds no sandbox there.
+func unconfinedPath(t *testing.T) string {
+	t.Helper()
+	bin := t.TempDir()
+	for _, prog := range []string{"sh", "sleep", "echo", "cat", "rm", "ln", "mkdir", "sed", "head", "tr", "seq"} {
+		path, err := exec.LookPath(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(path, filepath.Join(bin, prog)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin
+}
+
+// TestShellUnconfined runs shell where no sandbox can be had (no bwrap on
+// PATH): refused (T9145) unless the options accept an unconfined shell,
+// and then run in a process group of its own, killed at its end.
+func TestShellUnconfined(t *testing.T) {
+	t.Setenv("PATH", unconfinedPath(t))
+	w, dir := openCopy(t, Options{Policy: shellPolicy})
+	_, err := call(w, "shell", `{"command": "echo x > made.txt"}`)
+	if te := wantCode(t, err, diag.T9145); te != nil && !strings.Contains(te.Message, "--unconfined-shell") {
+		t.Errorf("the refusal %q does not say how to accept an unconfined shell", te.Message)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("made.txt: %v; want no file: nothing may run", err)
+	}
+	net := &Policy{Also: []string{policy.AlsoShell}, Deny: []string{policy.DenyShellNetwork}}
+	_, err = call(w.With(Options{Policy: net, UnconfinedShell: true}), "shell", `{"command": "echo x"}`)
+	wantCode(t, err, diag.T9145)
+
+	u := w.With(Options{Policy: shellPolicy, UnconfinedShell: true})
+	ans, err := call(u, "shell", `{"command": "sleep 300 >/dev/null 2>&1 & echo $!"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := ans.Data.(ShellAnswer)
 	child, err := strconv.Atoi(strings.TrimSpace(a.Output))
-	if err != nil || a.TimedOut || a.ExitCode != 0 {
-		t.Fatalf("answer %+v; want the child's pid, exit 0", a)
+	if err != nil || a.Confined || a.ExitCode != 0 || !strings.Contains(ans.Text, "unconfined") {
+		t.Fatalf("answer %+v (%q); want the child's pid, unconfined, said so", a, ans.Text)
 	}
 	gone(t, child, "the command ended")
 }
 
 func TestShellOutputIsCut(t *testing.T) {
-	w, _ := openCopy(t, Options{Policy: shellPolicy})
-	a := shellAnswer(t, w, `{"command": "head -c 104857600 /dev/zero | tr '\\0' x; echo end >&2"}`)
-	if !a.Cut || len(a.Output) != MaxShellOutput || a.ExitCode != 0 || a.TimedOut {
-		t.Fatalf("100 MB: cut %v, %d bytes, exit %d, timedOut %v; want cut at %d, exit 0", a.Cut, len(a.Output), a.ExitCode, a.TimedOut, MaxShellOutput)
+	w, _ := openCopy(t, Options{Policy: shellPolicy, UnconfinedShell: true})
+	a := shellAnswer(t, w, `{"command": "head -c 104857600 /dev/zero | tr '\\0' x; echo; echo end"}`)
+	if !a.Cut || len(a.Output) > MaxShellOutput || a.ExitCode != 0 || a.TimedOut {
+		t.Fatalf("100 MB: cut %v, %d bytes, exit %d, timedOut %v; want cut to at most %d, exit 0", a.Cut, len(a.Output), a.ExitCode, a.TimedOut, MaxShellOutput)
 	}
-	if strings.Trim(a.Output, "x") != "" {
-		t.Errorf("output holds more than the command's first bytes")
+	kept := strings.Count(a.Output, "x")
+	if a.CutBytes+kept != 100<<20 || a.CutLines != 0 {
+		t.Errorf("cut %d bytes, %d lines, kept %d x; want the rest of 100 MB + 1 cut, within its first line", a.CutBytes, a.CutLines, kept)
 	}
-	// A cut never splits a character.
-	out := readCut(strings.NewReader(strings.Repeat("é", 10)), 5)
-	if out.text != "éé" || !out.cut {
-		t.Errorf("readCut of é×10 at 5 bytes = %q, %v; want \"éé\", cut", out.text, out.cut)
+	if !strings.HasPrefix(a.Output, "xxxx") || !strings.HasSuffix(a.Output, "x\nend\n") || !strings.Contains(a.Output, "no error line among them") {
+		t.Errorf("output starts %q, ends %q; want both ends", a.Output[:10], a.Output[len(a.Output)-10:])
+	}
+}
+
+// TestShellOutputKeepsBothEnds: a long log keeps its first and last lines,
+// and of the cut middle its first and last error lines with their
+// numbers, and says how many lines were cut.
+func TestShellOutputKeepsBothEnds(t *testing.T) {
+	w, _ := openCopy(t, Options{Policy: shellPolicy, UnconfinedShell: true})
+	const total = 200000
+	a := shellAnswer(t, w, `{"command": "seq 1 200000 | sed -e '20000s/.*/src\\/a.ts(3,1): error TS2304: no name x/' -e '9000s/.*/warning: slow/' -e '150000s/.*/FAIL lib\\/money.test.ts/'"}`)
+	lines := strings.Split(strings.TrimSuffix(a.Output, "\n"), "\n")
+	if !a.Cut || len(a.Output) > MaxShellOutput || lines[0] != "1" || lines[len(lines)-1] != strconv.Itoa(total) {
+		t.Fatalf("cut %v, %d bytes, first %q, last %q; want both ends within %d", a.Cut, len(a.Output), lines[0], lines[len(lines)-1], MaxShellOutput)
+	}
+	for _, want := range []string{"\n20000: src/a.ts(3,1): error TS2304: no name x\n", "\n150000: FAIL lib/money.test.ts\n", "lines (", "cut from line "} {
+		if !strings.Contains(a.Output, want) {
+			t.Errorf("output holds no %q", want)
+		}
+	}
+	if strings.Contains(a.Output, "warning: slow") {
+		t.Error("output holds a line of the middle that is no error")
+	}
+	// Every line is kept or counted as cut: the marker's 4 lines aside.
+	if got := len(lines) - 4 + a.CutLines; got != total {
+		t.Errorf("%d lines kept and %d cut = %d; want %d", len(lines)-4, a.CutLines, got, total)
+	}
+}
+
+func TestShellOutputLines(t *testing.T) {
+	w, _ := openCopy(t, Options{Policy: shellPolicy, UnconfinedShell: true})
+	for _, tt := range []struct{ name, command, output string }{
+		// A line is whole: stderr's line that ended first comes first.
+		{"interleaved by lines", `printf a; sleep 0.2; printf 'b\n' >&2; sleep 0.2; printf 'c\n'`, "b\nac\n"},
+		{"colours", `printf '\033[1;31merror\033[0m: \033[4mx\033[m\n'`, "error: x\n"},
+		{"cursor and title", `printf '\033]0;title\007\033[2K\033[1Gdone\033[?25h\n'`, "done\n"},
+		{"progress", `printf '10%%\r50%%\r100%%\n'`, "100%\n"},
+		{"crlf", `printf 'a\r\nb\r\n'`, "a\nb\n"},
+		{"no newline at the end", `printf 'a\nb'`, "a\nb"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := shellAnswer(t, w, `{"command": `+strconv.Quote(tt.command)+`}`)
+			if a.Output != tt.output {
+				t.Errorf("output %q; want %q", a.Output, tt.output)
+			}
+		})
+	}
+}
+
+func TestStripEscapes(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain\n", "plain\n"},
+		{"\x1b[31mred\x1b[0m", "red"},
+		{"\x1b[38;5;196mx\x1b[39m", "x"},
+		{"\x1b]8;;http://a\x1b\\link\x1b]8;;\x1b\\", "link"},
+		{"\x1b(Bx\x1b7y\x1b8", "xy"},
+		{"\u009b31mc1\u009b0m", "c1"},
+		{"a\rb", "b"},
+		{"é\x1b[Kü", "éü"},
+		{"\x1b", ""},
+	} {
+		if got := string(stripEscapes([]byte(tt.in))); got != tt.want {
+			t.Errorf("stripEscapes(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestShellCwd(t *testing.T) {
+	w, dir := openCopy(t, Options{Policy: shellPolicy, UnconfinedShell: true})
+	a := shellAnswer(t, w, `{"command": "pwd; echo x > made.txt", "cwd": "lib"}`)
+	if a.Output != filepath.Join(w.Root(), "lib")+"\n" || strings.Join(a.Files, ",") != "lib/made.txt" {
+		t.Errorf("cwd lib: %+v; want it run in lib, lib/made.txt changed", a)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lib", "made.txt")); err != nil {
+		t.Error(err)
+	}
+	if err := os.Symlink("..", filepath.Join(dir, "up")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ cwd, code string }{
+		{".tent", diag.T9105},
+		{".git", diag.T9105},
+		{"..", diag.T9105},
+		{"/tmp", diag.T9105},
+		{"up", diag.T9105},
+		{"nope", diag.T9103},
+		{"project.ts", diag.T9102},
+	} {
+		_, err := call(w, "shell", `{"command": "echo x > cwd.txt", "cwd": `+strconv.Quote(tt.cwd)+`}`)
+		wantCode(t, err, tt.code)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "cwd.txt")); err == nil {
+		t.Error("a refused cwd ran the command")
 	}
 }
 
@@ -194,19 +366,27 @@ func TestShellChangeIsOnePoint(t *testing.T) {
 }
 
 func TestShellRefusedChangeIsPutBack(t *testing.T) {
+	denyTables := &Policy{Also: []string{policy.AlsoShell}, Deny: []string{"tables/**"}}
 	for _, tt := range []struct {
-		name    string
-		policy  *Policy
-		command string
+		name       string
+		policy     *Policy
+		unconfined bool // engine.ts is read-only in the sandbox: only an unconfined command writes it
+		command    string
 	}{
-		{"engine", shellPolicy, `echo '// more' >> engine.ts; echo new > added.txt; rm lib/money.ts`},
-		{"link in a file's place", shellPolicy, `rm lib/money.ts; ln -s ../engine.ts lib/money.ts; rm tables/orders.ts; mkdir tables/orders.ts; echo '// x' >> engine.ts`},
-		{"deny path", &Policy{Also: []string{policy.AlsoShell}, Deny: []string{"tables/**"}}, `rm tables/orders.ts; echo new > added.txt`},
-		{"deny change", &Policy{Also: []string{policy.AlsoShell}, Deny: []string{"remove:table"}}, `sed -i 's/orders/purchases/' tables/orders.ts`},
-		{"ask, no one says yes", &Policy{Also: []string{policy.AlsoShell}, Ask: []string{"lib/**"}}, `echo '// x' >> lib/money.ts`},
+		{"engine, unconfined", shellPolicy, true, `echo '// more' >> engine.ts; echo new > added.txt; rm lib/money.ts`},
+		{"link in a file's place", denyTables, false, `rm lib/money.ts; ln -s ../engine.ts lib/money.ts; rm tables/orders.ts; mkdir tables/orders.ts`},
+		{"link in a file's place, unconfined", shellPolicy, true, `rm lib/money.ts; ln -s ../engine.ts lib/money.ts; rm tables/orders.ts; mkdir tables/orders.ts; echo '// x' >> engine.ts`},
+		{"deny path", denyTables, false, `rm tables/orders.ts; echo new > added.txt`},
+		{"deny change", &Policy{Also: []string{policy.AlsoShell}, Deny: []string{"remove:table"}}, false, `sed -i 's/orders/purchases/' tables/orders.ts`},
+		{"ask, no one says yes", &Policy{Also: []string{policy.AlsoShell}, Ask: []string{"lib/**"}}, false, `echo '// x' >> lib/money.ts`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			w, dir := openCopy(t, Options{Policy: tt.policy})
+			if tt.unconfined {
+				t.Setenv("PATH", unconfinedPath(t)) // no sandbox to be had
+			} else {
+				needSandbox(t)
+			}
+			w, dir := openCopy(t, Options{Policy: tt.policy, UnconfinedShell: tt.unconfined})
 			if _, err := call(w, "read", `{"path": "project.ts"}`); err != nil {
 				t.Fatal(err)
 			}
@@ -272,7 +452,7 @@ func TestShellCancelledStillJudges(t *testing.T) {
 				cancel()
 				close(done)
 			}()
-			_, err := w.Shell(ctx, ShellInput{Command: "echo x > made.txt; sleep 300", Timeout: 60})
+			_, err := w.shell(ctx, ShellInput{Command: "echo x > made.txt; sleep 300", Timeout: 60})
 			<-done
 			_, statErr := os.Stat(filepath.Join(dir, "made.txt"))
 			if kept := statErr == nil; kept != tt.kept {
@@ -292,6 +472,123 @@ func TestShellCancelledStillJudges(t *testing.T) {
 			p, err := pointAt(context.Background(), hs, last)
 			if tt.kept && (err != nil || p.Kind != history.KindShell) {
 				t.Errorf("newest point %+v (%v); want the shell's", p, err)
+			}
+		})
+	}
+}
+
+// TestShellConfined runs commands that reach past the project's files:
+// each is stopped by the sandbox, and nothing it tried reaches a later
+// call (the next write settles and records its own point alone).
+func TestShellConfined(t *testing.T) {
+	needSandbox(t)
+	for _, tt := range []struct {
+		name    string
+		git     bool // the project has a .git/ folder
+		command string
+	}{
+		{"plant in .tent", false, `echo x > .tent/planted; mkdir .tent/tmp/planted; printf junk >> .tent/history.db; rm -f .tent/write.lock; mv .tent .tent2`},
+		{"framework files", false, `echo x > tent.d.ts; echo x > tent.clash.ts; echo '{}' > mcp.lock.json; echo // x >> engine.ts; rm engine.ts`},
+		{"git hook, no .git", false, `mkdir -p .git/hooks && printf '#!/bin/sh\necho pwned\n' > .git/hooks/pre-commit`},
+		{"git hook", true, `printf '#!/bin/sh\necho pwned\n' > .git/hooks/pre-commit; echo x >> .git/config; rm -r .git`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w, dir := openCopy(t, Options{Policy: shellPolicy})
+			if tt.git {
+				if err := os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mustCall(t, w, "write", `{"path": "start.txt", "text": "the history starts"}`)
+			hs, err := w.state.HistoryStore(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			last, _ := hs.Last(context.Background())
+			before := snapshot(t, filepath.Dir(dir))
+			a := shellAnswer(t, w, `{"command": `+strconv.Quote(tt.command)+`}`)
+			if a.ExitCode == 0 || a.Point != nil || !a.Confined {
+				t.Errorf("answer %+v; want the command failed, confined, nothing changed", a)
+			}
+			assertSame(t, before, snapshot(t, filepath.Dir(dir)))
+			for _, p := range []string{".tent/planted", ".tent/tmp/planted", ".tent2", "tent.d.ts", "tent.clash.ts", "mcp.lock.json"} {
+				if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+					t.Errorf("%s is there after the command", p)
+				}
+			}
+			if _, err := os.Lstat(filepath.Join(dir, ".git")); (err == nil) != tt.git {
+				t.Errorf(".git after the command: %v; want it there only where it was", err)
+			}
+			mustCall(t, w, "write", `{"path": "next.txt", "text": "the next call"}`)
+			if n, _ := hs.Last(context.Background()); n != last+1 {
+				t.Errorf("the next write made points %d to %d; want its own alone", last+1, n)
+			}
+		})
+	}
+}
+
+// TestShellSeesOnlyItsProject reads what is outside the project: a file
+// beside it, the home folder, the system's secrets; none is there.
+func TestShellSeesOnlyItsProject(t *testing.T) {
+	needSandbox(t)
+	w, dir := openCopy(t, Options{Policy: shellPolicy})
+	secret := "the host's secret " + strconv.Itoa(os.Getpid())
+	if err := os.WriteFile(filepath.Join(filepath.Dir(dir), "secret.txt"), []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home, _ := os.UserHomeDir()
+	a := shellAnswer(t, w, `{"command": "cat ../secret.txt; ls -A ..; ls `+home+`; cat /etc/shadow; echo done"}`)
+	if strings.Contains(a.Output, secret) || !strings.Contains(a.Output, "\n"+filepath.Base(dir)+"\nls: ") || !strings.HasSuffix(a.Output, "done\n") {
+		t.Errorf("output %q; want nothing of the folder beside the project", a.Output)
+	}
+	if strings.Contains(a.Output, "root:") {
+		t.Errorf("output %q holds /etc/shadow", a.Output)
+	}
+}
+
+func TestShellNoNetwork(t *testing.T) {
+	needSandbox(t)
+	w, _ := openCopy(t, Options{Policy: &Policy{Also: []string{policy.AlsoShell}, Deny: []string{policy.DenyShellNetwork}}})
+	a := shellAnswer(t, w, `{"command": "grep -c : /proc/net/dev"}`)
+	if a.Output != "1\n" {
+		t.Errorf("network interfaces under deny shell:network: %q; want 1 (lo alone)", a.Output)
+	}
+	w, _ = openCopy(t, Options{Policy: shellPolicy})
+	if a := shellAnswer(t, w, `{"command": "grep -c : /proc/net/dev"}`); a.Output == "1\n" {
+		t.Errorf("network interfaces without the deny: %q; want the host's", a.Output)
+	}
+}
+
+// BenchmarkShell measures a shell call that changes nothing (true), in
+// the sandbox and unconfined: the sandbox's cost is the difference.
+func BenchmarkShell(b *testing.B) {
+	for _, tt := range []struct {
+		name       string
+		unconfined bool
+	}{{"sandbox", false}, {"unconfined", true}} {
+		b.Run(tt.name, func(b *testing.B) {
+			if tt.unconfined {
+				bin := b.TempDir()
+				path, err := exec.LookPath("true")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := os.Symlink(path, filepath.Join(bin, "true")); err != nil {
+					b.Fatal(err)
+				}
+				b.Setenv("PATH", bin) // no bwrap: no sandbox to be had
+			} else if _, err := exec.LookPath("bwrap"); err != nil {
+				b.Skip("no bwrap")
+			}
+			w, _ := openCopy(b, Options{Policy: shellPolicy, UnconfinedShell: tt.unconfined})
+			for b.Loop() {
+				ans, err := call(w, "shell", `{"argv": ["true"]}`)
+				if err != nil || ans.Data.(ShellAnswer).Confined == tt.unconfined {
+					b.Fatalf("%+v, %v", ans.Data, err)
+				}
 			}
 		})
 	}

@@ -73,7 +73,12 @@ func (e *env) globalFlags(fs *flag.FlagSet) {
 	fs.StringVar(&e.policyFile, "policy", e.policyFile, "the agent's policy, a JSON `FILE`")
 	fs.StringVar(&e.caller, "caller", e.caller, "who acts, by `NAME` (default: the owner)")
 	fs.BoolVar(&e.yes, "yes", e.yes, "answer yes where the person would be asked")
+	fs.BoolVar(&e.unconfinedShell, "unconfined-shell", e.unconfinedShell, unconfinedShellHelp)
 }
+
+// unconfinedShellHelp is the help of --unconfined-shell, which the CLI, mcp
+// and lsp take.
+const unconfinedShellHelp = "where no sandbox can be had (no bubblewrap, no user namespaces, macOS), let shell run commands unconfined, as this user, able to read and write what it can (docs: shell)"
 
 // newFlagSet makes a flag set that reports errors instead of exiting.
 func newFlagSet(name string) *flag.FlagSet {

@@ -29,6 +29,8 @@ type env struct {
 	caller     string
 	yes        bool
 	hostsFile  string
+	// unconfinedShell is --unconfined-shell (tools.Options.UnconfinedShell).
+	unconfinedShell bool
 
 	ws  *tools.Workspace
 	rws *remote.Workspace // the project of -C HOST:PATH
@@ -62,7 +64,7 @@ func (e *env) options() (tools.Options, error) {
 	if err != nil {
 		return tools.Options{}, usagef("", "%v", err)
 	}
-	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}, Progress: progress}
+	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}, Progress: progress, UnconfinedShell: e.unconfinedShell}
 	if f, ok := e.stdout.(*os.File); ok && isTerminal(f) {
 		opts.TextZone = time.Local // a person reads the times: in their own
 	}

@@ -35,11 +35,11 @@ func init() {
 
 // lspFlagValues are the values of lsp's flags.
 type lspFlagValues struct {
-	lo                 lsp.ListenOptions
-	tokenFile, root    string
-	caller, policyFile string
-	yes                bool
-	maxDocs            int
+	lo                   lsp.ListenOptions
+	tokenFile, root      string
+	caller, policyFile   string
+	yes, unconfinedShell bool
+	maxDocs              int
 }
 
 // lspFlags defines lsp's flags on fs, for the server and for its usage.
@@ -58,6 +58,7 @@ func lspFlags(fs *flag.FlagSet) *lspFlagValues {
 	fs.StringVar(&v.caller, "caller", "", "who acts, by `NAME` (default: the project's owner); a client names no other")
 	fs.StringVar(&v.policyFile, "policy", "", "the policy, a JSON `FILE`, every session is judged by; a client may only narrow it")
 	fs.BoolVar(&v.yes, "yes", false, "answer yes where the policy asks the person")
+	fs.BoolVar(&v.unconfinedShell, "unconfined-shell", false, unconfinedShellHelp)
 	fs.BoolVar(&lo.Public, "public", false, "allow --listen on an address that is not the loopback (needs --tls-cert and --tls-key)")
 	fs.StringVar(&lo.CertFile, "tls-cert", "", "the TLS certificate `FILE` (PEM) for --public")
 	fs.StringVar(&lo.KeyFile, "tls-key", "", "the TLS key `FILE` (PEM) for --public")
@@ -99,7 +100,7 @@ func runLSP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if lo.Addr == "" && listenOnly {
 		return bad("--token-file, --root, --origin, --max-connections, --max-documents and --public are for --listen; on stdio the editor that starts the server is its only client")
 	}
-	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller}
+	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller, UnconfinedShell: v.unconfinedShell}
 	if lo.Addr != "" || v.caller != "" || v.policyFile != "" || v.yes {
 		// The operator's command line binds the sessions: a client
 		// narrows the policy, never widens it (docs/pages/lsp.md).

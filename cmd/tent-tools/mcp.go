@@ -132,7 +132,7 @@ func (f *hostFlags) serve(e *env) error {
 			return usagef("mcp", "--tokens %s: a token of %s names the agent %q, which --policies does not hold; an agent never runs without its policy", f.tokens, g.Caller, g.Agent)
 		}
 	}
-	h, err := host.Open(f.workspaces, host.Config{Policies: policies})
+	h, err := host.Open(f.workspaces, host.Config{Policies: policies, UnconfinedShell: e.unconfinedShell})
 	if err != nil {
 		return usagef("mcp", "--workspaces: %v", err)
 	}

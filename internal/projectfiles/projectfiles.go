@@ -10,6 +10,7 @@ package projectfiles
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -43,6 +44,10 @@ func InSkippedFolder(rel string) bool {
 	}
 	return false
 }
+
+// FrameworkFiles returns the framework's own files at the root, as it
+// spells them.
+func FrameworkFiles() []string { return slices.Clone(frameworkFiles) }
 
 // FrameworkFile reports whether the project path rel is one the framework
 // writes: tent.d.ts, tent.clash.ts or mcp.lock.json at the root, in any

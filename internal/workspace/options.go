@@ -44,6 +44,12 @@ type Options struct {
 	// in seconds, with the zone's offset), such as time.Local for a
 	// person at a terminal; nil means UTC. Data answers are always UTC.
 	TextZone *time.Location
+	// UnconfinedShell lets shell run a command without its sandbox where
+	// none can be had (no bubblewrap, no user namespaces, macOS): the
+	// operator's choice (--unconfined-shell), never an agent's. Such a
+	// command can read and write whatever the host's user can, and a child
+	// that leaves its process group outlives the call (docs: shell).
+	UnconfinedShell bool
 }
 
 // Size limits of the files the workspace reads and writes.
