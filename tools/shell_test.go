@@ -540,7 +540,7 @@ func TestShellSeesOnlyItsProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	home, _ := os.UserHomeDir()
-	a := shellAnswer(t, w, `{"command": "cat ../secret.txt; ls -A ..; ls `+home+`; cat /etc/shadow; echo done"}`)
+	a := shellAnswer(t, w, `{"command": "{ cat ../secret.txt; ls -A ..; ls `+home+`; cat /etc/shadow; echo done; } 2>&1"}`)
 	if strings.Contains(a.Output, secret) || !strings.Contains(a.Output, "\n"+filepath.Base(dir)+"\nls: ") || !strings.HasSuffix(a.Output, "done\n") {
 		t.Errorf("output %q; want nothing of the folder beside the project", a.Output)
 	}

@@ -76,7 +76,7 @@ func TestShellSandboxCommand(t *testing.T) {
 	os.WriteFile(filepath.Join(filepath.Dir(dir), "beside.txt"), []byte("BESIDE"), 0o644)
 	engine, _ := os.ReadFile(filepath.Join(dir, "engine.ts"))
 	r := tentTools(t, dir, "", "--policy", policy, "--json", "shell",
-		"setsid sh -c 'sleep 1; echo // late >> engine.ts; echo late > late.txt' & cat ../beside.txt; echo x > tent.d.ts; echo x > mcp.lock.json; mkdir -p .git/hooks; echo // x >> engine.ts; echo done")
+		"setsid sh -c 'sleep 1; echo // late >> engine.ts; echo late > late.txt' & { cat ../beside.txt; echo x > tent.d.ts; echo x > mcp.lock.json; mkdir -p .git/hooks; echo // x >> engine.ts; echo done; } 2>&1")
 	var a struct {
 		Output   string `json:"output"`
 		Confined bool   `json:"confined"`
