@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -554,15 +555,34 @@ func filePath(uri string) (string, error) {
 	return filepath.FromSlash(u.Path), nil
 }
 
+// warnNoProject tells the person, by window/showMessage and a line of the
+// log, where the root the editor gave holds no project.ts: an editor that
+// took its current folder for the root (opened from a parent folder)
+// indexes the wrong folder, and its hovers and diagnostics would be wrong
+// without a word.
+func (s *server) warnNoProject(ctx context.Context, root string) {
+	if _, err := os.Stat(filepath.Join(root, "project.ts")); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	msg := fmt.Sprintf("tent-tools: %s holds no project.ts, so it is no tent project: the editor gave it as the root folder. "+
+		"Open the folder that holds project.ts, or have the editor find project.ts upward for the root (tent-tools docs lsp); "+
+		"until then, what the server says describes only the files in %s", root, root)
+	s.logf("%s", msg)
+	if err := s.conn.Notify(context.WithoutCancel(ctx), "window/showMessage", map[string]any{"type": protocol.MessageTypeWarning, "message": msg}); err != nil {
+		s.logf("show message: %v", err)
+	}
+}
+
 // initialized starts watching the folder: through the client where it
 // registers watched files dynamically, else by the server itself.
 func (s *server) initialized(ctx context.Context) error {
 	s.mu.Lock()
-	ws, dynamic := s.ws, s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
+	ws, dynamic, root := s.ws, s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration, s.root
 	s.mu.Unlock()
 	if ws == nil {
 		return nil
 	}
+	s.warnNoProject(ctx, root)
 	if dynamic {
 		go func() {
 			params := map[string]any{"registrations": []any{map[string]any{

@@ -383,3 +383,46 @@ func snapshot(t *testing.T, dir string) map[string]string {
 func toPos(line, char int) protocol.Position {
 	return protocol.Position{Line: uint32(line), Character: uint32(char)}
 }
+
+// TestNoProjectWarns: a root that holds no project.ts (an editor that took
+// the folder above the project for the root) is told to the person, by
+// window/showMessage and a line of the server's log; a project's root is
+// not.
+func TestNoProjectWarns(t *testing.T) {
+	parent := t.TempDir()
+	shop := copyShop(t)
+	if err := os.Rename(shop, filepath.Join(parent, "shop")); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, parent)
+	c.initialize(fullCapabilities(), nil)
+	msg, _ := c.waitFor(0, "window/showMessage", nil)
+	var shown struct {
+		Type    int    `json:"type"`
+		Message string `json:"message"`
+	}
+	json.Unmarshal(msg, &shown)
+	if shown.Type != 2 || !strings.Contains(shown.Message, parent+" holds no project.ts") || !strings.Contains(shown.Message, "find project.ts upward") {
+		t.Errorf("showMessage %s", msg)
+	}
+	c.shutdown()
+	c.mu.Lock()
+	logged := c.stderr.String()
+	c.mu.Unlock()
+	if !strings.Contains(logged, "tent-tools lsp: tent-tools: "+parent+" holds no project.ts") {
+		t.Errorf("the log says: %s", logged)
+	}
+
+	p := start(t, copyShop(t))
+	p.initialize(fullCapabilities(), nil)
+	p.open("tables/orders.ts")
+	p.waitFor(0, "textDocument/publishDiagnostics", nil)
+	p.mu.Lock()
+	for _, n := range p.notes {
+		if n.Method == "window/showMessage" {
+			t.Errorf("a project's root was warned about: %s", n.Params)
+		}
+	}
+	p.mu.Unlock()
+	p.shutdown()
+}
