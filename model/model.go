@@ -62,17 +62,16 @@ type Table struct {
 // Column is one column of a table. Ref, Values and Default are null
 // where the column has none.
 type Column struct {
-	Name      string   `json:"name"`
-	Type      string   `json:"type"`
-	Ref       *string  `json:"ref"`
-	Values    []string `json:"values"`
-	Optional  bool     `json:"optional"`
-	Private   bool     `json:"private"`
-	Unique    bool     `json:"unique"`
-	Default   any      `json:"default"`
-	Was       []string `json:"was"`
-	Range     Range    `json:"range"`     // the whole `name: builder(...)`
-	NameRange Range    `json:"nameRange"` // its key
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Ref      *string  `json:"ref"`
+	Values   []string `json:"values"`
+	Optional bool     `json:"optional"`
+	Private  bool     `json:"private"`
+	Unique   bool     `json:"unique"`
+	Default  any      `json:"default"`
+	Was      []string `json:"was"`
+	Range    Range    `json:"range"` // the whole `name: builder(...)`
 }
 
 // Field is one input field of a function or a flow.
@@ -83,7 +82,6 @@ type Field struct {
 	Values   []string `json:"values"`
 	Optional bool     `json:"optional"`
 	Default  any      `json:"default"`
-	Range    Range    `json:"range"`
 }
 
 // Function is one fn.
@@ -278,7 +276,7 @@ func (b *builder) column(c *definitions.Column) Column {
 		col.Ref = &r
 	}
 	if c.Prop != nil {
-		col.Range, col.NameRange = b.rng(c.Prop.Span), b.rng(c.Prop.KeySpan)
+		col.Range = b.rng(c.Prop.Span)
 	}
 	return col
 }
@@ -299,9 +297,6 @@ func (b *builder) fields(cols []*definitions.Column) []Field {
 		if s.Type == schema.Ref {
 			r := s.Ref
 			fl.Ref = &r
-		}
-		if c.Prop != nil {
-			fl.Range = b.rng(c.Prop.Span)
 		}
 		out = append(out, fl)
 	}

@@ -45,13 +45,13 @@ func TestEncodings(t *testing.T) {
 	for _, c := range cases {
 		m := model.Build(ix, model.Options{Encoding: c.enc})
 		col := m.Tables[0].Columns[0]
-		if col.NameRange.Start.Line != 2 || col.NameRange.Start.Character != c.char {
-			t.Errorf("encoding %d: column a at %+v, want line 2 character %d", c.enc, col.NameRange.Start, c.char)
+		if col.Range.Start.Line != 2 || col.Range.Start.Character != c.char {
+			t.Errorf("encoding %d: column a at %+v, want line 2 character %d", c.enc, col.Range.Start, c.char)
 		}
 	}
 	m := model.Build(ix, model.Options{})
 	got, _ := json.Marshal(m.Tables[0])
-	want := `{"name":"t","path":"tables/t.ts","range":{"start":{"line":2,"character":0},"end":{"line":2,"character":60}},"nameRange":{"start":{"line":2,"character":13},"end":{"line":2,"character":14}},"columns":[{"name":"a","type":"text","ref":null,"values":null,"optional":false,"private":false,"unique":false,"default":null,"was":[],"range":{"start":{"line":2,"character":46},"end":{"line":2,"character":55}},"nameRange":{"start":{"line":2,"character":46},"end":{"line":2,"character":47}}}],"indexes":[],"removed":[],"was":[],"rows":0}`
+	want := `{"name":"t","path":"tables/t.ts","range":{"start":{"line":2,"character":0},"end":{"line":2,"character":60}},"nameRange":{"start":{"line":2,"character":13},"end":{"line":2,"character":14}},"columns":[{"name":"a","type":"text","ref":null,"values":null,"optional":false,"private":false,"unique":false,"default":null,"was":[],"range":{"start":{"line":2,"character":46},"end":{"line":2,"character":55}}}],"indexes":[],"removed":[],"was":[],"rows":0}`
 	if string(got) != want {
 		t.Errorf("table\n got %s\nwant %s", got, want)
 	}

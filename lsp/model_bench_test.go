@@ -1,0 +1,62 @@
+package lsp
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// applySession is a warm session where the server writes, the hub
+// table's buffer closed (the benchmark's client applies no edit, so an
+// open buffer would be left behind the disk).
+func applySession(b *testing.B) *client {
+	c, _ := warmSession(b, map[string]any{"writes": "server"})
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": c.uri(hubFile)}})
+	return c
+}
+
+// BenchmarkModelWarm: tent/model on the 1,000-table project, asked again
+// of an unchanged snapshot, over stdio (target: <= 10 ms).
+func BenchmarkModelWarm(b *testing.B) {
+	c, _ := warmSession(b, nil)
+	c.must("tent/model", nil)
+	cpu := serverCPU(b, c)
+	b.ResetTimer()
+	for range b.N {
+		c.must("tent/model", nil)
+	}
+	b.ReportMetric(float64((serverCPU(b, c)-cpu).Milliseconds())/float64(b.N), "server-cpu-ms/op")
+}
+
+// BenchmarkModelAfterChange: tent/model after each one-op tent/apply (a
+// model made anew: the snapshot changed); the apply is not timed.
+func BenchmarkModelAfterChange(b *testing.B) {
+	c := applySession(b)
+	for i := range b.N {
+		b.StopTimer()
+		c.must("tent/apply", json.RawMessage(toggle(i)))
+		b.StartTimer()
+		c.must("tent/model", nil)
+	}
+}
+
+// BenchmarkApplyOneOpWarm: a one-op tent/apply (a column made optional
+// or required again), planned, judged, committed as a point, over stdio
+// with the server writing.
+func BenchmarkApplyOneOpWarm(b *testing.B) {
+	c := applySession(b)
+	c.must("tent/apply", json.RawMessage(toggle(1))) // the first commit records the starting state
+	cpu := serverCPU(b, c)
+	b.ResetTimer()
+	for i := range b.N {
+		c.must("tent/apply", json.RawMessage(toggle(i)))
+	}
+	b.ReportMetric(float64((serverCPU(b, c)-cpu).Milliseconds())/float64(b.N), "server-cpu-ms/op")
+}
+
+// toggle makes accounts.phone required (even i) or optional (odd i).
+func toggle(i int) string {
+	if i%2 == 0 {
+		return `{"ops": [{"op": "setColumn", "column": "accounts.phone", "optional": false}]}`
+	}
+	return `{"ops": [{"op": "setColumn", "column": "accounts.phone", "optional": true}]}`
+}
