@@ -57,7 +57,7 @@ func (s *server) checkFile(ctx context.Context, ix *definitions.Index, rel strin
 
 // renamable finds what a rename at a position would rename: a plain place
 // of a definition or a column, in a file the tools may write.
-func (s *server) renamable(ctx context.Context, p protocol.TextDocumentPositionParams) (*definitions.Index, *target, *lines, error) {
+func (s *server) renamable(ctx context.Context, p protocol.TextDocumentPositionParams) (*definitions.Index, *tools.Target, *lines, error) {
 	ix, rel, l, off, err := s.at(ctx, p)
 	if err != nil {
 		return nil, nil, nil, err
@@ -69,18 +69,18 @@ func (s *server) renamable(ctx context.Context, p protocol.TextDocumentPositionP
 	if ix == nil || l == nil {
 		return nil, nil, nil, diag.Errorf(diag.T9122, "%s is not a file of the project's index", rel).With("path", rel)
 	}
-	t, ok := targetAt(ix, rel, off)
+	t, ok := tools.TargetAt(ix, rel, off)
 	if !ok {
-		start, end := wordAt(textOf(ix, rel), off)
+		start, end := tools.WordAt(textOf(ix, rel), off)
 		word := string(textOf(ix, rel)[start:end])
 		if word == "" {
 			return nil, nil, nil, diag.Errorf(diag.T9122, "nothing to rename here: not the name of a definition or a column").With("path", rel)
 		}
 		return nil, nil, nil, diag.Errorf(diag.T9122, "`%s` here is not the name of a definition or a column", word).With("path", rel)
 	}
-	if !t.plain {
+	if !t.Plain {
 		return nil, nil, nil, diag.Errorf(diag.T9122, "`%s` here is a code site (%s) that may name %s, not a place that names it for certain; rename it at its declaration",
-			textOf(ix, rel)[t.span.Start:t.span.End], t.mark, t.name).With("path", rel).With("name", t.name)
+			textOf(ix, rel)[t.Span.Start:t.Span.End], t.Mark, t.Name).With("path", rel).With("name", t.Name)
 	}
 	return ix, t, l, nil
 }
@@ -94,11 +94,11 @@ func (s *server) prepareRename(ctx context.Context, req jsonrpc2.Request) (any, 
 	if err != nil {
 		return nil, err
 	}
-	placeholder := t.name
-	if _, col, ok := strings.Cut(t.name, "."); ok {
+	placeholder := t.Name
+	if _, col, ok := strings.Cut(t.Name, "."); ok {
 		placeholder = col
 	}
-	return prepareRenameResult{Range: l.span(t.span.Start, t.span.End), Placeholder: placeholder}, nil
+	return prepareRenameResult{Range: l.span(t.Span.Start, t.Span.End), Placeholder: placeholder}, nil
 }
 
 func (s *server) rename(ctx context.Context, req jsonrpc2.Request) (any, error) {
@@ -111,7 +111,7 @@ func (s *server) rename(ctx context.Context, req jsonrpc2.Request) (any, error) 
 		return nil, err
 	}
 	if s.writes() == writesServer {
-		in, _ := json.Marshal(tools.RenameInput{Name: t.name, To: p.NewName})
+		in, _ := json.Marshal(tools.RenameInput{Name: t.Name, To: p.NewName})
 		return s.serverWrite(ctx, "rename", in)
 	}
 	// Planned on the disk as it is now (and the buffers), not on the
@@ -120,7 +120,7 @@ func (s *server) rename(ctx context.Context, req jsonrpc2.Request) (any, error) 
 	if ix, err = ws.Index(ctx); err != nil {
 		return nil, err
 	}
-	set, err := rename.Plan(ix, t.name, p.NewName)
+	set, err := rename.Plan(ix, t.Name, p.NewName)
 	if err != nil {
 		return nil, err
 	}
@@ -381,8 +381,8 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 		}
 	}
 	if wanted("refactor") {
-		if t, ok := targetAt(ix, rel, start); ok && t.plain {
-			if def, col, _ := ix.Lookup(t.name); def != nil && (col != nil || def.Kind == definitions.KindTable || def.Kind == definitions.KindFn) {
+		if t, ok := tools.TargetAt(ix, rel, start); ok && t.Plain {
+			if def, col, _ := ix.Lookup(t.Name); def != nil && (col != nil || def.Kind == definitions.KindTable || def.Kind == definitions.KindFn) {
 				what := "function"
 				switch {
 				case col != nil:
@@ -390,12 +390,12 @@ func (s *server) codeAction(ctx context.Context, req jsonrpc2.Request) (any, err
 				case def.Kind == definitions.KindTable:
 					what = "table"
 				}
-				data, _ := json.Marshal(actionData{Remove: t.name})
-				a := codeAction{Title: fmt.Sprintf("Remove %s %s", what, t.name), Kind: "refactor", Data: data}
+				data, _ := json.Marshal(actionData{Remove: t.Name})
+				a := codeAction{Title: fmt.Sprintf("Remove %s %s", what, t.Name), Kind: "refactor", Data: data}
 				if !resolve {
 					// Without lazy resolution, the engine removes it when
 					// the action is chosen (the server way).
-					a.Command = &command{Title: a.Title, Command: "tent.call", Arguments: []any{"remove", map[string]string{"name": t.name}}}
+					a.Command = &command{Title: a.Title, Command: "tent.call", Arguments: []any{"remove", map[string]string{"name": t.Name}}}
 				}
 				out = append(out, a)
 			}

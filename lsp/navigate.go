@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -11,19 +10,8 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
-	"github.com/tent-tools/tent-tools/schema"
+	"github.com/tent-tools/tent-tools/tools"
 )
-
-// target is what a position names: a definition ("orders") or a column
-// ("orders.buyer"), with the span of the name there and whether that is a
-// plain place (which a rename changes) or only a code site.
-type target struct {
-	name  string
-	path  string
-	span  definitions.Span
-	plain bool
-	mark  definitions.Mark
-}
 
 // document resolves a document: its project path, the index it is read on
 // (with the overlays), and its text's lines in the client's position
@@ -60,83 +48,6 @@ func (s *server) at(ctx context.Context, p protocol.TextDocumentPositionParams) 
 		return nil, "", nil, 0, paramsError("position", err)
 	}
 	return ix, rel, l, off, nil
-}
-
-// targetAt finds the definition or column named at off in the file rel:
-// a plain place first, else a code site (likely before maybe).
-func targetAt(ix *definitions.Index, rel string, off int) (*target, bool) {
-	f := ix.File(rel)
-	if f == nil {
-		return nil, false
-	}
-	start, end := wordAt(f.Src, off)
-	if start == end {
-		return nil, false
-	}
-	word := string(f.Src[start:end])
-	var candidates []string
-	if ix.Definition(word) != nil {
-		candidates = append(candidates, word)
-	}
-	for _, d := range ix.Definitions() {
-		if d.Kind == definitions.KindTable && d.Table != nil && (word == "id" || d.Table.Column(word) != nil) {
-			candidates = append(candidates, d.Name+"."+word)
-		}
-	}
-	for _, c := range candidates {
-		for _, p := range ix.Places(c) {
-			if p.Path == rel && p.Span.Start <= off && off <= p.Span.End && p.Span.End > p.Span.Start {
-				return &target{name: c, path: rel, span: p.Span, plain: true}, true
-			}
-		}
-	}
-	var best *target
-	for _, c := range candidates {
-		for _, site := range ix.CodeSites(c) {
-			if site.Path == rel && site.Span.Start <= off && off <= site.Span.End {
-				t := &target{name: c, path: rel, span: site.Span, mark: site.Mark}
-				if best == nil || (best.mark != definitions.Likely && site.Mark == definitions.Likely) {
-					best = t
-				}
-			}
-		}
-	}
-	return best, best != nil
-}
-
-// wordAt is the identifier-shaped word around off.
-func wordAt(src []byte, off int) (int, int) {
-	ident := func(c byte) bool {
-		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-	}
-	off = max(0, min(off, len(src)))
-	start, end := off, off
-	for start > 0 && ident(src[start-1]) {
-		start--
-	}
-	for end < len(src) && ident(src[end]) {
-		end++
-	}
-	return start, end
-}
-
-// declaration is the span where a target is declared: a definition's
-// name, a column's key.
-func declaration(ix *definitions.Index, name string) (string, definitions.Span, bool) {
-	def, col, err := ix.Lookup(name)
-	if err != nil || def == nil {
-		return "", definitions.Span{}, false
-	}
-	if col != nil {
-		if col.Prop == nil { // the implicit id
-			return def.Path, def.NameSpan, def.NameSpan.End > def.NameSpan.Start
-		}
-		return def.Path, definitions.Span{Start: col.Prop.KeySpan.Start, End: col.Prop.KeySpan.End}, true
-	}
-	if def.NameSpan.End > def.NameSpan.Start {
-		return def.Path, def.NameSpan, true
-	}
-	return def.Path, definitions.Span{Start: def.Stmt.Start, End: def.Stmt.Start}, true
 }
 
 // location is the LSP location of a span of a project file.
@@ -178,8 +89,8 @@ func (s *server) definition(ctx context.Context, req jsonrpc2.Request) (any, err
 	if ix == nil {
 		return []protocol.Location{}, nil
 	}
-	if t, ok := targetAt(ix, rel, off); ok {
-		if path, span, ok := declaration(ix, t.name); ok {
+	if t, ok := tools.TargetAt(ix, rel, off); ok {
+		if path, span, ok := tools.Declaration(ix, t.Name); ok {
 			return []protocol.Location{s.location(ix, path, span)}, nil
 		}
 	}
@@ -242,13 +153,13 @@ func (s *server) referencesOf(ctx context.Context, req jsonrpc2.Request) ([]tent
 	if ix == nil {
 		return out, nil
 	}
-	t, ok := targetAt(ix, rel, off)
+	t, ok := tools.TargetAt(ix, rel, off)
 	if !ok {
 		return out, nil
 	}
-	for _, r := range s.placesOf(ix, t.name) {
+	for _, r := range s.placesOf(ix, t.Name) {
 		if !p.Context.IncludeDeclaration {
-			if path, span, ok := declaration(ix, t.name); ok && s.uriOf(path) == string(r.Location.URI) && r.Location.Range == s.location(ix, path, span).Range {
+			if path, span, ok := tools.Declaration(ix, t.Name); ok && s.uriOf(path) == string(r.Location.URI) && r.Location.Range == s.location(ix, path, span).Range {
 				continue
 			}
 		}
@@ -268,9 +179,9 @@ func (s *server) hover(ctx context.Context, req jsonrpc2.Request) (any, error) {
 	}
 	var parts []string
 	var rng *protocol.Range
-	if t, ok := targetAt(ix, rel, off); ok {
-		parts = append(parts, describe(ix, t.name))
-		r := l.span(t.span.Start, t.span.End)
+	if t, ok := tools.TargetAt(ix, rel, off); ok {
+		parts = append(parts, tools.Describe(ix, t.Name))
+		r := l.span(t.Span.Start, t.Span.End)
 		rng = &r
 	}
 	for _, f := range s.findingsAt(ctx, ix, rel, off) {
@@ -287,78 +198,6 @@ func (s *server) hover(ctx context.Context, req jsonrpc2.Request) (any, error) {
 		"contents": protocol.MarkupContent{Kind: protocol.Markdown, Value: strings.Join(parts, "\n\n---\n\n")},
 		"range":    rng,
 	}, nil
-}
-
-// describe is a definition's or a column's hover text.
-func describe(ix *definitions.Index, name string) string {
-	def, col, err := ix.Lookup(name)
-	if err != nil {
-		return name
-	}
-	places := len(ix.Places(name))
-	sites := len(ix.CodeSites(name))
-	var b strings.Builder
-	if col != nil {
-		c := col.Schema
-		fmt.Fprintf(&b, "**column %s** `%s`", name, columnType(c))
-		var facts []string
-		if c.Optional {
-			facts = append(facts, "optional")
-		}
-		if c.Private {
-			facts = append(facts, "private")
-		}
-		if c.Unique {
-			facts = append(facts, "unique")
-		}
-		if c.Default != nil {
-			facts = append(facts, fmt.Sprintf("default %v", jsonText(c.Default)))
-		}
-		if len(c.Was) > 0 {
-			facts = append(facts, "was: "+strings.Join(c.Was, ", "))
-		}
-		if len(facts) > 0 {
-			b.WriteString("\n\n" + strings.Join(facts, " · "))
-		}
-	} else {
-		fmt.Fprintf(&b, "**%s %s** (%s)", def.Kind, def.Name, def.Path)
-		switch {
-		case def.Table != nil:
-			fmt.Fprintf(&b, "\n\n%d columns", len(def.Table.Columns))
-			if def.Table.Schema != nil && len(def.Table.Schema.Was) > 0 {
-				b.WriteString(" · was: " + strings.Join(def.Table.Schema.Was, ", "))
-			}
-		case def.Flow != nil:
-			var steps []string
-			for _, st := range def.Flow.Steps {
-				steps = append(steps, st.Name)
-			}
-			fmt.Fprintf(&b, "\n\nsteps: %s", strings.Join(steps, " → "))
-		case def.Screen != nil:
-			fmt.Fprintf(&b, "\n\npath %s", def.Screen.Path)
-		}
-	}
-	fmt.Fprintf(&b, "\n\nnamed in %d places, %d code sites", places, sites)
-	return b.String()
-}
-
-// columnType writes a column's type as its builder: ref('users'),
-// choice(new | paid), text.
-func columnType(c *schema.Column) string {
-	switch {
-	case c.Ref != "":
-		return fmt.Sprintf("ref('%s')", c.Ref)
-	case len(c.Choices) > 0:
-		return fmt.Sprintf("%s(%s)", c.Type, strings.Join(c.Choices, " | "))
-	}
-	return string(c.Type)
-}
-
-func jsonText(v any) string {
-	if s, ok := v.(string); ok {
-		return "'" + s + "'"
-	}
-	return fmt.Sprint(v)
 }
 
 // findingsAt lists the check's findings of rel whose span holds off.
@@ -403,7 +242,7 @@ func (s *server) documentSymbol(ctx context.Context, req jsonrpc2.Request) (any,
 				if c.Prop == nil {
 					continue
 				}
-				top.Children = append(top.Children, sym(c.Schema.Name, columnType(c.Schema), protocol.SymbolKindField,
+				top.Children = append(top.Children, sym(c.Schema.Name, tools.ColumnType(c.Schema), protocol.SymbolKindField,
 					definitions.Span{Start: c.Prop.Span.Start, End: c.Prop.Span.End}, definitions.Span{Start: c.Prop.KeySpan.Start, End: c.Prop.KeySpan.End}))
 			}
 			for _, idx := range d.Table.Indexes {
@@ -426,7 +265,7 @@ func (s *server) documentSymbol(ctx context.Context, req jsonrpc2.Request) (any,
 				if c.Prop == nil {
 					continue
 				}
-				top.Children = append(top.Children, sym(c.Schema.Name, "input "+columnType(c.Schema), protocol.SymbolKindField,
+				top.Children = append(top.Children, sym(c.Schema.Name, "input "+tools.ColumnType(c.Schema), protocol.SymbolKindField,
 					definitions.Span{Start: c.Prop.Span.Start, End: c.Prop.Span.End}, definitions.Span{Start: c.Prop.KeySpan.Start, End: c.Prop.KeySpan.End}))
 			}
 		case d.Screen != nil:
@@ -461,81 +300,17 @@ func (s *server) workspaceSymbol(ctx context.Context, req jsonrpc2.Request) (any
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-
 	ix, err := s.index(ctx)
 	if err != nil {
 		return nil, err
 	}
-	type hit struct {
-		info  protocol.SymbolInformation
-		score int
-	}
-	var hits []hit
-	add := func(name, container string, kind protocol.SymbolKind, path string, span definitions.Span) {
-		score, ok := fuzzy(p.Query, name)
-		if !ok {
-			return
-		}
-		hits = append(hits, hit{info: protocol.SymbolInformation{Name: name, Kind: kind, Location: s.location(ix, path, span), ContainerName: container}, score: score})
-	}
-	for _, d := range ix.Definitions() {
-		if d.Kind == definitions.KindProject || d.Kind == definitions.KindEngine {
-			continue
-		}
-		add(d.Name, "", symbolKind(d.Kind), d.Path, d.NameSpan)
-		if d.Table != nil {
-			for _, c := range d.Table.Columns {
-				if c.Prop != nil {
-					add(d.Name+"."+c.Schema.Name, d.Name, protocol.SymbolKindField, d.Path, definitions.Span{Start: c.Prop.KeySpan.Start, End: c.Prop.KeySpan.End})
-				}
-			}
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score < hits[j].score
-		}
-		return hits[i].info.Name < hits[j].info.Name
-	})
 	out := []protocol.SymbolInformation{}
-	for i, h := range hits {
-		if i == maxSymbols {
-			break
+	for _, sym := range tools.Symbols(ix, p.Query, maxSymbols) {
+		kind := symbolKind(sym.Kind)
+		if sym.Column {
+			kind = protocol.SymbolKindField
 		}
-		out = append(out, h.info)
+		out = append(out, protocol.SymbolInformation{Name: sym.Name, Kind: kind, Location: s.location(ix, sym.Path, sym.Span), ContainerName: sym.Container})
 	}
 	return out, nil
-}
-
-// fuzzy matches a query's letters in order (any case) in name; the score
-// is lower for better matches: an exact name, a prefix, a match in the
-// column part, then by the span the letters cover.
-func fuzzy(query, name string) (int, bool) {
-	if query == "" {
-		return 1000, true
-	}
-	q, n := strings.ToLower(query), strings.ToLower(name)
-	switch {
-	case n == q:
-		return 0, true
-	case strings.HasPrefix(n, q):
-		return 1, true
-	case strings.HasSuffix(n, "."+q):
-		return 2, true
-	case strings.Contains(n, q):
-		return 3, true
-	}
-	first, i := -1, 0
-	for j := 0; j < len(n) && i < len(q); j++ {
-		if n[j] == q[i] {
-			if first < 0 {
-				first = j
-			}
-			i++
-			if i == len(q) {
-				return 10 + j - first, true
-			}
-		}
-	}
-	return 0, false
 }
