@@ -93,3 +93,85 @@ func TestNeovim(t *testing.T) {
 		})
 	}
 }
+
+// TestNeovimSnippet runs the Neovim snippet of docs/pages/lsp.md (the
+// README's is held to be the same) as Neovim's init.lua, with Neovim
+// started in the folder above the project (snippet.lua): the root is
+// found upward, one server serves the project's three files, the keymaps
+// are set and hover answers; nothing is made in the folder above.
+func TestNeovimSnippet(t *testing.T) {
+	nvim := needClient(t, "nvim")
+	snippet := luaBlock(t, "../docs/pages/lsp.md", "Neovim (0.7 and later")
+	if readme := luaBlock(t, "../README.md", "In Neovim (0.7 or later"); readme != snippet {
+		t.Errorf("the README's Neovim snippet differs from docs/pages/lsp.md's:\n%s", readme)
+	}
+	const cmd = "cmd = { 'tent-tools', 'lsp' }"
+	if !strings.Contains(snippet, cmd) {
+		t.Fatalf("the snippet has no %s:\n%s", cmd, snippet)
+	}
+	init := filepath.Join(t.TempDir(), "init.lua")
+	if err := os.WriteFile(init, []byte(strings.Replace(snippet, cmd, "cmd = { '"+binary+"', 'lsp' }", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	parent := t.TempDir()
+	project := filepath.Join(parent, "shop")
+	if err := os.Rename(copyShop(t), project); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(parent, "outside.ts"), []byte("export const x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scripts, err := filepath.Abs("testdata/nvim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(nvim, "--headless", "-u", init, "-i", "NONE", "-n", "-c", "luafile "+filepath.Join(scripts, "snippet.lua"))
+	c.Dir = parent
+	c.Env = append(os.Environ(), "TENT_ROOT="+project, "TENT_REL=shop",
+		"XDG_CONFIG_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())
+	done := make(chan struct{})
+	var out []byte
+	go func() {
+		out, err = c.CombinedOutput()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		c.Process.Kill()
+		<-done
+		t.Fatalf("nvim did not finish: %s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "OK") {
+		t.Fatalf("nvim with the snippet: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(parent, ".tent")); !os.IsNotExist(err) {
+		t.Errorf("the folder above the project got a .tent/ (%v)", err)
+	}
+}
+
+// luaBlock is the first ```lua block after the line that starts with
+// after in the file at path.
+func luaBlock(t *testing.T, path, after string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	at := strings.Index(text, after)
+	if at < 0 {
+		t.Fatalf("%s has no %q", path, after)
+	}
+	text = text[at:]
+	start := strings.Index(text, "```lua\n")
+	if start < 0 {
+		t.Fatalf("%s has no ```lua block after %q", path, after)
+	}
+	text = text[start+len("```lua\n"):]
+	end := strings.Index(text, "\n```")
+	if end < 0 {
+		t.Fatalf("the ```lua block of %s does not end", path)
+	}
+	return text[:end+1]
+}
