@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +43,18 @@ func readCase(t *testing.T, path string) map[string][]byte {
 	}
 	if len(files) == 0 {
 		t.Fatalf("%s: no -- path -- sections", path)
+	}
+	// A section "#repeat N" followed by lines is those lines repeated to
+	// N bytes: a large file without its bytes in the case.
+	for name, text := range files {
+		if rest, ok := bytes.CutPrefix(text, []byte("#repeat ")); ok {
+			num, unit, _ := bytes.Cut(rest, []byte("\n"))
+			n, err := strconv.Atoi(string(num))
+			if err != nil || len(unit) == 0 {
+				t.Fatalf("%s: %s: #repeat N, then the text to repeat", path, name)
+			}
+			files[name] = bytes.Repeat(unit, n/len(unit)+1)[:n]
+		}
 	}
 	return files
 }

@@ -46,6 +46,8 @@ func registry() []Rule {
 			"A testdata/<table>.json file must hold one JSON array of row objects. Fix the JSON at the position given.", nil, nil},
 		{diag.T1003, diag.Error, "file is not UTF-8",
 			"Project files are read as UTF-8 text. Save the file as UTF-8.", nil, nil},
+		{diag.T1004, diag.Error, "file over 1 MB",
+			"A project file larger than the 1 MB a tool writes is indexed without its contents (never read whole): no definitions are read from it. Split it, or move it out of the project.", nil, nil},
 
 		{diag.T2001, diag.Error, "duplicate name",
 			"Tables, functions, flows and screens share one namespace across the project, and the columns of a table (or the input fields of a function or flow) share one within it; the implicit column id cannot be declared. Rename one of the two.", duplicateNames, nil},
@@ -71,6 +73,8 @@ func registry() []Rule {
 			"A table needs columns, a fn run, a flow steps, a screen path and view. Without it the definition does nothing, so the check says so instead of leaving it out silently.", missingFields, nil},
 		{diag.T2013, diag.Error, "unknown column option",
 			"A column's options are optional, private, default, unique and was; any other key would be ignored silently (optinal: true would leave the column required). Where the key misspells one option, the fix writes it.", unknownColumnOptions, nil},
+		{diag.T2014, diag.Error, "reserved table or column name",
+			"SQLite keeps the names starting sqlite_ (sqlite_master, sqlite_sequence) and the test database those starting _tent_, in any case: a table or column so named cannot be made, or would be taken for one of theirs. Rename it.", reservedNames, nil},
 
 		{diag.T2501, diag.Error, "ctx.db names an unknown table",
 			"ctx.db.X must name a table of the project. After a rename, change the accessor to the table's new name.", unknownDBTables, nil},

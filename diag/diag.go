@@ -162,6 +162,9 @@ const (
 	T2012 = "T2012"
 	// T2013: a column option that no column builder knows (optinal: true).
 	T2013 = "T2013"
+	// T2014: a table or column name that SQLite or tent-tools keep for
+	// themselves (sqlite_*, _tent_*, in any case).
+	T2014 = "T2014"
 
 	// T2501: ctx.db.X where X is no table.
 	T2501 = "T2501"

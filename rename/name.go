@@ -1,11 +1,11 @@
 package rename
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/schema"
 )
 
 // reserved lists the words that cannot name a binding in a TypeScript
@@ -47,8 +47,9 @@ func Identifier(s string) bool {
 }
 
 // ReservedPrefix starts the names the test database keeps for its own
-// tables (runner/testdb): no table nor column may take one.
-const ReservedPrefix = "_tent_"
+// tables (runner/testdb); schema.ReservedName is the whole rule (sqlite_
+// too, in any case).
+const ReservedPrefix = schema.TentPrefix
 
 // checkNewName refuses a new name that no definition or column may take,
 // whatever the project holds.
@@ -60,15 +61,16 @@ func checkNewName(to string) *diag.ToolError {
 		return diag.Errorf(diag.T9107, "%q is a reserved word of JavaScript and cannot name a definition or a column", to).With("to", to)
 	case to == "id":
 		return diag.Errorf(diag.T9107, "`id` is every table's implicit column and cannot be taken").With("to", to)
-	case strings.HasPrefix(to, ReservedPrefix):
-		return diag.Errorf(diag.T9107, "%q starts with %s, which the test database keeps for its own tables; choose another name", to, ReservedPrefix).With("to", to)
+	}
+	if prefix, ok := schema.ReservedName(to); ok {
+		return diag.Errorf(diag.T9107, "%q starts with %s: %s; choose another name", to, prefix, schema.ReservedWhy(prefix)).With("to", to)
 	}
 	return nil
 }
 
 // CheckName refuses (T9107) a name that no new definition or column may
 // take, whatever the project holds: no identifier, a reserved word, `id`,
-// or the test database's prefix. The editor's operations that add a
+// or a name SQLite or the test database keep (schema.ReservedName). The editor's operations that add a
 // table or a column hold their names to it, as rename does.
 func CheckName(name string) *diag.ToolError {
 	if terr := checkNewName(name); terr != nil {

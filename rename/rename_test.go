@@ -73,6 +73,8 @@ func TestRename(t *testing.T) {
 		{"refuse-id", "refactor-basic", "orders.buyer", "id"},
 		{"refuse-test-database-name", "refactor-basic", "orders", "_tent_seq"},
 		{"refuse-test-database-name-column", "refactor-basic", "orders.buyer", "_tent_x"},
+		{"refuse-sqlite-name", "refactor-basic", "orders", "sqlite_master"},
+		{"refuse-sqlite-name-column", "refactor-basic", "orders.buyer", "SQLITE_x"},
 		{"refuse-same", "refactor-basic", "orders", "orders"},
 		{"refuse-unknown", "refactor-basic", "nothing", "something"},
 		{"refuse-unknown-column", "refactor-basic", "orders.nothing", "something"},

@@ -54,26 +54,35 @@ func TestRunLogFailureIsSaid(t *testing.T) {
 	}
 }
 
-// TestReservedTableName: a table named as the test database's own tables
-// is T9107 for a run and for reset, never an uncoded SQL error.
+// TestReservedTableName: a table or column named as SQLite's or the test
+// database's own tables is T9107 for a run and for reset, never an
+// uncoded SQL error (a table sqlite_master broke every later run).
 func TestReservedTableName(t *testing.T) {
-	root := project(t, "run-hostile")
-	f := filepath.Join(root, "tables.ts")
-	b, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = append(b, "\nexport const _tent_seq = table({ columns: { body: text() } })\n"...)
-	if err := os.WriteFile(f, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ix := index(t, root)
-	r := newRunner(t, root, Config{})
-	_, err = r.Run(context.Background(), ix, Request{Name: "luck"})
-	if te := toolError(t, err, "T9107"); !strings.Contains(te.Message, "_tent_seq") {
-		t.Errorf("run: %v", te)
-	}
-	if err := r.Reset(context.Background(), ix); code(err) != "T9107" {
-		t.Errorf("reset: %v, want T9107", err)
+	for _, tt := range []struct{ decl, name string }{
+		{"export const _tent_seq = table({ columns: { body: text() } })", "_tent_seq"},
+		{"export const sqlite_master = table({ columns: { body: text() } })", "sqlite_master"},
+		{"export const memos = table({ columns: { sqlite_body: text() } })", "memos.sqlite_body"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := project(t, "run-hostile")
+			f := filepath.Join(root, "tables.ts")
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = append(b, "\n"+tt.decl+"\n"...)
+			if err := os.WriteFile(f, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ix := index(t, root)
+			r := newRunner(t, root, Config{})
+			_, err = r.Run(context.Background(), ix, Request{Name: "luck"})
+			if te := toolError(t, err, "T9107"); !strings.Contains(te.Message, tt.name) {
+				t.Errorf("run: %v", te)
+			}
+			if err := r.Reset(context.Background(), ix); code(err) != "T9107" {
+				t.Errorf("reset: %v, want T9107", err)
+			}
+		})
 	}
 }

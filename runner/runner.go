@@ -20,7 +20,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -29,10 +28,10 @@ import (
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
-	"github.com/tent-tools/tent-tools/rename"
 	"github.com/tent-tools/tent-tools/runner/jslib"
 	"github.com/tent-tools/tent-tools/runner/runlog"
 	"github.com/tent-tools/tent-tools/runner/testdb"
+	"github.com/tent-tools/tent-tools/schema"
 )
 
 // Config sets what a Runner's runs may use. The zero value is the default.
@@ -192,12 +191,18 @@ func (r *Runner) runLog(ctx context.Context) (*runlog.Log, error) {
 	return r.log, nil
 }
 
-// reservedTables refuses a model with a table whose name the test database
-// keeps for its own (T9107): it would be the database's, not the app's.
+// reservedTables refuses a model with a table or column whose name SQLite
+// or the test database keeps for its own (T9107, schema.ReservedName): it
+// could not be made, or would be the database's, not the app's.
 func reservedTables(a *app) error {
 	for _, t := range a.model.Tables {
-		if strings.HasPrefix(t.Name, rename.ReservedPrefix) {
-			return diag.Errorf(diag.T9107, "table %s: names starting %s are kept by the test database for its own tables; rename the table", t.Name, rename.ReservedPrefix).With("table", t.Name)
+		if prefix, ok := schema.ReservedName(t.Name); ok {
+			return diag.Errorf(diag.T9107, "table %s: %s; rename the table (check says T2014)", t.Name, schema.ReservedWhy(prefix)).With("table", t.Name)
+		}
+		for _, c := range t.Columns {
+			if prefix, ok := schema.ReservedName(c.Name); ok {
+				return diag.Errorf(diag.T9107, "column %s.%s: %s; rename the column (check says T2014)", t.Name, c.Name, schema.ReservedWhy(prefix)).With("table", t.Name).With("column", c.Name)
+			}
 		}
 	}
 	return nil
