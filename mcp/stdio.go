@@ -41,3 +41,35 @@ func ServeStdio(ctx context.Context, ws *tools.Workspace, opts Options, in io.Re
 	// A client that closes stdin is gone: its calls under way stop.
 	return server.Run(ctx, &sdk.IOTransport{Reader: &eofReader{ReadCloser: in, f: calls}, Writer: out})
 }
+
+// Caller runs the calls of a project that is no folder of this machine:
+// package remote's Workspace, whose engine runs where the files are.
+type Caller interface {
+	Call(ctx context.Context, name string, input json.RawMessage, opts tools.Options) (tools.Answer, error)
+}
+
+// callerProject is the backend of a project reached through a Caller: each
+// call with base's caller, agent and policy and the call's approver, the
+// MCP client's name for an agent where base names none.
+type callerProject struct {
+	c    Caller
+	base tools.Options
+}
+
+func (p callerProject) call(ctx context.Context, from caller, name string, input json.RawMessage, ap tools.Approver) (tools.Answer, error) {
+	o := p.base
+	o.Approver = ap
+	if o.Agent == "" {
+		o.Agent = from.client
+	}
+	return p.c.Call(ctx, name, input, o)
+}
+
+// ServeStdioCaller is ServeStdio of a project reached through c (a
+// remote project, `tent-tools mcp -C HOST:PATH`), whose calls carry base's
+// caller, agent and policy; the person is asked here, as opts says.
+func ServeStdioCaller(ctx context.Context, c Caller, base tools.Options, opts Options, in io.ReadCloser, out io.WriteCloser) error {
+	calls := newInflight()
+	server := newServer(callerProject{c: c, base: base}, opts, calls)
+	return server.Run(ctx, &sdk.IOTransport{Reader: &eofReader{ReadCloser: in, f: calls}, Writer: out})
+}

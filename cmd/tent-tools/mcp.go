@@ -50,6 +50,9 @@ func init() {
 				if host.workspaces != "" || host.listen != "" || host.tokens != "" {
 					return tools.Answer{}, host.serve(e)
 				}
+				if t, ok := e.remoteTarget(); ok {
+					return tools.Answer{}, e.serveRemoteMCP(t)
+				}
 				ws, err := e.workspace()
 				if err != nil {
 					return tools.Answer{}, err

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 
+	"github.com/tent-tools/tent-tools/mcp"
 	"github.com/tent-tools/tent-tools/remote"
 	"github.com/tent-tools/tent-tools/tools"
 )
@@ -48,4 +50,20 @@ func (e *env) callRemote(t remote.Target, tool string, input json.RawMessage) (t
 		return tools.Answer{}, err
 	}
 	return rws.Call(e.ctx, tool, input, opts)
+}
+
+// serveRemoteMCP serves the project of -C HOST:PATH over MCP on stdio
+// (tent-tools mcp -C HOST:PATH): each call forwarded with --policy and
+// --caller, the person asked here through the MCP client.
+func (e *env) serveRemoteMCP(t remote.Target) error {
+	opts, err := e.options()
+	if err != nil {
+		return err
+	}
+	opts.Approver, opts.Progress, opts.TextZone = nil, nil, nil
+	rws, err := e.remoteWorkspace(t)
+	if err != nil {
+		return err
+	}
+	return mcp.ServeStdioCaller(e.ctx, rws, opts, mcp.Options{Yes: e.yes}, io.NopCloser(e.stdin), nopWriteCloser{e.stdout})
 }
