@@ -26,6 +26,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/projectfiles"
+	"github.com/tent-tools/tent-tools/remote"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -34,6 +35,9 @@ type Info struct {
 	ID      string    `json:"id"`
 	Owner   string    `json:"owner"`
 	Created time.Time `json:"created"`
+	// Remote is HOST:PATH where the workspace's project is on another
+	// machine (Attach, remote.go); "" where it is the workspace's folder.
+	Remote string `json:"remote,omitempty"`
 }
 
 // Call says who calls and through which agent. The agent's policy (the
@@ -74,6 +78,9 @@ type Config struct {
 	// had (mcp --unconfined-shell; tools.Options.UnconfinedShell). In the
 	// sandbox a tenant's command sees its own workspace alone.
 	UnconfinedShell bool
+	// Hosts reaches the remote workspaces' machines (remote.go); nil
+	// reaches every host by ssh.
+	Hosts *remote.Hosts
 }
 
 // DefaultMaxOpen is how many workspaces a handle keeps open by default.
@@ -96,6 +103,8 @@ type Handle struct {
 	// closeWorkspace closes an evicted workspace; nil is its Close (a
 	// test alone sets another).
 	closeWorkspace func(*tools.Workspace) error
+	// remotes are the remote workspaces reached so far (remote.go).
+	remotes map[string]*remote.Workspace
 }
 
 // openWorkspace is a workspace the handle holds open: busy counts the
@@ -121,7 +130,8 @@ func Open(dir string, cfg Config) (*Handle, error) {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("host: %w", err)
 	}
-	h := &Handle{dir: abs, cfg: cfg, policies: map[string]*tools.Policy{}, open: map[string]*openWorkspace{}, idle: list.New(), owners: map[string]Info{}, browser: tools.NewBrowser()}
+	h := &Handle{dir: abs, cfg: cfg, policies: map[string]*tools.Policy{}, open: map[string]*openWorkspace{}, idle: list.New(), owners: map[string]Info{}, browser: tools.NewBrowser(),
+		remotes: map[string]*remote.Workspace{}}
 	for agent, p := range cfg.Policies {
 		h.policies[agent] = p
 	}
@@ -138,6 +148,10 @@ func (h *Handle) Close() error {
 		delete(h.open, id)
 	}
 	h.idle.Init()
+	for id, rw := range h.remotes {
+		errs = append(errs, rw.Close())
+		delete(h.remotes, id)
+	}
 	errs = append(errs, h.browser.Close())
 	return errors.Join(errs...)
 }
@@ -211,17 +225,9 @@ func (h *Handle) Create(ctx context.Context, owner, template string) (Info, erro
 		}
 	}
 	info := Info{ID: id, Owner: owner, Created: h.now().UTC()}
-	data, err := json.Marshal(info)
-	if err != nil {
-		return Info{}, fmt.Errorf("host: create: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, ".tent"), 0o755); err != nil {
+	if err := h.writeInfo(info); err != nil {
 		os.RemoveAll(dir)
-		return Info{}, fmt.Errorf("host: create: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(infoFile)), data, 0o644); err != nil {
-		os.RemoveAll(dir)
-		return Info{}, fmt.Errorf("host: create: %w", err)
+		return Info{}, err
 	}
 	h.mu.Lock()
 	h.owners[id] = info
@@ -308,14 +314,9 @@ func (h *Handle) workspace(id string, c Call, turn int) (*tools.Workspace, func(
 // workspaceLocked is workspace under h.mu; it answers the workspaces it
 // evicted too, which its caller closes once h.mu is released.
 func (h *Handle) workspaceLocked(id string, c Call, turn int) (*tools.Workspace, func(), []evicted, error) {
-	policy, known := h.policies[c.Agent]
-	if c.Agent != "" && !known {
-		return nil, nil, nil, diag.Errorf(diag.T9125, "unknown agent %q: the host has no policy for it, and an agent never runs unbound", c.Agent).
-			With("agent", c.Agent)
-	}
-	approver := h.cfg.Approver
-	if c.Approver != nil {
-		approver = c.Approver
+	opts, err := h.callOptions(c, turn)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	o, ok := h.open[id]
 	if !ok {
@@ -340,7 +341,23 @@ func (h *Handle) workspaceLocked(id string, c Call, turn int) (*tools.Workspace,
 		h.mu.Unlock()
 		h.closeAll(gone)
 	}
-	return o.w.With(tools.Options{
+	return o.w.With(opts), release, gone, nil
+}
+
+// callOptions are the options of a call: its agent's policy (T9125 for an
+// agent the handle has no policy for), caller, turn and approver. h.mu is
+// held.
+func (h *Handle) callOptions(c Call, turn int) (tools.Options, error) {
+	policy, known := h.policies[c.Agent]
+	if c.Agent != "" && !known {
+		return tools.Options{}, diag.Errorf(diag.T9125, "unknown agent %q: the host has no policy for it, and an agent never runs unbound", c.Agent).
+			With("agent", c.Agent)
+	}
+	approver := h.cfg.Approver
+	if c.Approver != nil {
+		approver = c.Approver
+	}
+	return tools.Options{
 		Policy:   policy,
 		Caller:   c.Caller,
 		Agent:    c.Agent,
@@ -349,7 +366,7 @@ func (h *Handle) workspaceLocked(id string, c Call, turn int) (*tools.Workspace,
 		Now:      h.cfg.Now,
 
 		UnconfinedShell: h.cfg.UnconfinedShell,
-	}), release, gone, nil
+	}, nil
 }
 
 // evict takes out of the handle the workspaces used least lately, past
@@ -411,8 +428,12 @@ func (h *Handle) Tool(ctx context.Context, id, name string, input json.RawMessag
 }
 
 func (h *Handle) run(ctx context.Context, id, name string, input json.RawMessage, c Call, turn int) (tools.Answer, error) {
-	if _, err := h.admit(id, c.Caller); err != nil {
+	info, err := h.admit(id, c.Caller)
+	if err != nil {
 		return tools.Answer{}, err
+	}
+	if info.Remote != "" {
+		return h.runRemote(ctx, info, name, input, c, turn)
 	}
 	w, release, err := h.workspace(id, c, turn)
 	if err != nil {
@@ -426,15 +447,23 @@ func (h *Handle) run(ctx context.Context, id, name string, input json.RawMessage
 // tools record their points with the turn's number. T3101 (and fn is not
 // called) where the caller is not let in.
 func (h *Handle) Turn(ctx context.Context, id string, c Call, fn func(t *Turn) error) error {
-	if _, err := h.admit(id, c.Caller); err != nil {
-		return err
-	}
-	w, release, err := h.workspace(id, c, 0)
+	info, err := h.admit(id, c.Caller)
 	if err != nil {
 		return err
 	}
-	n, err := w.NewTurn(ctx, c.Caller, c.Agent)
-	release()
+	var n int
+	if info.Remote != "" {
+		n, err = h.remoteTurn(ctx, info, c)
+	} else {
+		var w *tools.Workspace
+		var release func()
+		w, release, err = h.workspace(id, c, 0)
+		if err != nil {
+			return err
+		}
+		n, err = w.NewTurn(ctx, c.Caller, c.Agent)
+		release()
+	}
 	if err != nil {
 		return err
 	}

@@ -140,6 +140,41 @@ func (w *Workspace) Call(ctx context.Context, name string, input json.RawMessage
 	}
 }
 
+// NewTurn starts a turn of the caller's agent there (the points of the
+// calls that carry its number belong to it) and answers its number. Like a
+// write it is sent once: where its link drops it is T9160.
+func (w *Workspace) NewTurn(ctx context.Context, caller, agent string) (int, error) {
+	release, err := w.hosts.acquire(ctx, w.target.Host)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	id, err := newID()
+	if err != nil {
+		return 0, err
+	}
+	l, err := w.current(ctx)
+	if err != nil {
+		return 0, err
+	}
+	replies, err := l.send(request{ID: id, Op: "turn", Options: &wireOptions{Caller: caller, Agent: agent}})
+	if err != nil {
+		return 0, err
+	}
+	defer l.forget(id)
+	select {
+	case rep := <-replies:
+		if rep.Error != nil {
+			return 0, fromWire(rep.Error)
+		}
+		return rep.Turn, nil
+	case <-l.done:
+		return 0, l.dropped()
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
 // linkDropped is a call whose link ended before its answer.
 type linkDropped struct{ err error }
 

@@ -39,8 +39,9 @@ type request struct {
 	ID string `json:"id"`
 	// Op is "call" (run Tool with Input under Options), "outcome" (what
 	// the call Of did, asked after its link dropped; Session names the
-	// process that had it) or "answer" (the person's answer Yes to the
-	// question Ask of a call).
+	// process that had it), "turn" (start a turn of Options' caller and
+	// agent) or "answer" (the person's answer Yes to the question Ask of
+	// a call).
 	Op      string          `json:"op"`
 	Tool    string          `json:"tool,omitempty"`
 	Input   json.RawMessage `json:"input,omitempty"`
@@ -74,8 +75,9 @@ type reply struct {
 	// Ask is a question's id within the call ID, Question its words.
 	Ask      string `json:"ask,omitempty"`
 	Question string `json:"question,omitempty"`
-	// Outcome answers an "outcome" request.
+	// Outcome answers an "outcome" request, Turn a "turn" request.
 	Outcome *outcome `json:"outcome,omitempty"`
+	Turn    int      `json:"turn,omitempty"`
 }
 
 // wireError is a tool's error as it travels: its code (none for an error

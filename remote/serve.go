@@ -105,6 +105,12 @@ func (s *server) serve(ctx context.Context, in io.Reader, grace time.Duration) e
 				defer calls.Done()
 				s.out.write(s.outcome(ctx, req))
 			}()
+		case "turn":
+			calls.Add(1)
+			go func() {
+				defer calls.Done()
+				s.out.write(s.turn(ctx, req))
+			}()
 		case "answer":
 			s.answer(req)
 		default:
@@ -176,6 +182,19 @@ func (s *server) outcome(ctx context.Context, req request) reply {
 		return reply{ID: req.ID, Error: toWire(err)}
 	}
 	return reply{ID: req.ID, Outcome: &outcome{Point: n, Done: n > 0}}
+}
+
+// turn starts a turn of the request's caller and agent.
+func (s *server) turn(ctx context.Context, req request) reply {
+	var caller, agent string
+	if req.Options != nil {
+		caller, agent = req.Options.Caller, req.Options.Agent
+	}
+	n, err := s.ws.NewTurn(ctx, caller, agent)
+	if err != nil {
+		return reply{ID: req.ID, Error: toWire(err)}
+	}
+	return reply{ID: req.ID, Turn: n}
 }
 
 // answer hands the person's answer to the question that waits for it.

@@ -40,11 +40,12 @@ func init() {
 			})
 			fs.StringVar(&host.newOwner, "new", "", "make a new workspace in --workspaces for the owner `NAME`, print its id, and stop")
 			fs.StringVar(&host.from, "from", "", "with --new: copy the project in `DIR` into the new workspace")
+			fs.StringVar(&host.remote, "remote", "", "with --new: the new workspace is the project at `HOST:PATH` on another machine (docs: remote)")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) > 0 {
 					return tools.Answer{}, usagef("mcp", "mcp takes no arguments")
 				}
-				if host.newOwner != "" || host.from != "" {
+				if host.newOwner != "" || host.from != "" || host.remote != "" {
 					return host.create(e)
 				}
 				if host.workspaces != "" || host.listen != "" || host.tokens != "" {
@@ -75,7 +76,7 @@ type hostFlags struct {
 	workspaces, listen, tokens, policies string
 	public                               bool
 	cert, key                            string
-	newOwner, from                       string
+	newOwner, from, remote               string
 	maxSessions                          int
 	idle                                 time.Duration
 	origins                              []string
@@ -85,14 +86,26 @@ type hostFlags struct {
 // id, for a tokens file to name.
 func (f *hostFlags) create(e *env) (tools.Answer, error) {
 	if f.workspaces == "" || f.newOwner == "" || f.listen != "" || f.tokens != "" {
-		return tools.Answer{}, usagef("mcp", "--new OWNER [--from DIR] needs --workspaces DIR, and nothing of serving")
+		return tools.Answer{}, usagef("mcp", "--new OWNER [--from DIR | --remote HOST:PATH] needs --workspaces DIR, and nothing of serving")
 	}
-	h, err := host.Open(f.workspaces, host.Config{})
+	if f.remote != "" && f.from != "" {
+		return tools.Answer{}, usagef("mcp", "--new takes --from DIR or --remote HOST:PATH, not both")
+	}
+	hosts, err := e.remoteHosts()
+	if err != nil {
+		return tools.Answer{}, err
+	}
+	h, err := host.Open(f.workspaces, host.Config{Hosts: hosts})
 	if err != nil {
 		return tools.Answer{}, usagef("mcp", "--workspaces: %v", err)
 	}
 	defer h.Close()
-	info, err := h.Create(e.ctx, f.newOwner, f.from)
+	var info host.Info
+	if f.remote != "" {
+		info, err = h.Attach(e.ctx, f.newOwner, f.remote)
+	} else {
+		info, err = h.Create(e.ctx, f.newOwner, f.from)
+	}
 	if err != nil {
 		return tools.Answer{}, err
 	}
@@ -135,7 +148,11 @@ func (f *hostFlags) serve(e *env) error {
 			return usagef("mcp", "--tokens %s: a token of %s names the agent %q, which --policies does not hold; an agent never runs without its policy", f.tokens, g.Caller, g.Agent)
 		}
 	}
-	h, err := host.Open(f.workspaces, host.Config{Policies: policies, UnconfinedShell: e.unconfinedShell})
+	hosts, err := e.remoteHosts()
+	if err != nil {
+		return err
+	}
+	h, err := host.Open(f.workspaces, host.Config{Policies: policies, UnconfinedShell: e.unconfinedShell, Hosts: hosts})
 	if err != nil {
 		return usagef("mcp", "--workspaces: %v", err)
 	}

@@ -16,12 +16,26 @@ func (e *env) remoteTarget() (remote.Target, bool) {
 }
 
 // remoteWorkspace reaches the project of -C HOST:PATH: its far side
-// started through the host's transport (--hosts, or the default hosts
-// file), once for the run.
+// started through the host's transport (remoteHosts), once for the run.
 func (e *env) remoteWorkspace(t remote.Target) (*remote.Workspace, error) {
 	if e.rws != nil {
 		return e.rws, nil
 	}
+	hosts, err := e.remoteHosts()
+	if err != nil {
+		return nil, err
+	}
+	rws, err := remote.Open(e.ctx, hosts, t)
+	if err != nil {
+		return nil, err
+	}
+	e.rws = rws
+	return rws, nil
+}
+
+// remoteHosts are the hosts of --hosts, or of the default hosts file,
+// whose copies of the binary are told on stderr.
+func (e *env) remoteHosts() (*remote.Hosts, error) {
 	file, must := e.hostsFile, e.hostsFile != ""
 	if file == "" {
 		file = remote.HostsFile()
@@ -30,12 +44,7 @@ func (e *env) remoteWorkspace(t remote.Target) (*remote.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	rws, err := remote.Open(e.ctx, remote.NewHosts(remote.HostsConfig{Transports: transports, Log: e.stderr}), t)
-	if err != nil {
-		return nil, err
-	}
-	e.rws = rws
-	return rws, nil
+	return remote.NewHosts(remote.HostsConfig{Transports: transports, Log: e.stderr}), nil
 }
 
 // callRemote runs a tool on the project of -C HOST:PATH, with the policy,

@@ -66,6 +66,15 @@ func TestRemote(t *testing.T) {
 			t.Errorf("%v: the trees differ:\nlocal:\n%s\nremote:\n%s", step, w, g)
 		}
 	}
+	// The host mode's handle holds the project as a remote workspace.
+	wsDir := t.TempDir()
+	made := tentTools(t, t.TempDir(), "", "mcp", "--hosts", hosts, "--workspaces", wsDir, "--new", "ann", "--remote", "127.0.0.1:"+far)
+	id := strings.TrimSpace(made.stdout)
+	info, err := os.ReadFile(filepath.Join(wsDir, id, ".tent", "workspace.json"))
+	if made.exit != 0 || err != nil || !strings.Contains(string(info), `"remote":"127.0.0.1:`+far+`"`) {
+		t.Errorf("mcp --new --remote: exit %d, %s%s; workspace.json %s (%v)", made.exit, made.stdout, made.stderr, info, err)
+	}
+
 	builds, _ := filepath.Glob(filepath.Join(cache, "*", "tent-tools"))
 	if len(builds) != 1 {
 		t.Fatalf("the far cache holds %v; want the one copy", builds)
