@@ -251,3 +251,44 @@ func diffKeys(a, b map[string]string) []string {
 	}
 	return out
 }
+
+// TestApplyAsks: where ask names what the operations do, the person is
+// asked once (window/showMessageRequest) with the change named, in both
+// write modes; a yes applies them, a no refuses them (T3103).
+func TestApplyAsks(t *testing.T) {
+	for _, writes := range []string{"client", "server"} {
+		for _, answer := range []string{"Yes", "No"} {
+			t.Run(writes+" "+answer, func(t *testing.T) {
+				dir := copyShop(t)
+				c := start(t, dir)
+				asked := make(chan string, 4)
+				c.answer = func(method string, params json.RawMessage) any {
+					if method == "window/showMessageRequest" {
+						asked <- string(params)
+						return map[string]any{"title": answer}
+					}
+					return nil
+				}
+				c.initialize(fullCapabilities(), map[string]any{"writes": writes, "policy": map[string]any{"ask": []string{"add:column"}}})
+				res, err := c.call("tent/apply", json.RawMessage(`{"ops": [{"op": "addColumn", "table": "orders", "name": "tip", "type": "money", "optional": true}]}`))
+				if answer == "No" {
+					wantToolError(t, err, "T3103")
+				} else if err != nil || !strings.Contains(string(res), "tip: money({ optional: true })") && writes == "client" {
+					t.Fatalf("tent/apply: %s %v", res, err)
+				}
+				select {
+				case q := <-asked:
+					if !strings.Contains(q, "add:column orders.tip") {
+						t.Errorf("the question does not name the change: %s", q)
+					}
+				default:
+					t.Error("the person was not asked")
+				}
+				if len(asked) > 0 {
+					t.Errorf("asked more than once")
+				}
+				c.shutdown()
+			})
+		}
+	}
+}
