@@ -75,3 +75,27 @@ func TestGoldens(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveKeepsComments: the comment lines above a column move with it.
+func TestMoveKeepsComments(t *testing.T) {
+	src := "import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    a: text(),\n    // b is the second\n    // of them\n    b: text(),\n    c: text(),\n  },\n})\n"
+	for _, c := range []struct{ op, want string }{
+		{`{"op": "moveColumn", "column": "t.b", "after": "c"}`,
+			"import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    a: text(),\n    c: text(),\n    // b is the second\n    // of them\n    b: text(),\n  },\n})\n"},
+		{`{"op": "moveColumn", "column": "t.b", "before": "a"}`,
+			"import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    // b is the second\n    // of them\n    b: text(),\n    a: text(),\n    c: text(),\n  },\n})\n"},
+	} {
+		ix := definitions.FromFiles(context.Background(), map[string][]byte{"tables/t.ts": []byte(src)})
+		list, err := ops.Decode([]json.RawMessage{json.RawMessage(c.op)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ops.Plan(context.Background(), ix, list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(res.Index.File("tables/t.ts").Src); got != c.want {
+			t.Errorf("%s:\n%s\nwant\n%s", c.op, got, c.want)
+		}
+	}
+}

@@ -643,7 +643,21 @@ func (st *state) moveColumn(o *object) error {
 	}
 	f := st.ix.File(d.Path)
 	text := string(f.Src[col.Prop.Span.Start:col.Prop.Span.End])
-	if err := st.edit(d.Path, list.Remove(f.Src, []int{propIndex(obj, col.Prop)})...); err != nil {
+	edits := list.Remove(f.Src, []int{propIndex(obj, col.Prop)})
+	// The comment lines right above a column on lines of its own are its
+	// own: they move with it.
+	if ls := change.LineStart(f.Src, col.Prop.Span.Start); change.Blank(f.Src, ls, col.Prop.Span.Start) && list.Multiline(f.Src) {
+		if from := commentsAbove(f.Src, ls); from < ls {
+			var lines []string
+			for off := from; off < ls; off = change.NextLine(f.Src, off) {
+				lines = append(lines, strings.TrimLeft(change.LineText(f.Src, off), " \t"))
+			}
+			indent := change.Indent(f.Src, col.Prop.Span.Start)
+			text = strings.Join(lines, change.EOL(f.Src)+indent) + change.EOL(f.Src) + indent + text
+			edits = append(edits, change.Edit{Start: from, End: ls})
+		}
+	}
+	if err := st.edit(d.Path, edits...); err != nil {
 		return err
 	}
 	d, err = st.table(d.Name)
@@ -758,4 +772,17 @@ func (st *state) removeIndex(o *object) error {
 		return st.edit(d.Path, change.ListOf(d.Arg).Remove(f.Src, []int{propIndex(d.Arg, t.IndexesProp)})...)
 	}
 	return st.edit(d.Path, change.ListOf(t.IndexesProp.Value).Remove(f.Src, []int{i})...)
+}
+
+// commentsAbove is where the line comments directly above the line that
+// starts at ls begin (ls where there are none).
+func commentsAbove(src []byte, ls int) int {
+	for ls > 0 {
+		prev := change.LineStart(src, ls-1)
+		if !strings.HasPrefix(strings.TrimSpace(change.LineText(src, prev)), "//") {
+			return ls
+		}
+		ls = prev
+	}
+	return ls
 }
