@@ -78,12 +78,12 @@ func TestGoldens(t *testing.T) {
 
 // TestMoveKeepsComments: the comment lines above a column move with it.
 func TestMoveKeepsComments(t *testing.T) {
-	src := "import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    a: text(),\n    // b is the second\n    // of them\n    b: text(),\n    c: text(),\n  },\n})\n"
+	src := "import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    a: text(),\n    // b is the second\n    // of them\n    b: text(), // kept\n    c: text(),\n  },\n})\n"
 	for _, c := range []struct{ op, want string }{
 		{`{"op": "moveColumn", "column": "t.b", "after": "c"}`,
-			"import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    a: text(),\n    c: text(),\n    // b is the second\n    // of them\n    b: text(),\n  },\n})\n"},
+			"import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    a: text(),\n    c: text(),\n    // b is the second\n    // of them\n    b: text(), // kept\n  },\n})\n"},
 		{`{"op": "moveColumn", "column": "t.b", "before": "a"}`,
-			"import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    // b is the second\n    // of them\n    b: text(),\n    a: text(),\n    c: text(),\n  },\n})\n"},
+			"import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    // b is the second\n    // of them\n    b: text(), // kept\n    a: text(),\n    c: text(),\n  },\n})\n"},
 	} {
 		ix := definitions.FromFiles(context.Background(), map[string][]byte{"tables/t.ts": []byte(src)})
 		list, err := ops.Decode([]json.RawMessage{json.RawMessage(c.op)})

@@ -644,6 +644,7 @@ func (st *state) moveColumn(o *object) error {
 	f := st.ix.File(d.Path)
 	text := string(f.Src[col.Prop.Span.Start:col.Prop.Span.End])
 	edits := list.Remove(f.Src, []int{propIndex(obj, col.Prop)})
+	trailing := trailerComment(f.Src, col.Prop.Span.End)
 	// The comment lines right above a column on lines of its own are its
 	// own: they move with it.
 	if ls := change.LineStart(f.Src, col.Prop.Span.Start); change.Blank(f.Src, ls, col.Prop.Span.Start) && list.Multiline(f.Src) {
@@ -673,7 +674,34 @@ func (st *state) moveColumn(o *object) error {
 		at--
 	}
 	f = st.ix.File(d.Path)
-	return st.edit(d.Path, list.InsertAfter(f.Src, at, []string{text}, change.StyleOf(f.Src, d))...)
+	if err := st.edit(d.Path, list.InsertAfter(f.Src, at, []string{text}, change.StyleOf(f.Src, d))...); err != nil {
+		return err
+	}
+	if trailing == "" {
+		return nil
+	}
+	// A comment after the column on its line goes to the end of its new
+	// line (after the comma the list gives it).
+	d, moved, err := st.column(full)
+	if err != nil {
+		return err
+	}
+	f = st.ix.File(d.Path)
+	end := change.LineEnd(f.Src, moved.Prop.Span.End)
+	return st.edit(d.Path, change.Edit{Start: end, End: end, Text: " " + trailing})
+}
+
+// trailerComment is the line comment after an item on its line (after
+// its comma), "" where there is none or something else follows it.
+func trailerComment(src []byte, end int) string {
+	i := change.SkipSpace(src, end)
+	if i < len(src) && src[i] == ',' {
+		i = change.SkipSpace(src, i+1)
+	}
+	if i+1 < len(src) && src[i] == '/' && src[i+1] == '/' {
+		return string(src[i:change.LineEnd(src, i)])
+	}
+	return ""
 }
 
 // indexColumns reads an index's columns, each a column of the table.
