@@ -124,3 +124,30 @@ func listing(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// TestShellUnconfinedFlag: where no sandbox can be had (no bwrap on the
+// server's PATH) shell over MCP is T9145, and runs where the operator
+// started the server with --unconfined-shell.
+func TestShellUnconfinedFlag(t *testing.T) {
+	path := t.TempDir()
+	for _, prog := range []string{"sh", "echo"} {
+		p, err := exec.LookPath(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Symlink(p, filepath.Join(path, prog))
+	}
+	t.Setenv("PATH", path)
+	dir := copyProject(t, "shop")
+	policy := filepath.Join(t.TempDir(), "agent.json")
+	os.WriteFile(policy, []byte(`{"also": ["shell"]}`), 0o644)
+	cs := connect(t, dir, nil, nil, "--policy", policy)
+	if got := errorCode(t, call(t, cs, "shell", `{"command": "echo ran"}`)); got != "T9145" {
+		t.Errorf("shell without a sandbox: code %q, want T9145", got)
+	}
+	cs = connect(t, dir, nil, nil, "--policy", policy, "--unconfined-shell")
+	res := call(t, cs, "shell", `{"command": "echo ran"}`)
+	if a := structured(t, res); res.IsError || a["output"] != "ran\n" || a["confined"] != false {
+		t.Errorf("shell --unconfined-shell: %s", text(res))
+	}
+}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -591,5 +592,48 @@ func BenchmarkShell(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkShellOutputRead measures reading a long output: one line of
+// 16 MB, and 16 MB of short lines (each split, stripped, kept or cut and
+// looked at for an error word).
+func BenchmarkShellOutputRead(b *testing.B) {
+	line := bytes.Repeat([]byte("x"), 16<<20)
+	lines := bytes.Repeat([]byte("ok   github.com/x/y 0.1s some words here\n"), 16<<20/41)
+	for _, tt := range []struct {
+		name string
+		data []byte
+	}{{"one line", line}, {"lines", lines}} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tt.data)))
+			for b.Loop() {
+				o := &shellOutput{}
+				o.read(bytes.NewReader(tt.data))
+			}
+		})
+	}
+}
+
+func TestIsErrorLine(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"src/a.ts(3,1): error TS2304: no name x", true},
+		{"--- FAIL: TestX (0.01s)", true},
+		{"npm ERR! code 1", true},
+		{"TypeError: x is not a function", true},
+		{"java.lang.NullPointerException", true},
+		{"Traceback (most recent call last):", true},
+		{"panic: runtime error", true},
+		{"ok  	lib 0.1s", false},
+		{"the mirror is clear; terrors none", false},
+		{"err = nil", false},
+		{"warning: slow", false},
+	} {
+		if got := isErrorLine([]byte(tt.line)); got != tt.want {
+			t.Errorf("isErrorLine(%q) = %v; want %v", tt.line, got, tt.want)
+		}
 	}
 }
