@@ -55,7 +55,7 @@ const (
 func init() {
 	register(Tool{
 		Name:     "list",
-		Summary:  "A folder's files and folders as .gitignore leaves them, down to a depth (default 2), optionally only the files matching a glob",
+		Summary:  "A folder's files and folders as git would track them (.gitignore, .git/info/exclude, the global excludes), down to a depth (default 2), optionally only the files matching a glob; hidden ones (.env, .github/) only with hidden or a glob that names one",
 		NewInput: func() any { return new(ListInput) },
 		Answer:   ListAnswer{},
 		ReadOnly: true,

@@ -78,7 +78,7 @@ const (
 func init() {
 	register(Tool{
 		Name:     "search",
-		Summary:  "The files and lines that hold a text (exact and case-sensitive, or a regex, caseInsensitive), in the project or in the folder or file named by in, in files matching include; 100 hits unless limit says otherwise; filesOnly or count answer files",
+		Summary:  "The files and lines that hold a text (exact and case-sensitive, or a regex, caseInsensitive), in the project or in the folder or file named by in, in files matching include; 100 hits unless limit says otherwise; filesOnly or count answer files (every file for an empty text); hidden files (.env) only with hidden or an include that names one; what git ignores is left out",
 		NewInput: func() any { return new(SearchInput) },
 		Answer:   SearchAnswer{},
 		ReadOnly: true,
