@@ -99,3 +99,26 @@ func TestMoveKeepsComments(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeChangeDropsUnusedImport: a builder the file no longer calls
+// leaves its import, one name a line or all on one.
+func TestTypeChangeDropsUnusedImport(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"import {\n  table,\n  money,\n  text,\n} from 'tent'\n\nexport const t = table({ columns: { a: money() } })\n",
+			"import {\n  table,\n  text,\n  int,\n} from 'tent'\n\nexport const t = table({ columns: { a: int() } })\n"},
+		{"import { table, text, money } from 'tent'\n\nexport const t = table({ columns: { a: money(), b: text() } })\n",
+			"import { table, text, int } from 'tent'\n\nexport const t = table({ columns: { a: int(), b: text() } })\n"},
+		{"import { table, money } from 'tent'\n\nexport const t = table({ columns: { a: money(), b: money() } })\n",
+			"import { table, money, int } from 'tent'\n\nexport const t = table({ columns: { a: int(), b: money() } })\n"},
+	} {
+		ix := definitions.FromFiles(context.Background(), map[string][]byte{"tables/t.ts": []byte(c.src)})
+		list, _ := ops.Decode([]json.RawMessage{json.RawMessage(`{"op": "setColumn", "column": "t.a", "type": "int"}`)})
+		res, err := ops.Plan(context.Background(), ix, list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(res.Index.File("tables/t.ts").Src); got != c.want {
+			t.Errorf("\n%s\nwant\n%s", got, c.want)
+		}
+	}
+}

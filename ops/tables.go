@@ -575,7 +575,66 @@ func (st *state) setHead(name string, c column) error {
 	} else {
 		e = change.Edit{Start: call.Span.Start, End: call.Span.End, Text: local + "(" + strings.Join(args, ", ") + ")"}
 	}
-	return st.edit(d.Path, append(importEdits(f, []string{c.typ}, style), e)...)
+	if err := st.edit(d.Path, append(importEdits(f, []string{c.typ}, style), e)...); err != nil {
+		return err
+	}
+	return st.dropUnused(d.Path, string(col.Schema.Type))
+}
+
+// dropUnused drops the import of a builder from 'tent' that the file no
+// longer uses (a column's type changed from the last money() to int()),
+// with its comma; an import's last name stays.
+func (st *state) dropUnused(path, builder string) error {
+	f := st.ix.File(path)
+	local, ok := callee(f, builder)
+	if !ok {
+		return nil
+	}
+	for _, r := range f.Refs {
+		if r.Name == local {
+			return nil
+		}
+	}
+	var im definitions.Import
+	for _, i := range f.Imports {
+		if i.Module == "tent" && i.Local == local {
+			im = i
+		}
+	}
+	same := 0
+	for _, i := range f.Imports {
+		if i.ModuleSpan == im.ModuleSpan {
+			same++
+		}
+	}
+	if same < 2 {
+		return nil
+	}
+	src := f.Src
+	start, end := im.ImportedSpan.Start, im.LocalSpan.End
+	if ls := change.LineStart(src, start); change.Blank(src, ls, start) {
+		// One name a line: the line goes.
+		i := change.SkipSpace(src, end)
+		if i < len(src) && src[i] == ',' {
+			i = change.SkipSpace(src, i+1)
+		}
+		if change.LineEnd(src, i) == i {
+			return st.edit(path, change.Edit{Start: ls, End: change.NextLine(src, i)})
+		}
+	}
+	if i := change.SkipSpace(src, end); i < len(src) && src[i] == ',' {
+		end = change.SkipSpace(src, i+1)
+	} else {
+		j := start - 1
+		for j > 0 && (src[j] == ' ' || src[j] == '\t') {
+			j--
+		}
+		if src[j] != ',' {
+			return nil
+		}
+		start = j
+	}
+	return st.edit(path, change.Edit{Start: start, End: end})
 }
 
 // setOption sets an option of a column's builder call to value, or drops

@@ -139,7 +139,26 @@ func importEdits(f *definitions.File, builders []string, st change.Style) []chan
 		}
 	}
 	if last >= 0 {
-		at := f.Imports[last].LocalSpan.End
+		im := f.Imports[last]
+		at := im.LocalSpan.End
+		if ls := change.LineStart(f.Src, im.ImportedSpan.Start); change.Blank(f.Src, ls, im.ImportedSpan.Start) {
+			// One name a line: each new name on a line of its own.
+			indent := change.Indent(f.Src, im.ImportedSpan.Start)
+			i := change.SkipSpace(f.Src, at)
+			if i < len(f.Src) && f.Src[i] == ',' {
+				end := change.LineEnd(f.Src, i)
+				var b strings.Builder
+				for _, n := range need {
+					b.WriteString(st.EOL + indent + n + ",")
+				}
+				return []change.Edit{{Start: end, End: end, Text: b.String()}}
+			}
+			var b strings.Builder
+			for _, n := range need {
+				b.WriteString("," + st.EOL + indent + n)
+			}
+			return []change.Edit{{Start: at, End: at, Text: b.String()}}
+		}
 		return []change.Edit{{Start: at, End: at, Text: ", " + strings.Join(need, ", ")}}
 	}
 	at := 0
