@@ -252,7 +252,7 @@ func (r *Runner) showScreen(ctx context.Context, a *app, ix *definitions.Index, 
 	}
 	defer tx.Rollback()
 	secrets := newSecretSet(a.private)
-	s := &session{ctx: ctx, app: a, src: src, ix: ix, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system, sending: req.Trusted}
+	s := &session{ctx: ctx, app: a, src: src, ix: ix, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system, sending: req.Trusted, screen: true}
 	s.ask = func(kind string) (bool, error) { return false, nil }
 	s.onRows = func(table string, rows []testdb.Row) { secrets.addRows(a, table, rows) }
 	if req.As != "" && !system {

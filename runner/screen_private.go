@@ -9,6 +9,47 @@ import (
 	"github.com/tent-tools/tent-tools/runner/testdb"
 )
 
+// hiddenColumns are, by table, the private columns a screen's session
+// leaves out of every row it hands app code (the prelude's shown): a
+// screen's load and view never hold a private value, so no
+// transformation of one (reversed, spaced, encoded) can reach the page.
+// The secretSet below stays as a second line, for the values a session
+// still meets (those it wrote itself, a function's answer of them).
+func (a *app) hiddenColumns() map[string]any {
+	out := map[string]any{}
+	for name, t := range a.tables {
+		var cols []any
+		for _, c := range t.Schema.Columns {
+			if c.Private {
+				cols = append(cols, c.Name)
+			}
+		}
+		if cols != nil {
+			out[name] = cols
+		}
+	}
+	return out
+}
+
+// shownUser is the user's row as the session hands it to app code: in a
+// screen's session, without its private columns.
+func (s *session) shownUser() testdb.Row {
+	t := s.app.tables[s.app.users]
+	if !s.screen || t == nil {
+		return s.user
+	}
+	out := make(testdb.Row, len(s.user))
+	for k, v := range s.user {
+		out[k] = v
+	}
+	for _, c := range t.Schema.Columns {
+		if c.Private {
+			delete(out, c.Name)
+		}
+	}
+	return out
+}
+
 // minSecretInText is the shortest private value hidden inside a longer
 // text; a shorter one is hidden only where a text is exactly that value, so
 // a private "no" does not blank every "not" of the page.

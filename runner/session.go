@@ -59,6 +59,9 @@ type session struct {
 	onRows func(table string, rows []testdb.Row)
 	// showScreen is the prelude's entry that loads and views a screen.
 	showScreen goja.Callable
+	// screen says the session shows a screen: the rows and the user it
+	// hands app code lack their private columns (hiddenColumns).
+	screen bool
 }
 
 // The bounds of what a run's answer carries of its logging.
@@ -110,7 +113,7 @@ func (s *session) start(guard, prelude *goja.Program, now time.Time, seed uint64
 		o.Set("system", true)
 		user = o
 	} else if s.user != nil {
-		user = s.toJS(s.user)
+		user = s.toJS(s.shownUser())
 	}
 	ret, err := mkFn(goja.Undefined(), s.hostObject(), user, s.vm.ToValue(now.UTC().Format("2006-01-02T15:04:05.000Z")))
 	if err != nil {
@@ -248,6 +251,12 @@ func (s *session) hostObject() *goja.Object {
 			s.throwErr(err)
 		}
 		return s.jsonText(in)
+	})
+	set("hiddenColumns", func(call goja.FunctionCall) goja.Value {
+		if !s.screen {
+			return goja.Null()
+		}
+		return s.toJS(s.app.hiddenColumns())
 	})
 	set("hasTable", func(call goja.FunctionCall) goja.Value {
 		return s.vm.ToValue(s.app.tables[str(call, 0)] != nil)

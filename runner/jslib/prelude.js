@@ -46,6 +46,31 @@
 
   const system = user !== null && user.system === true
 
+  // In a screen's session (its load, its view and what load calls) the
+  // rows handed to app code lack the private columns: hidden is, by table,
+  // the names to leave out (null outside a screen). May rules still judge
+  // the whole rows; app code never holds a private value, so no way of
+  // writing one out (reversed, spaced, encoded) can reach the page.
+  const hidden = host.hiddenColumns()
+  function shown(table, v) {
+    if (hidden === null || v === null || typeof v !== 'object') return v
+    const names = hidden[table]
+    if (names === undefined) return v
+    if (isArray(v)) {
+      const out = []
+      for (let i = 0; i < v.length; i++) out[out.length] = shown(table, v[i])
+      return out
+    }
+    const out = {}
+    const ks = keys(v)
+    for (let i = 0; i < ks.length; i++) {
+      let kept = true
+      for (let j = 0; j < names.length; j++) if (names[j] === ks[i]) kept = false
+      if (kept) out[ks[i]] = v[ks[i]]
+    }
+    return out
+  }
+
   function who() {
     if (user === null) return 'nobody'
     if (system) return 'the system'
@@ -117,7 +142,7 @@
     // Rows a read rule hides must not use up the limit: filter, then cut.
     const sqlLimit = system || rule(table, 'read') === null ? limit : 0
     const rows = parse(host.select(table, stringify(match), opts.order === undefined ? '' : StringCtor(opts.order), sqlLimit))
-    return readable(table, rows, limit)
+    return shown(table, await readable(table, rows, limit))
   }
 
   function tableAccess(table) {
@@ -131,20 +156,20 @@
         const s = host.get(table, StringCtor(id))
         if (s === null) return null
         const row = parse(s)
-        return (await allowed(table, 'read', row)) ? row : null
+        return (await allowed(table, 'read', row)) ? shown(table, row) : null
       },
       insert: async (row) => {
         const r = parse(host.prepareInsert(table, stringify(row)))
         await writable(table, r, 'a new row')
         host.insert(table, stringify(r))
-        return r
+        return shown(table, r)
       },
       update: async (id, patch) => {
         const pair = parse(host.prepareUpdate(table, StringCtor(id), stringify(patch)))
         await writable(table, pair[0], 'row ' + id)
         await writable(table, pair[1], 'row ' + id + ' as updated')
         host.put(table, stringify(pair[1]))
-        return pair[1]
+        return shown(table, pair[1])
       },
       remove: async (id) => {
         const s = host.get(table, StringCtor(id))
@@ -152,7 +177,7 @@
         const old = parse(s)
         await writable(table, old, 'row ' + id)
         host.remove(table, StringCtor(id))
-        return old
+        return shown(table, old)
       },
     })
   }
