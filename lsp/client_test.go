@@ -97,10 +97,11 @@ type client struct {
 	stderr bytes.Buffer
 }
 
-// start starts the server on dir without initializing it.
-func start(t testing.TB, dir string) *client {
+// start starts the server on dir, with the flags args, without
+// initializing it.
+func start(t testing.TB, dir string, args ...string) *client {
 	t.Helper()
-	cmd := exec.Command(binary, "lsp")
+	cmd := exec.Command(binary, append([]string{"lsp"}, args...)...)
 	cmd.Dir = t.TempDir() // the root comes from initialize, not the folder it runs in
 	in, err := cmd.StdinPipe()
 	if err != nil {
