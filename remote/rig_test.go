@@ -71,7 +71,7 @@ func farMain(args []string) int {
 
 // needRig answers the rig, starting it on first use; where sshd or ssh is
 // missing the test fails under CI and is skipped elsewhere.
-func needRig(t *testing.T) *sshRig {
+func needRig(t testing.TB) *sshRig {
 	t.Helper()
 	sshd := sshtest.Need(t)
 	rigOnce.Do(func() {
