@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,4 +119,22 @@ func TestTwoCallsPerHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	releases[1]()
+}
+
+// TestOtherPlatform: a host of another OS or architecture gets no copy
+// of this binary: T9162 says what it is and how to install tent-tools
+// there.
+func TestOtherPlatform(t *testing.T) {
+	if goos, goarch := platform("Linux", "x86_64"); goos != "linux" || goarch != "amd64" {
+		t.Errorf("Linux x86_64 is %s/%s", goos, goarch)
+	}
+	if goos, goarch := platform("Darwin", "arm64"); goos != "darwin" || goarch != "arm64" {
+		t.Errorf("Darwin arm64 is %s/%s", goos, goarch)
+	}
+	other := &errNeedsBinary{os: "Plan9", arch: "mips"}
+	err := install(context.Background(), NewHosts(HostsConfig{}), "box", binaryInfo{Build: "0123456789abcdef", Hash: "x"}, other)
+	te, ok := err.(*diag.ToolError)
+	if !ok || te.Code != diag.T9162 || !strings.Contains(te.Message, "plan9/mips") || !strings.Contains(te.Message, "GOOS=plan9 GOARCH=mips go build ./cmd/tent-tools") {
+		t.Fatalf("%v; want T9162 that says how to build for plan9/mips", err)
+	}
 }

@@ -86,7 +86,7 @@ func init() {
 				if err != nil {
 					return tools.Answer{}, fmt.Errorf("check: %w", err)
 				}
-				all := check.Report{Findings: found.Findings, Version: version(), Source: projectFiles(e.dir)}
+				all := check.Report{Findings: found.Findings, Version: version(), Source: e.sources()}
 				if *writeBaseline != "" {
 					return writeBaselineFile(*writeBaseline, all)
 				}

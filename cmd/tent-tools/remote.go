@@ -76,3 +76,23 @@ func (e *env) serveRemoteMCP(t remote.Target) error {
 	}
 	return mcp.ServeStdioCaller(e.ctx, rws, opts, mcp.Options{Yes: e.yes}, io.NopCloser(e.stdin), nopWriteCloser{e.stdout})
 }
+
+// sources reads the project's files for the check's fingerprints: here
+// from the folder, for -C HOST:PATH through the read tool there (the raw
+// text, line ends and all), each file once.
+func (e *env) sources() func(string) []byte {
+	if _, ok := e.remoteTarget(); !ok {
+		return projectFiles(e.dir)
+	}
+	return func(path string) []byte {
+		ans, err := e.call("read", tools.ReadInput{Path: path})
+		if err != nil {
+			return nil
+		}
+		read, err := answerData[tools.ReadAnswer](ans)
+		if err != nil {
+			return nil
+		}
+		return []byte(read.Text)
+	}
+}

@@ -43,6 +43,7 @@ func TestRemote(t *testing.T) {
 		{"check", "--format", "github"},
 		{"edit", "tables/orders.ts", "--find", "    total: money(),\n", "--with", "    total: money(),\n    tip: money({ optional: true }),\n", "--json"},
 		{"rename", "users", "customers"},
+		{"check", "--format", "gitlab"}, // the findings the rename left, with their fingerprints
 		{"search", "customers", "--json"},
 		{"undo"},
 		{"read", "tables/nope.ts"},
