@@ -122,3 +122,36 @@ func TestTypeChangeDropsUnusedImport(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLF: a CRLF file stays CRLF whatever the operations write into it.
+func TestCRLF(t *testing.T) {
+	crlf := func(s string) []byte { return []byte(strings.ReplaceAll(s, "\n", "\r\n")) }
+	files := map[string][]byte{
+		"tables/t.ts":    crlf("import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    // a first\n    a: text(),\n    b: text(),\n  },\n})\n"),
+		"testdata/t.json": crlf("[\n  {\n    \"id\": \"t1\",\n    \"a\": \"x\",\n    \"b\": \"y\"\n  }\n]\n"),
+	}
+	ix := definitions.FromFiles(context.Background(), files)
+	list, err := ops.Decode([]json.RawMessage{
+		json.RawMessage(`{"op": "addColumn", "table": "t", "name": "n", "type": "int", "default": 1}`),
+		json.RawMessage(`{"op": "moveColumn", "column": "t.a", "after": "n"}`),
+		json.RawMessage(`{"op": "addRow", "table": "t", "row": {"a": "p", "b": "q"}}`),
+		json.RawMessage(`{"op": "addTable", "name": "u", "path": "tables/t.ts", "columns": {"c": {"type": "bool"}}}`),
+		json.RawMessage(`{"op": "addIndex", "table": "t", "columns": ["a"]}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ops.Plan(context.Background(), ix, list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"tables/t.ts", "testdata/t.json"} {
+		src := string(res.Index.File(p).Src)
+		if strings.Count(src, "\n") != strings.Count(src, "\r\n") {
+			t.Errorf("%s has a line end other than CRLF:\n%q", p, src)
+		}
+	}
+	for _, f := range res.Index.Findings() {
+		t.Errorf("finding %s %s", f.Code, f.Message)
+	}
+}
