@@ -327,10 +327,11 @@ func (w *Workspace) Enter(ctx context.Context, tool string, writes bool) (view *
 		if unlock, ok := w.tryLockWrite(); ok {
 			err := view.settle(ctx)
 			unlock()
-			// A reader of a folder it cannot write still reads; a
-			// damaged history (kept aside) or one of a newer release is
-			// the reader's error too, never read past as if empty.
-			if te := (*diag.ToolError)(nil); errors.As(err, &te) && (te.Code == diag.T9112 || te.Code == diag.T9113) {
+			// A reader of a folder it cannot write still reads, and one
+			// of a history of a newer release (which it leaves as it
+			// is); a damaged history, just kept aside, is the reader's
+			// error too, never read past as if it were empty.
+			if te := (*diag.ToolError)(nil); errors.As(err, &te) && te.Code == diag.T9112 {
 				return nil, nil, err
 			}
 		}
