@@ -285,3 +285,28 @@ func isCode(err error, code string) bool {
 	var te *diag.ToolError
 	return errors.As(err, &te) && te.Code == code
 }
+
+// TestFarEndsWithLink: when its link drops, the far side's process ends
+// within seconds (its session lock is let go of and its file removed).
+func TestFarEndsWithLink(t *testing.T) {
+	r := needRig(t)
+	w := r.open(t, shop(t))
+	w.mu.Lock()
+	l := w.link
+	w.mu.Unlock()
+	lock := filepath.Join(r.cache, "sessions", l.session+".lock")
+	if _, err := os.Stat(lock); err != nil {
+		t.Fatalf("the far side holds no session file: %v", err)
+	}
+	l.kill()
+	<-l.done
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(lock); errors.Is(err, os.ErrNotExist) {
+			t.Logf("the far side ended %s after its link dropped", time.Since(start).Round(time.Millisecond))
+			return
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("the far side still runs 10 s after its link dropped")
+		}
+	}
+}
