@@ -33,7 +33,7 @@ func (r *Runner) app(ix *definitions.Index) *app {
 // database drifted, T9103/T9102 for an `as` that names no single user.
 // Writes of a run that fails are rolled back.
 func (r *Runner) Run(ctx context.Context, ix *definitions.Index, req Request) (*Result, error) {
-	res, err := r.run(ctx, r.app(ix), ix, indexSource{ix: ix, root: r.root}, req)
+	res, err := r.run(ctx, r.app(ix), indexSource{ix: ix, root: r.root}, req)
 	return res, stoppedEarly(ctx, err)
 }
 

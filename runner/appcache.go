@@ -108,6 +108,11 @@ func (r *Runner) readApp() *snapshot {
 // RunStamped does not come, what was read is dropped, and the database
 // serves the run from the index.
 func (r *Runner) Prefetch() {
+	if p := r.workers(); p != nil {
+		// A worker starts meanwhile too, and opens the test database as
+		// it starts.
+		p.warm()
+	}
 	if r.cache.dir == "" || appKey == "" {
 		return
 	}
@@ -124,7 +129,9 @@ func (r *Runner) Prefetch() {
 		}()
 	}
 	r.snapMu.Unlock()
-	r.early.Go(r.openEarly)
+	if r.workers() == nil {
+		r.early.Go(r.openEarly)
+	}
 }
 
 // openEarly opens the test database, where it exists, unless a run has
@@ -189,7 +196,7 @@ func (r *Runner) RunStamped(ctx context.Context, stamps map[string]definitions.S
 	if a == nil {
 		return nil, false, nil
 	}
-	res, err = r.run(ctx, a, nil, indexSource{root: r.root}, req)
+	res, err = r.run(ctx, a, indexSource{root: r.root}, req)
 	return res, true, stoppedEarly(ctx, err)
 }
 

@@ -157,6 +157,7 @@ func decodeApp(b []byte) (key string, digest []byte, a *app, err error) {
 		return "", nil, nil, errAppSnapshot
 	}
 	a.model.Fingerprint = a.fingerprint
+	a.encoded, a.snapKey, a.snapDigest = b, key, digest
 	a.model.LoadTestData = func() (map[string][]map[string]any, error) {
 		d := newAppDecoder(data)
 		out := map[string][]map[string]any{}

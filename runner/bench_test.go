@@ -16,29 +16,38 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkWarmRun is a warm run in process: bundles cached, database open
-// and migrated, a fresh JavaScript runtime per run, one transaction, one
-// log entry. Besides the wall time per run it reports the CPU time per run
-// (cpu-ns/op), which a busy machine inflates less.
+// BenchmarkWarmRun is a warm run, in a worker (as every run is) and in
+// process (as runs were before workers): bundles cached, database open and
+// migrated, a fresh JavaScript runtime per run, one transaction, one log
+// entry. Besides the wall time per run it reports the CPU time per run of
+// this process (cpu-ns/op; a worker's own is not in it), which a busy
+// machine inflates less.
 func BenchmarkWarmRun(b *testing.B) {
-	for _, name := range []string{"whoami", "listProducts"} {
-		b.Run(name, func(b *testing.B) {
-			root := shopWithProbe(b)
-			ix := index(b, root)
-			r := newRunner(b, root, Config{})
-			ctx := context.Background()
-			req := Request{Name: name, As: "u3"}
-			if _, err := r.Run(ctx, ix, req); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			cpu := cpuTime()
-			for b.Loop() {
-				if _, err := r.Run(ctx, ix, req); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
-		})
+	for _, tc := range []struct {
+		where     string
+		inProcess bool
+	}{{"worker", false}, {"in-process", true}} {
+		for _, name := range []string{"whoami", "listProducts"} {
+			b.Run(tc.where+"/"+name, func(b *testing.B) { benchWarmRun(b, name, tc.inProcess) })
+		}
 	}
+}
+
+func benchWarmRun(b *testing.B, name string, inProcess bool) {
+	root := shopWithProbe(b)
+	ix := index(b, root)
+	r := newRunner(b, root, Config{InProcess: inProcess})
+	ctx := context.Background()
+	req := Request{Name: name, As: "u3"}
+	if _, err := r.Run(ctx, ix, req); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu := cpuTime()
+	for b.Loop() {
+		if _, err := r.Run(ctx, ix, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 }

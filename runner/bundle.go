@@ -10,7 +10,6 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/runner/jslib"
 )
@@ -53,10 +52,10 @@ func (b *bundle) fresh(src Source) bool {
 }
 
 // heldBy reports whether every input of b is a shipped module or a file
-// that the index snapshot ix holds, so that b cannot go stale within ix.
-func (b *bundle) heldBy(ix *definitions.Index) bool {
+// that the snapshot ss holds, so that b cannot go stale within it.
+func (b *bundle) heldBy(ss snapshotSource) bool {
 	for name := range b.Inputs {
-		if p, ok := strings.CutPrefix(name, nsProject+":"); ok && ix.File(p) == nil {
+		if p, ok := strings.CutPrefix(name, nsProject+":"); ok && !ss.holds(p) {
 			return false
 		}
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/runner/jslib"
 )
 
@@ -23,10 +22,22 @@ const cacheVersion = "1"
 type compiled struct {
 	bundle *bundle
 	prog   *goja.Program
-	// checked is the index snapshot it was last found fresh in: where
-	// every input is a file that snapshot holds, or a shipped module, its
-	// inputs cannot have changed and need no hashing again.
-	checked *definitions.Index
+	// checked is the snapshot it was last found fresh in (an index, or
+	// the host's number for one, in a worker): where every input is a file
+	// that snapshot holds, or a shipped module, its inputs cannot have
+	// changed and need no hashing again.
+	checked any
+}
+
+// snapshotSource is a Source that reads an immutable snapshot of the
+// project's files: within one snapshot, a bundle found fresh stays fresh.
+type snapshotSource interface {
+	Source
+	// snapshot is the snapshot's identity, nil where the source reads the
+	// folder as it is now.
+	snapshot() any
+	// holds reports whether the snapshot holds the project file p.
+	holds(p string) bool
 }
 
 // bundleCache keeps bundled and compiled entry files in memory, and the
@@ -51,21 +62,25 @@ func newBundleCache(dir string) *bundleCache {
 	return &bundleCache{dir: dir, mem: map[string]*compiled{}}
 }
 
-// get answers the compiled bundle of entry as src has it now; ix, where
-// src reads an index snapshot, lets a bundle checked in that snapshot skip
-// the check.
-func (c *bundleCache) get(src Source, ix *definitions.Index, entry string) (*compiled, error) {
+// get answers the compiled bundle of entry as src has it now; where src
+// reads a snapshot, a bundle checked in that snapshot skips the check.
+func (c *bundleCache) get(src Source, entry string) (*compiled, error) {
+	var snap any
+	ss, _ := src.(snapshotSource)
+	if ss != nil {
+		snap = ss.snapshot()
+	}
 	c.mu.Lock()
 	hit := c.mem[entry]
-	checked := hit != nil && ix != nil && hit.checked == ix
+	checked := hit != nil && snap != nil && hit.checked == snap
 	c.mu.Unlock()
 	if checked {
 		return hit, nil
 	}
 	if hit != nil && hit.bundle.fresh(src) {
-		if ix != nil && hit.bundle.heldBy(ix) {
+		if snap != nil && hit.bundle.heldBy(ss) {
 			c.mu.Lock()
-			hit.checked = ix
+			hit.checked = snap
 			c.mu.Unlock()
 		}
 		return hit, nil

@@ -129,6 +129,17 @@ type indexSource struct {
 	root string
 }
 
+// snapshot is the index snapshot s reads, nil for none.
+func (s indexSource) snapshot() any {
+	if s.ix == nil {
+		return nil
+	}
+	return s.ix
+}
+
+// holds reports whether the index snapshot holds the file p.
+func (s indexSource) holds(p string) bool { return s.ix != nil && s.ix.File(p) != nil }
+
 // ReadFile answers a project file's text.
 func (s indexSource) ReadFile(p string) ([]byte, bool) {
 	if s.ix != nil {

@@ -45,6 +45,9 @@ type watchdog struct {
 	// what the host does for the run in Go (an HTTP request) uses it.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// deadline is when the run passes its time limit (Unix nanoseconds),
+	// 0 while the clock is stopped.
+	deadline atomic.Int64
 }
 
 // watch starts a watchdog over vm.
@@ -54,6 +57,7 @@ func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLi
 	sample := []metrics.Sample{{Name: heapMetric}}
 	metrics.Read(sample)
 	base := sample[0].Value.Uint64()
+	w.deadline.Store(time.Now().Add(timeLimit).UnixNano())
 	go func() {
 		defer close(w.exited)
 		left := timeLimit
@@ -70,9 +74,11 @@ func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLi
 				if p {
 					timer.Stop()
 					left -= time.Since(started)
+					w.deadline.Store(0)
 				} else {
 					started = time.Now()
 					timer.Reset(max(left, 0))
+					w.deadline.Store(started.Add(left).UnixNano())
 				}
 			case <-ctx.Done():
 				w.stopRun(limitHit{code: diag.T4004, message: fmt.Sprintf("the run was stopped: %v", ctx.Err())})
@@ -101,6 +107,11 @@ func (w *watchdog) stopRun(hit limitHit) {
 	}
 	w.vm.Interrupt(hit)
 	w.cancel()
+}
+
+// remaining answers the time the run has left.
+func (w *watchdog) remaining() time.Duration {
+	return time.Until(time.Unix(0, w.deadline.Load()))
 }
 
 // passed answers the limit the run passed, or nil.

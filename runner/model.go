@@ -25,6 +25,13 @@ type app struct {
 	private map[string]bool
 	// fingerprint is a hash of model, so the database is migrated once per change.
 	fingerprint string
+	// encoded is the snapshot an app was decoded from (appcodec.go), which
+	// is what a worker is given of it; nil for an app read from an index.
+	encoded []byte
+	// snapKey and snapDigest are that snapshot's key and digest, by which
+	// a worker that read the snapshot itself knows it is the same.
+	snapKey    string
+	snapDigest []byte
 }
 
 // callable is a function or a flow.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/runner/runlog"
 	"github.com/tent-tools/tent-tools/runner/testdb"
@@ -59,12 +58,18 @@ type Result struct {
 }
 
 // run runs req over a and src, and keeps it in the run log.
-func (r *Runner) run(ctx context.Context, a *app, ix *definitions.Index, src Source, req Request) (*Result, error) {
+func (r *Runner) run(ctx context.Context, a *app, src Source, req Request) (*Result, error) {
 	start := time.Now()
 	// The private values the run was handed, to keep out of the log
 	// wherever the run carried them.
 	secrets := newSecretSet(a.private)
-	res, err := r.execute(ctx, a, ix, src, req, start, secrets)
+	var res *Result
+	var err error
+	if pool := r.workers(); pool != nil {
+		res, err = r.runInWorker(ctx, pool, a, src, req, secrets)
+	} else {
+		res, err = r.execute(ctx, a, src, req, start, secrets)
+	}
 	ms := math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	entry := runlog.Entry{Time: start, Name: req.Name, As: asLabel(req.As), Input: redactJSON(a, secrets, req.Input), MS: ms}
 	if res != nil {
@@ -104,7 +109,7 @@ func asLabel(as string) string {
 }
 
 // execute does the run: the checks that need no code, then the code.
-func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src Source, req Request, start time.Time, secrets *secretSet) (*Result, error) {
+func (r *Runner) execute(ctx context.Context, a *app, src Source, req Request, start time.Time, secrets *secretSet) (*Result, error) {
 	c := a.callables[req.Name]
 	if c == nil {
 		return nil, unknownCallable(a, req.Name)
@@ -143,7 +148,7 @@ func (r *Runner) execute(ctx context.Context, a *app, ix *definitions.Index, src
 		return nil, err
 	}
 	defer tx.Rollback()
-	s := &session{ctx: ctx, app: a, src: src, ix: ix, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system, sending: sending}
+	s := &session{ctx: ctx, app: a, src: src, cache: r.cache, tx: tx, http: r.cfg.HTTP, remote: r.remote, system: system, sending: sending}
 	s.ask = func(kind string) (bool, error) {
 		return approve(ctx, req.Approver, c, req.As, []string{kind})
 	}

@@ -50,6 +50,11 @@ type Config struct {
 	// swap of .tent for a link after it was checked cannot redirect them.
 	// Where nil they are opened by their paths.
 	StateDir func() (*os.File, error)
+	// InProcess runs app code in this process, as before worker processes
+	// (worker.go): for a worker itself, and to measure the difference.
+	// Where false, every run and screen runs in a worker of the Runner's
+	// pool, under the operating system's limits.
+	InProcess bool
 	// Progress, where set, hears of the first build of the test database
 	// (work named, 0 steps: not counted), for a progress line; its end is
 	// called once the database is built or has failed.
@@ -81,6 +86,21 @@ type Runner struct {
 	snapRead chan struct{}
 	snapData *snapshot
 	snapLast *snapshot
+
+	// The workers app code runs in (worker_host.go), made on first use,
+	// and what was last sent them: the app with its id, and the host's
+	// number for the last snapshot of files.
+	poolOnce    sync.Once
+	pool        *pool
+	turn        chan struct{} // held by the call a worker is running
+	wireMu      sync.Mutex
+	wireApp     *app
+	wireAppID   uint64
+	wireAppData []byte
+	genSnap     any
+	gen         uint64
+	// remote, in a worker, is its pipe to the host.
+	remote *workerClient
 }
 
 // The files a Runner keeps in the project's .tent/ folder.
@@ -102,27 +122,29 @@ func New(root string, cfg Config) (*Runner, error) {
 	if cfg.HTTP == nil {
 		cfg.HTTP = defaultHTTP()
 	}
-	prelude, err := goja.Compile("tent:prelude", jslib.Prelude, false)
-	if err != nil {
-		return nil, fmt.Errorf("runner: prelude: %w", err)
-	}
-	guard, err := goja.Compile("tent:guard", jslib.Guard, false)
-	if err != nil {
-		return nil, fmt.Errorf("runner: guard: %w", err)
-	}
 	cache := newBundleCache(filepath.Join(root, ".tent", CacheDir))
 	cache.held = cfg.StateDir
-	return &Runner{
-		root:    root,
-		cfg:     cfg,
-		cache:   cache,
-		guard:   guard,
-		prelude: prelude,
-	}, nil
+	r := &Runner{root: root, cfg: cfg, cache: cache}
+	if r.workers() != nil {
+		// Nothing of JavaScript runs in this process.
+		return r, nil
+	}
+	var err error
+	if r.prelude, err = goja.Compile("tent:prelude", jslib.Prelude, false); err != nil {
+		return nil, fmt.Errorf("runner: prelude: %w", err)
+	}
+	if r.guard, err = goja.Compile("tent:guard", jslib.Guard, false); err != nil {
+		return nil, fmt.Errorf("runner: guard: %w", err)
+	}
+	return r, nil
 }
 
-// Close closes the test database and the run log.
+// Close ends the workers, and closes the test database and the run log.
 func (r *Runner) Close() error {
+	r.poolOnce.Do(func() {}) // no pool is made after Close
+	if r.pool != nil {
+		r.pool.close()
+	}
 	r.early.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -206,7 +206,12 @@ func (r *Runner) Screen(ctx context.Context, ix *definitions.Index, req ScreenRe
 		return nil, err
 	}
 	start := time.Now()
-	out, err := r.showScreen(ctx, a, ix, indexSource{ix: ix, root: r.root}, sc, params, req, start)
+	var out *Screen
+	if pool := r.workers(); pool != nil {
+		out, err = r.screenInWorker(ctx, pool, a, indexSource{ix: ix, root: r.root}, sc, params, req)
+	} else {
+		out, err = r.showScreen(ctx, a, indexSource{ix: ix, root: r.root}, sc, params, req, start)
+	}
 	ms := math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	input, _ := json.Marshal(params)
 	entry := runlog.Entry{Time: start, Name: sc.name, As: asLabel(req.As), Input: redactJSON(a, newSecretSet(a.private), input), MS: ms}
@@ -237,7 +242,7 @@ func mustJSON(s string) string {
 
 // showScreen runs load and view in a fresh session over one transaction,
 // committed where they end well (load may write, as a run may).
-func (r *Runner) showScreen(ctx context.Context, a *app, ix *definitions.Index, src Source, sc screenDef, params map[string]string, req ScreenRequest, start time.Time) (*Screen, error) {
+func (r *Runner) showScreen(ctx context.Context, a *app, src Source, sc screenDef, params map[string]string, req ScreenRequest, start time.Time) (*Screen, error) {
 	system := req.As == asSystem
 	if system && !req.AllowSystem {
 		return nil, diag.Errorf(diag.T3102, "showing a screen as the system needs the policy's also to name runAsSystem")
@@ -252,7 +257,7 @@ func (r *Runner) showScreen(ctx context.Context, a *app, ix *definitions.Index, 
 	}
 	defer tx.Rollback()
 	secrets := newSecretSet(a.private)
-	s := &session{ctx: ctx, app: a, src: src, ix: ix, cache: r.cache, tx: tx, http: r.cfg.HTTP, system: system, sending: req.Trusted, screen: true}
+	s := &session{ctx: ctx, app: a, src: src, cache: r.cache, tx: tx, http: r.cfg.HTTP, remote: r.remote, system: system, sending: req.Trusted, screen: true}
 	s.ask = func(kind string) (bool, error) { return false, nil }
 	s.onRows = func(table string, rows []testdb.Row) { secrets.addRows(a, table, rows) }
 	if req.As != "" && !system {

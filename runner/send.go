@@ -46,7 +46,13 @@ func (s *session) sendPrimitives(set func(string, func(goja.FunctionCall) goja.V
 			s.throw("", "ctx.http.fetch: %s is not a host that engine.ts allows (http.allow: %s)", u.Host, allowList(s.app.httpAllow))
 		}
 		s.mayUse("http")
-		ans, sent, err := s.fetch(u, init)
+		var ans *fetchAnswer
+		var sent Sent
+		if s.remote != nil {
+			ans, sent, err = s.remote.fetch(u, init, s.watch.remaining())
+		} else {
+			ans, sent, err = fetchURL(s.watch.ctx, s.http, s.app.httpAllow, u, init)
+		}
 		s.sent = append(s.sent, sent)
 		if err != nil {
 			s.checkStopped() // the run's time ran out while it waited: T4004, not the app's error
@@ -80,11 +86,13 @@ type fetchAnswer struct {
 	Body       string            `json:"body"`
 }
 
-// fetch makes one HTTP request for ctx.http.fetch, following redirects
-// only to allowed hosts, within the run's limits: the request, and the
-// reading of its answer, end when the run passes its time limit (a slow
-// host holds a run no longer than any other wait).
-func (s *session) fetch(u *url.URL, init map[string]any) (*fetchAnswer, Sent, error) {
+// fetchURL makes one HTTP request for ctx.http.fetch with client,
+// following redirects only to the hosts of allow, within ctx, the run's
+// limits: the request, and the reading of its answer, end when the run
+// passes its time limit (a slow host holds a run no longer than any other
+// wait). In a worker the host makes it (worker.go): the worker has no
+// network of its own.
+func fetchURL(ctx context.Context, httpClient *http.Client, allow []string, u *url.URL, init map[string]any) (*fetchAnswer, Sent, error) {
 	method := "GET"
 	if m, ok := init["method"].(string); ok && m != "" {
 		method = strings.ToUpper(m)
@@ -98,7 +106,7 @@ func (s *session) fetch(u *url.URL, init map[string]any) (*fetchAnswer, Sent, er
 	default:
 		return nil, sent, fmt.Errorf("ctx.http.fetch: body is a string (use JSON.stringify), got %s", schema.JSONKind(b))
 	}
-	req, err := http.NewRequestWithContext(s.watch.ctx, method, u.String(), body)
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
 		return nil, sent, fmt.Errorf("ctx.http.fetch: %v", err)
 	}
@@ -107,12 +115,12 @@ func (s *session) fetch(u *url.URL, init map[string]any) (*fetchAnswer, Sent, er
 			req.Header.Set(k, fmt.Sprint(v))
 		}
 	}
-	client := *s.http
+	client := *httpClient
 	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
 			return errors.New("more than 5 redirects")
 		}
-		if !hostAllowed(s.app.httpAllow, r.URL) {
+		if !hostAllowed(allow, r.URL) {
 			return fmt.Errorf("redirect to %s, a host that engine.ts does not allow", r.URL.Host)
 		}
 		return nil

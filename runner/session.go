@@ -10,7 +10,6 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/spelling"
 	"github.com/tent-tools/tent-tools/runner/testdb"
@@ -23,11 +22,13 @@ type session struct {
 	ctx   context.Context
 	app   *app
 	src   Source
-	ix    *definitions.Index // the snapshot src reads, if any
 	cache *bundleCache
 	tx    *testdb.Tx
 	vm    *goja.Runtime
 	http  *http.Client
+	// remote, in a worker, is its pipe to the host, which makes the run's
+	// HTTP requests and asks the person (worker.go); nil in the host.
+	remote *workerClient
 
 	// ctors are the runtime's error constructors, taken before app code ran.
 	ctors map[string]*goja.Object
@@ -303,7 +304,7 @@ func (s *session) log(line string) {
 func (s *session) definition(path, name string) goja.Value {
 	exp := s.exports[path]
 	if exp == nil {
-		c, err := s.cache.get(s.src, s.ix, path)
+		c, err := s.cache.get(s.src, path)
 		if err != nil {
 			s.throwErr(err)
 		}
