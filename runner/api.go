@@ -202,6 +202,7 @@ func (r *Runner) Reset(ctx context.Context, ix *definitions.Index) error {
 		return err
 	}
 	r.migrated = a.fingerprint
+	r.migratedSchema, _ = r.db.SchemaVersion(ctx)
 	return nil
 }
 

@@ -75,6 +75,9 @@ type Runner struct {
 	db       *testdb.DB
 	log      *runlog.Log
 	migrated string // the fingerprint of the model the database was last brought to
+	// migratedSchema is the database's schema cookie just after, so a
+	// change made by another process since is seen.
+	migratedSchema int64
 	lastIx   *definitions.Index
 	lastApp  *app
 	keptIx   *definitions.Index // the snapshot whose app KeepApp last wrote
@@ -181,7 +184,11 @@ func (r *Runner) database(ctx context.Context, a *app) (*testdb.DB, error) {
 		r.db = db
 	}
 	if r.migrated == a.fingerprint {
-		return r.db, nil
+		// Another process (a worker, the host, another tent-tools) may
+		// have migrated the database to another model since.
+		if v, err := r.db.SchemaVersion(ctx); err == nil && v == r.migratedSchema {
+			return r.db, nil
+		}
 	}
 	if err := reservedTables(a); err != nil {
 		return nil, err
@@ -194,6 +201,7 @@ func (r *Runner) database(ctx context.Context, a *app) (*testdb.DB, error) {
 		return nil, err
 	}
 	r.migrated = a.fingerprint
+	r.migratedSchema, _ = r.db.SchemaVersion(ctx)
 	return r.db, nil
 }
 
