@@ -51,3 +51,43 @@ func benchWarmRun(b *testing.B, name string, inProcess bool) {
 	}
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkWorkerStart is what a killed worker costs: the start of a new
+// worker process up to its ready (its limits set), which the pool makes
+// in the background after a death.
+func BenchmarkWorkerStart(b *testing.B) {
+	root := shopWithProbe(b)
+	r := newRunner(b, root, Config{})
+	p := r.workers()
+	for b.Loop() {
+		w, err := p.start()
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.kill()
+	}
+}
+
+// BenchmarkRunAfterKill is a run right after one that ended its worker
+// (a stack overflow): the run and the worker's death, and the next run on
+// the worker started in the background.
+func BenchmarkRunAfterKill(b *testing.B) {
+	root := project(b, "run-hostile")
+	ix := index(b, root)
+	r := newRunner(b, root, Config{})
+	ctx := context.Background()
+	sum := Request{Name: "sum", Input: []byte(`{"a":1,"b":2}`)}
+	if _, err := r.Run(ctx, ix, sum); err != nil {
+		b.Fatal(err)
+	}
+	starts := r.workers().starts.Load()
+	for b.Loop() {
+		if _, err := r.Run(ctx, ix, Request{Name: "shiftHuge"}); err == nil {
+			b.Fatal("shiftHuge ended well")
+		}
+		if _, err := r.Run(ctx, ix, sum); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(r.workers().starts.Load()-starts)/float64(b.N), "starts/op")
+}

@@ -3,6 +3,8 @@ package runner
 import (
 	"encoding/gob"
 	"time"
+
+	"github.com/tent-tools/tent-tools/diag"
 )
 
 // App code runs in a worker process (docs/pages/run.md, "Isolation").
@@ -147,6 +149,8 @@ type wireError struct {
 	Message string
 	Data    map[string]any
 	Plain   string
+	// Unasked is an approver's diag.Unasked (nobody could be asked).
+	Unasked *diag.Unasked
 }
 
 // wireDone ends a call.

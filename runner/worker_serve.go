@@ -208,7 +208,11 @@ func workerSpent(cfg wireConfig) bool {
 // toWire makes an error cross the pipe, its code and data kept.
 func toWire(err error) *wireError {
 	var te *diag.ToolError
-	if !errors.As(err, &te) {
+	var unasked *diag.Unasked
+	switch {
+	case errors.As(err, &unasked):
+		return &wireError{Plain: err.Error(), Unasked: unasked}
+	case !errors.As(err, &te):
 		return &wireError{Plain: err.Error()}
 	}
 	we := &wireError{Code: te.Code, Message: te.Message}
@@ -241,6 +245,9 @@ func wireValue(v any) any {
 
 // fromWire is the error a wireError stands for.
 func fromWire(we *wireError) error {
+	if we.Unasked != nil {
+		return we.Unasked
+	}
 	if we.Code == "" {
 		return errors.New(we.Plain)
 	}
