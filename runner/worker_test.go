@@ -41,20 +41,23 @@ func TestWorkerDeaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	ended := []string{diag.T4004, diag.T4005, diag.T4013}
+	// A parser's stack overflow ends the worker within a second on a quiet
+	// machine; on a loaded one the time limit may come first.
+	overflow := []string{diag.T4013, diag.T4004}
 	for _, tt := range []struct {
 		name  string
 		codes []string
 	}{
-		{"evalBrackets", []string{diag.T4013}},
-		{"functionBrackets", []string{diag.T4013}},
-		{"evalMinus", []string{diag.T4013}},
-		{"deep", []string{diag.T4013}},
+		{"evalBrackets", overflow},
+		{"functionBrackets", overflow},
+		{"evalMinus", overflow},
+		{"deep", overflow},
 		{"shiftHuge", []string{diag.T4005}},
 		{"powerHuge", ended},
 		{"multiplyLoop", ended},
 		{"lookaheads", ended},
 		{"normalizeHuge", ended},
-		{"writeThenDie", []string{diag.T4013}},
+		{"writeThenDie", overflow},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			starts := r.workers().starts.Load()
