@@ -18,7 +18,7 @@ import (
 func BenchmarkDiffHub(b *testing.B) {
 	ctx := context.Background()
 	ix := definitions.FromFiles(ctx, projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1}))
-	s, err := rename.Plan(ix, "accounts", "clients")
+	s, err := rename.Plan(context.Background(), ix, "accounts", "clients")
 	if err != nil {
 		b.Fatal(err)
 	}

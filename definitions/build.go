@@ -251,7 +251,7 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 		return oversizeFile(p, int64(len(src)))
 	}
 	lang, _ := langOf(p)
-	f := &File{Path: p, Lang: lang, Src: src, Lines: lineStarts(src)}
+	f := &File{Path: p, Lang: lang, Src: src, Lines: LineStarts(src)}
 	body := src
 	if len(body) >= 3 && string(body[:3]) == "\ufeff" {
 		body = body[3:]

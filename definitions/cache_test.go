@@ -497,7 +497,7 @@ func BenchmarkCacheLoadGob(b *testing.B) {
 		}
 		files := make([]*File, len(gfs))
 		for i, g := range gfs {
-			f := &File{Path: g.Path, Lang: g.Lang, Src: g.Src, Lines: lineStarts(g.Src), Imports: g.Imports, Exports: g.Exports, Refs: g.Refs, words: g.Words, Uses: g.Uses, Findings: g.Findings}
+			f := &File{Path: g.Path, Lang: g.Lang, Src: g.Src, Lines: LineStarts(g.Src), Imports: g.Imports, Exports: g.Exports, Refs: g.Refs, words: g.Words, Uses: g.Uses, Findings: g.Findings}
 			for _, gd := range g.Defs {
 				d := &Definition{Name: gd.Name, Builder: gd.Builder, Kind: gd.Kind, Path: g.Path, Stmt: gd.Stmt, NameSpan: gd.NameSpan, Arg: gd.Arg}
 				readTyped(d)

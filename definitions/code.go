@@ -528,30 +528,6 @@ func (st *stree) readExport(s int32) []Export {
 	return out
 }
 
-// isIdent reports whether s is identifier-shaped: [A-Za-z_$][A-Za-z0-9_$]*.
-func isIdent[T string | []byte](s T) bool {
-	if len(s) == 0 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '_' || c == '$' || (c|0x20 >= 'a' && c|0x20 <= 'z'):
-		case c >= '0' && c <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// isIdentByte reports whether c may stand inside an identifier. Bytes of
-// multi-byte characters count, so that a word in a comment is never cut
-// at a letter such as é.
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || (c|0x20 >= 'a' && c|0x20 <= 'z') || (c >= '0' && c <= '9') || c >= 0x80
-}
-
 // The methods of ctx.db.T whose object argument names columns, and which
 // argument that is.
 var dbKeyArg = map[string]int{"insert": 0, "where": 0, "update": 1}
@@ -789,15 +765,15 @@ func (r *codeReader) comment(i int32) {
 	n := &st.nodes[i]
 	src := st.src
 	for p := int(n.start); p < int(n.end); {
-		if !isIdentByte(src[p]) {
+		if !IdentByte(src[p]) {
 			p++
 			continue
 		}
 		q := p
-		for q < int(n.end) && isIdentByte(src[q]) {
+		for q < int(n.end) && IdentByte(src[q]) {
 			q++
 		}
-		if isIdent(src[p:q]) {
+		if Identifier(src[p:q]) {
 			r.word(Span{p, q}, WhyComment, "")
 		}
 		p = q
@@ -838,7 +814,7 @@ func (r *codeReader) stringWord(i int32) {
 		}
 	}
 	v, sp, ok := st.stringValue(i)
-	if !ok || !isIdent(v) {
+	if !ok || !Identifier(v) {
 		return
 	}
 	why, table := WhyString, ""
@@ -900,7 +876,7 @@ func (r *codeReader) subscript(i int32) {
 	}
 	for c := st.nodes[obj].next; c >= 0; c = st.nodes[c].next {
 		if st.nodes[c].kind == kindString {
-			if v, sp, ok := st.stringValue(c); ok && isIdent(v) {
+			if v, sp, ok := st.stringValue(c); ok && Identifier(v) {
 				r.handled[c] = true
 				r.dbUse(i, sp)
 			}
@@ -998,7 +974,7 @@ func (r *codeReader) call(c int32) {
 					r.handled[a] = true
 					r.uses.Calls = append(r.uses.Calls, CallUse{Def: r.owner.definition(st.nodes[c].start),
 						Name: NameRef{Name: v, Span: sp, Lit: st.span(a)}})
-					if isIdent(v) {
+					if Identifier(v) {
 						r.word(sp, WhyCallName, "")
 					}
 				}

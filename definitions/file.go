@@ -58,10 +58,11 @@ func (f *File) Finding(code string, sev diag.Severity, msg string, span Span) di
 	}
 }
 
-// lineStarts returns the byte offset of the start of each line of src: 0,
+// LineStarts returns the byte offset of the start of each line of src: 0,
 // and each offset that follows a "\n". A file that ends with a newline has
-// an empty last line.
-func lineStarts(src []byte) []int {
+// an empty last line. It is the one rule of lines: File.Lines, the
+// language server's positions and the tools' line numbers count by it.
+func LineStarts(src []byte) []int {
 	lines := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\n')

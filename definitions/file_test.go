@@ -20,15 +20,15 @@ func TestLineStarts(t *testing.T) {
 		{"a\rb", []int{0}}, // a lone CR is no line end
 	}
 	for _, tt := range tests {
-		if got := lineStarts([]byte(tt.src)); fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("lineStarts(%q) = %v, want %v", tt.src, got, tt.want)
+		if got := LineStarts([]byte(tt.src)); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("LineStarts(%q) = %v, want %v", tt.src, got, tt.want)
 		}
 	}
 }
 
 func TestPosAndLineText(t *testing.T) {
 	src := "ab\r\nçé x\r\n\r\nlast"
-	f := &File{Path: "a.ts", Src: []byte(src), Lines: lineStarts([]byte(src))}
+	f := &File{Path: "a.ts", Src: []byte(src), Lines: LineStarts([]byte(src))}
 	pos := []struct {
 		offset, line, col int
 	}{

@@ -1057,7 +1057,7 @@ func (w *rowWalker) dbCall(fn int32) (table, method string, ok bool) {
 			return "", "", false
 		}
 		v, _, ok := st.stringValue(t)
-		return v, st.text(m), ok && isIdent(v)
+		return v, st.text(m), ok && Identifier(v)
 	}
 	return "", "", false
 }
@@ -1206,7 +1206,7 @@ func (w *rowWalker) orderOption(obj int32, table string) {
 		if strings.HasPrefix(v, "-") {
 			v, sp.Start = v[1:], sp.Start+1
 		}
-		if isIdent(v) {
+		if Identifier(v) {
 			w.use(RowOrigin{Table: table}, v, sp, st.span(val), RowOrder)
 		}
 	}
@@ -1294,7 +1294,7 @@ func (w *rowWalker) jsx(i int32, sc *rowScope) {
 		if w.k(c) != rkString {
 			continue
 		}
-		if v, sp, ok := st.stringValue(c); ok && isIdent(v) {
+		if v, sp, ok := st.stringValue(c); ok && Identifier(v) {
 			w.use(e.o, v, sp, st.span(c), RowColumns)
 		}
 	}

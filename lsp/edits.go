@@ -120,7 +120,7 @@ func (s *server) rename(ctx context.Context, req jsonrpc2.Request) (any, error) 
 	if ix, err = ws.Index(ctx); err != nil {
 		return nil, err
 	}
-	set, err := rename.Plan(ix, t.Name, p.NewName)
+	set, err := rename.Plan(ctx, ix, t.Name, p.NewName)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/tent-tools/tent-tools/definitions"
 )
 
 // Position encodings (LSP 3.17 positionEncoding): UTF-16 code units, the
@@ -26,13 +28,7 @@ type lines struct {
 }
 
 func newLines(src []byte, enc string) *lines {
-	l := &lines{src: src, starts: []int{0}, enc: enc}
-	for i, c := range src {
-		if c == '\n' {
-			l.starts = append(l.starts, i+1)
-		}
-	}
-	return l
+	return &lines{src: src, starts: definitions.LineStarts(src), enc: enc}
 }
 
 // position is the LSP position of a byte offset (clamped to the text).

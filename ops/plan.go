@@ -106,7 +106,7 @@ func (st *state) run(op Op) error {
 		if err != nil {
 			return err
 		}
-		s, err := rename.Plan(st.ix, name, to)
+		s, err := rename.Plan(st.ctx, st.ix, name, to)
 		if err != nil {
 			return err
 		}

@@ -15,12 +15,12 @@ import (
 //	go test ./rename -run '^$' -bench PlanHub -benchtime 20x
 func BenchmarkPlanHub(b *testing.B) {
 	ix := definitions.FromFiles(context.Background(), projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1}))
-	s, err := Plan(ix, "accounts", "members")
+	s, err := Plan(context.Background(), ix, "accounts", "members")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := Plan(ix, "accounts", "members"); err != nil {
+		if _, err := Plan(context.Background(), ix, "accounts", "members"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,12 +35,12 @@ func BenchmarkPlanHub(b *testing.B) {
 //	go test ./rename -run '^$' -bench PlanColumn -benchtime 20x
 func BenchmarkPlanColumn(b *testing.B) {
 	ix := definitions.FromFiles(context.Background(), projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1}))
-	s, err := Plan(ix, "accounts2.amount", "total")
+	s, err := Plan(context.Background(), ix, "accounts2.amount", "total")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		s, err := Plan(ix, "accounts2.amount", "total")
+		s, err := Plan(context.Background(), ix, "accounts2.amount", "total")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,9 +1,7 @@
 package rename
 
 import (
-	"unicode"
-	"unicode/utf8"
-
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/schema"
 )
@@ -26,26 +24,6 @@ var reserved = map[string]bool{
 // Reserved reports whether word cannot name a binding in a module.
 func Reserved(word string) bool { return reserved[word] }
 
-// Identifier reports whether s is a plain identifier: a letter, `_` or `$`,
-// then letters, digits, `_` or `$` (letters and digits of any script).
-func Identifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r == utf8.RuneError {
-			return false
-		}
-		switch {
-		case r == '_' || r == '$' || unicode.IsLetter(r):
-		case i > 0 && (unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || unicode.Is(unicode.Pc, r)):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // ReservedPrefix starts the names the test database keeps for its own
 // tables (runner/testdb); schema.ReservedName is the whole rule (sqlite_
 // too, in any case).
@@ -55,7 +33,7 @@ const ReservedPrefix = schema.TentPrefix
 // whatever the project holds.
 func checkNewName(to string) *diag.ToolError {
 	switch {
-	case !Identifier(to):
+	case !definitions.Identifier(to):
 		return diag.Errorf(diag.T9107, "%q is not an identifier: a name is a letter, _ or $, then letters, digits, _ or $", to).With("to", to)
 	case Reserved(to):
 		return diag.Errorf(diag.T9107, "%q is a reserved word of JavaScript and cannot name a definition or a column", to).With("to", to)

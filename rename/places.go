@@ -2,7 +2,6 @@ package rename
 
 import (
 	"bytes"
-	"context"
 	"path"
 
 	"github.com/tent-tools/tent-tools/change"
@@ -186,7 +185,7 @@ func (p *planner) checkCapture(s *change.Set) *diag.ToolError {
 	if len(check) == 0 {
 		return nil
 	}
-	read := p.ix.UpdateFiles(context.Background(), texts)
+	read := p.ix.UpdateFiles(p.ctx, texts)
 	ra := &change.ReadAhead{From: p.ix, Index: read}
 	for _, fe := range check {
 		ra.Paths = append(ra.Paths, fe.Path)

@@ -5,6 +5,7 @@
 package rename
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"strings"
@@ -21,7 +22,10 @@ import (
 // and T9107 where `to` is no identifier, a reserved word, `id`, or taken:
 // by a definition, by a column of the same table, or by a name the
 // migration reads (a `was` or `removed` that would then name two things).
-func Plan(ix *definitions.Index, name, to string) (*change.Set, error) {
+func Plan(ctx context.Context, ix *definitions.Index, name, to string) (*change.Set, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("rename %s: %w", name, err)
+	}
 	def, col, terr := ix.Lookup(name)
 	if terr != nil {
 		return nil, terr
@@ -32,7 +36,7 @@ func Plan(ix *definitions.Index, name, to string) (*change.Set, error) {
 	if terr := checkNewName(to); terr != nil {
 		return nil, terr
 	}
-	p := &planner{ix: ix, name: name, to: to, def: def, col: col, b: change.NewBuilder()}
+	p := &planner{ctx: ctx, ix: ix, name: name, to: to, def: def, col: col, b: change.NewBuilder()}
 	p.old = def.Name
 	if col != nil {
 		p.old = col.Schema.Name
@@ -60,11 +64,15 @@ func Plan(ix *definitions.Index, name, to string) (*change.Set, error) {
 	if terr := p.checkCapture(s); terr != nil {
 		return nil, terr
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("rename %s: %w", name, err) // the capture check's read was cut short
+	}
 	return s, nil
 }
 
 // planner holds one rename being planned.
 type planner struct {
+	ctx  context.Context // the caller's: the capture check's reading stops with it
 	ix   *definitions.Index
 	name string // the target as given
 	old  string // the definition's or column's own name

@@ -2,6 +2,7 @@ package rename
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"path/filepath"
 	"testing"
@@ -89,7 +90,7 @@ func TestRename(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
 			projects.Golden(t, tt.project, filepath.Join("testdata", tt.golden+".golden"), func(ix *definitions.Index) (*change.Set, any, error) {
-				s, err := Plan(ix, tt.name, tt.to)
+				s, err := Plan(context.Background(), ix, tt.name, tt.to)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -119,12 +120,26 @@ func TestPlanRenamed(t *testing.T) {
 		{"placeOrder", "submitOrder", map[string]string{"placeOrder": "submitOrder"}},
 	}
 	for _, tc := range tests {
-		s, err := Plan(ix, tc.name, tc.to)
+		s, err := Plan(context.Background(), ix, tc.name, tc.to)
 		if err != nil {
 			t.Fatalf("Plan(%s, %s): %v", tc.name, tc.to, err)
 		}
 		if !maps.Equal(s.Renamed, tc.want) {
 			t.Errorf("Plan(%s, %s).Renamed = %v; want %v", tc.name, tc.to, s.Renamed, tc.want)
 		}
+	}
+}
+
+// TestPlanCancelled: a rename whose context is done plans nothing and
+// says why; the capture check's reading runs under the caller's context.
+func TestPlanCancelled(t *testing.T) {
+	ix, err := definitions.Build(context.Background(), "../testdata/projects/shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if s, err := Plan(ctx, ix, "orders", "purchases"); !errors.Is(err, context.Canceled) || s != nil {
+		t.Errorf("Plan on a cancelled context: %v, %v; want context.Canceled", s, err)
 	}
 }

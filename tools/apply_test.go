@@ -26,7 +26,7 @@ func planned(t *testing.T) (*Workspace, string, map[string][]byte, *change.Set) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := rename.Plan(ix, "orders", "purchases")
+	s, err := rename.Plan(context.Background(), ix, "orders", "purchases")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,9 +70,7 @@ func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 
 // WordAt is the identifier-shaped word around off.
 func WordAt(src []byte, off int) (int, int) {
-	ident := func(c byte) bool {
-		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-	}
+	ident := definitions.IdentByte
 	off = max(0, min(off, len(src)))
 	start, end := off, off
 	for start > 0 && ident(src[start-1]) {

@@ -232,7 +232,7 @@ func TestPlannedChangeSavedByTheEditorIsOneCommandPoint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := rename.Plan(ix, tc.target, tc.to)
+			s, err := rename.Plan(context.Background(), ix, tc.target, tc.to)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -351,7 +351,7 @@ func TestPlanChangeIsJudged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := rename.Plan(ix, "orders.buyer", "customer")
+	s, err := rename.Plan(context.Background(), ix, "orders.buyer", "customer")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func TestRefactorTools(t *testing.T) {
 			var s *change.Set
 			switch {
 			case tt.tool == "rename":
-				s, err = rename.Plan(ix, in.Name, in.To)
+				s, err = rename.Plan(context.Background(), ix, in.Name, in.To)
 			default:
 				s, err = planRemove(ix, in.Name, in.Path)
 			}

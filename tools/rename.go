@@ -41,7 +41,7 @@ func (w *Workspace) rename(ctx context.Context, in RenameInput) (Answer, error) 
 	if err != nil {
 		return Answer{}, err
 	}
-	s, err := rename.Plan(ix, in.Name, in.To)
+	s, err := rename.Plan(ctx, ix, in.Name, in.To)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/words"
 	"github.com/tent-tools/tent-tools/internal/workspace"
@@ -58,18 +59,16 @@ func invalidUTF8At(src []byte) (line, offset int) {
 	return line, len(src)
 }
 
-// lineStarts returns the byte offset where each line of src starts. A line
-// ends after its "\n"; text after the last "\n" is one more line; an empty
-// file has no lines.
+// lineStarts returns the byte offset where each line of src that holds
+// text starts: the lines of definitions.LineStarts but the empty one after
+// a final "\n" (an empty file has no lines), as the tools number them.
 func lineStarts(src []byte) []int {
 	if len(src) == 0 {
 		return nil
 	}
-	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
-		}
+	starts := definitions.LineStarts(src)
+	if starts[len(starts)-1] == len(src) {
+		starts = starts[:len(starts)-1]
 	}
 	return starts
 }

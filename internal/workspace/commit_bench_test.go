@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -42,7 +43,7 @@ func BenchmarkHubRename(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := rename.Plan(ix, name, to)
+		s, err := rename.Plan(context.Background(), ix, name, to)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -79,11 +80,11 @@ func BenchmarkCommitSpares(b *testing.B) {
 	w, commit := hubSizedCommits(b)
 	dir := w.root
 	platform := exchange
-	defer func() { exchange = platform; noExchange.Delete(w.root) }()
+	defer func() { exchange = platform; w.noExchange.Store(false) }()
 	for _, mode := range []string{"rename", "swap into spares"} {
 		b.Run(mode, func(b *testing.B) {
 			exchange = platform
-			noExchange.Delete(w.root)
+			w.noExchange.Store(false)
 			if mode == "rename" {
 				exchange = func(*dirHandle, string, *dirHandle, string) error { return errNoExchange }
 			}

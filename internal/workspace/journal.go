@@ -560,7 +560,7 @@ func (w *Workspace) renameWith(st *Stage, ops FileOps, spares *sparePool) error 
 // replaces a folder.
 func (w *Workspace) putInPlace(ops FileOps, spares *sparePool, f *stagedFile) error {
 	ex, ok := ops.(Exchanger)
-	if _, refused := noExchange.Load(w.root); ok && !refused {
+	if ok && !w.noExchange.Load() {
 		err := ex.Exchange(f.tmp, f.rel)
 		if err == nil {
 			name := path.Base(f.tmp)
@@ -575,7 +575,7 @@ func (w *Workspace) putInPlace(ops FileOps, spares *sparePool, f *stagedFile) er
 			return nil
 		}
 		if exchangeUnsupported(err) {
-			noExchange.Store(w.root, true)
+			w.noExchange.Store(true)
 		}
 	}
 	return ops.Rename(f.tmp, f.rel)

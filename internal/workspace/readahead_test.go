@@ -40,7 +40,7 @@ func TestRereadReadAhead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := rename.Plan(ix, "orders", "purchases")
+			s, err := rename.Plan(context.Background(), ix, "orders", "purchases")
 			if err != nil {
 				t.Fatal(err)
 			}

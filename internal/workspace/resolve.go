@@ -24,10 +24,6 @@ const (
 	engineFile  = "engine.ts"
 )
 
-// frameworkFiles are written by the framework at the project's root, never
-// by a tool.
-var frameworkFiles = []string{"tent.d.ts", "tent.clash.ts", "mcp.lock.json"}
-
 // Resolve turns a path that a tool was given into the path it names inside
 // the project: slash-separated, relative to the root, every link followed
 // ("." for the root itself). It refuses with T9105, and without opening
@@ -137,7 +133,7 @@ func frameworkLink(p, name string) error {
 // checkFrameworkLinks refuses (T9105) a project whose engine.ts or
 // framework file is a link, before its definitions are read.
 func (w *Workspace) checkFrameworkLinks() error {
-	for _, name := range append([]string{engineFile}, frameworkFiles...) {
+	for _, name := range append([]string{engineFile}, projectfiles.FrameworkFiles()...) {
 		if info, err := w.fsys.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 			return frameworkLink(name, name)
 		}
@@ -165,7 +161,7 @@ func (w *Workspace) checkWrite(p, rel string) error {
 	if rel == "." {
 		return nil // the root is a folder; the tool answers that itself
 	}
-	for _, f := range frameworkFiles {
+	for _, f := range projectfiles.FrameworkFiles() {
 		if strings.EqualFold(rel, f) {
 			return refuse(p, "%s is written by the framework, never by a tool", f)
 		}

@@ -85,10 +85,6 @@ func exchangeUnsupported(err error) bool {
 		errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.EOPNOTSUPP)
 }
 
-// noExchange records, for the process, the workspaces' roots whose
-// filesystem refused to swap two names: their commits rename.
-var noExchange sync.Map // root path -> true
-
 // sparePool is the spares of .tent/tmp/ (the folder dir) for one commit:
 // the spares found there to write new texts into, and the count of files
 // the pool holds, which the commit's kept files must not raise past

@@ -153,7 +153,7 @@ func TestSpares(t *testing.T) {
 			var asked atomic.Int32
 			if mode == "refused" {
 				platform := exchange
-				t.Cleanup(func() { exchange = platform; noExchange.Delete(w.root) })
+				t.Cleanup(func() { exchange = platform; w.noExchange.Store(false) })
 				exchange = func(*dirHandle, string, *dirHandle, string) error {
 					asked.Add(1)
 					return unix.EINVAL

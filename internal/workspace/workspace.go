@@ -38,6 +38,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tent-tools/tent-tools/check"
@@ -79,6 +80,9 @@ type Workspace struct {
 type folder struct {
 	root string   // the folder's absolute path, links resolved
 	fsys *os.Root // every open goes through it: it cannot leave the folder
+	// noExchange is set once the folder's filesystem refused to swap two
+	// names (journal.go's putInPlace): its commits rename from then on.
+	noExchange atomic.Bool
 
 	index   indexCache
 	overlay overlays // an editor's unsaved texts (overlay.go)
