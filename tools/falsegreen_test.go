@@ -185,7 +185,7 @@ func barProjectRun(t *testing.T, files map[string][]byte) {
 			var set *change.Set
 			var err error
 			if op == "rename" {
-				set, err = rename.Plan(ix, name, barNewName(name))
+				set, err = rename.Plan(context.Background(), ix, name, barNewName(name))
 			} else {
 				set, err = remove.Plan(ix, name)
 			}
