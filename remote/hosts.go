@@ -95,13 +95,15 @@ func NewHosts(cfg HostsConfig) *Hosts {
 }
 
 // Transport is the command that reaches host: the hosts file's, or
-// `ssh -o BatchMode=yes -o ConnectTimeout=10 HOST` (no prompt for a
-// password, and a host that does not answer is an error within seconds).
+// `ssh -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=15
+// HOST` (no prompt for a password, a host that does not answer is an
+// error within seconds, and a link that went silent is found dropped
+// within a minute, not waited on for ever).
 func (h *Hosts) Transport(host string) []string {
 	if argv, ok := h.cfg.Transports[host]; ok {
 		return append([]string(nil), argv...)
 	}
-	return []string{"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", host}
+	return []string{"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=15", host}
 }
 
 // acquire takes one of host's two slots for a call, waiting for it.

@@ -65,7 +65,7 @@ func TestHostsFile(t *testing.T) {
 	if got := h.Transport("bench"); !slices.Equal(got, []string{"koh", "exec", "bench", "--sh"}) {
 		t.Errorf("bench: %q", got)
 	}
-	if got := h.Transport("dev@box"); !slices.Equal(got, []string{"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "dev@box"}) {
+	if got := h.Transport("dev@box"); !slices.Equal(got, []string{"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=15", "dev@box"}) {
 		t.Errorf("an unknown host: %q", got)
 	}
 	if hosts, err := ReadHostsFile(filepath.Join(dir, "none.json"), false); err != nil || hosts != nil {
