@@ -49,7 +49,7 @@ func (v NameValue) quote(src []byte) byte {
 
 // CutNames returns the edits that keep only the first keep names (keep >=
 // 1) of a name value. One name left is written as a plain string literal,
-// as format.md §3 asks; a caller that keeps none drops the property.
+// as docs/pages/format.md §3 asks; a caller that keeps none drops the property.
 func CutNames(src []byte, v NameValue, keep int) []Edit {
 	if v.List == nil || keep >= len(v.List.Items) {
 		return nil

@@ -1,4 +1,4 @@
-// Package check finds what is wrong with a tent project (format.md §7): each
+// Package check finds what is wrong with a tent project (docs/pages/format.md §7): each
 // finding code is one small rule over the shared index, the rules run in
 // parallel, and nothing is parsed again. It also writes the findings in the
 // forms CI reads (text, JSON, SARIF 2.1.0, GitHub workflow annotations,

@@ -14,7 +14,7 @@ import (
 var Formats = []string{"text", "json", "sarif", "github", "gitlab", "rdjson", "junit"}
 
 // Write prints findings in a form of Formats: text for people, json as
-// tools.md §7 gives it, sarif for code-scanning uploads, github for
+// docs/pages/check.md gives it, sarif for code-scanning uploads, github for
 // workflow annotations. version is the tool's version, for SARIF. It is
 // WriteReport without the files' text.
 func Write(w io.Writer, format string, fs []diag.Finding, version string) error {
@@ -22,7 +22,7 @@ func Write(w io.Writer, format string, fs []diag.Finding, version string) error 
 }
 
 // WriteReport prints a report's findings in a form of Formats: text for
-// people, json as tools.md §7 gives it, sarif for code-scanning uploads,
+// people, json as docs/pages/check.md gives it, sarif for code-scanning uploads,
 // github for workflow annotations, gitlab for GitLab's Code Quality report,
 // rdjson for reviewdog, junit for CI systems that show test reports.
 func WriteReport(w io.Writer, format string, r Report) error {
@@ -97,7 +97,7 @@ func Summary(fs []diag.Finding) string {
 	return strings.Join(parts, ", ")
 }
 
-// Answer is the check's answer as data (tools.md §7).
+// Answer is the check's answer as data (docs/pages/check.md).
 type Answer struct {
 	Findings []diag.Finding `json:"findings"`
 	// Fixed, with the check's fix input, lists the findings whose certain

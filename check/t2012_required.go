@@ -57,7 +57,7 @@ func missingFields(p *pass) []diag.Finding {
 	return out
 }
 
-// columnOptions are the options a column's builder takes (format.md §2.1).
+// columnOptions are the options a column's builder takes (docs/pages/format.md §2.1).
 var columnOptions = []string{"optional", "private", "default", "unique", "was"}
 
 // unknownColumnOptions reports T2013: a column option no builder knows,

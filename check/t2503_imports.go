@@ -11,7 +11,7 @@ import (
 
 // unresolvedImports reports T2503: an import (or re-export) of a relative
 // module that names no project file, and an import of a package other than
-// 'tent' and 'tent/ui'. App code runs with nothing but ctx (format.md §6):
+// 'tent' and 'tent/ui'. App code runs with nothing but ctx (docs/pages/format.md §6):
 // the bundle it runs as holds the project's own files and the framework, so
 // a package import could never load.
 func unresolvedImports(p *pass) []diag.Finding {

@@ -532,7 +532,7 @@ func (st *stree) readExport(s int32) []Export {
 // argument that is.
 var dbKeyArg = map[string]int{"insert": 0, "where": 0, "update": 1}
 
-// dbMethods are the methods of ctx.db.T (format.md §6).
+// dbMethods are the methods of ctx.db.T (docs/pages/format.md §6).
 var dbMethods = map[string]bool{"insert": true, "update": true, "where": true, "get": true, "all": true, "remove": true}
 
 // codeReader collects a file's words and uses in one pass over its nodes.

@@ -1,6 +1,6 @@
 package definitions
 
-// This file reads the definitions of a TypeScript file (format.md §2): the
+// This file reads the definitions of a TypeScript file (docs/pages/format.md §2): the
 // top-level `export const NAME = KIND({...})` statements whose builder is
 // imported from 'tent' or 'tent/ui', and the default exports of project.ts
 // and engine.ts. It builds each builder argument's declarative field tree

@@ -6,7 +6,7 @@ import (
 
 // Places returns the plain places that name target, a definition
 // ("orders") or a table's column ("orders.buyer"), sorted by path and
-// offset (format.md §4): what rename changes and remove updates. An
+// offset (docs/pages/format.md §4): what rename changes and remove updates. An
 // unknown target has none.
 func (ix *Index) Places(target string) []Place {
 	d, c, err := ix.Lookup(target)
@@ -68,7 +68,7 @@ func (ix *Index) References(name string) int {
 }
 
 // This file finds the places that name a definition or a column
-// (format.md §4): the plain places that rename changes and remove updates,
+// (docs/pages/format.md §4): the plain places that rename changes and remove updates,
 // and the code sites that they only list. The lookups they run on are in
 // codeindex.go.
 

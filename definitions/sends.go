@@ -7,7 +7,7 @@ import (
 )
 
 // This file answers which functions a definition calls and how it sends
-// data out of the app (format.md §2.2): declared in `sends`, and inferred
+// data out of the app (docs/pages/format.md §2.2): declared in `sends`, and inferred
 // from the code: ctx.mail and ctx.http in its own body, in the functions
 // it ctx.call's, in a flow's steps, and in the helpers its code calls
 // (lib/, or top-level functions of its own file), transitively.

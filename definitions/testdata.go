@@ -1,6 +1,6 @@
 package definitions
 
-// This file reads test data files, testdata/<table>.json (format.md §5),
+// This file reads test data files, testdata/<table>.json (docs/pages/format.md §5),
 // with the byte position of every row and of each row's top-level keys
 // and values, so that rename can change a key in place and the check can
 // point at a value. encoding/json knows no positions, so a small scanner

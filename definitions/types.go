@@ -1,7 +1,7 @@
 // Package definitions is the index of a tent project: every definition
-// (format.md §2) with its declarative field tree and ranges, and every place
+// (docs/pages/format.md §2) with its declarative field tree and ranges, and every place
 // that names a definition or a column, split into plain places and code
-// sites (format.md §4). It reads files but never writes one.
+// sites (docs/pages/format.md §4). It reads files but never writes one.
 //
 // An *Index is an immutable snapshot: Update returns a new snapshot that
 // shares every unchanged file with the old one, so a one-file change never
@@ -222,7 +222,7 @@ type IdentRef struct {
 // Why says why a word in code may name a definition or a column.
 type Why string
 
-// The reasons a code site is listed (format.md §4).
+// The reasons a code site is listed (docs/pages/format.md §4).
 const (
 	WhyDBAccessor Why = "db accessor" // ctx.db.orders
 	WhyProperty   Why = "property"    // row.buyer
@@ -356,7 +356,7 @@ type File struct {
 	record []byte
 }
 
-// Place is a plain place that names a definition or a column (format.md §4):
+// Place is a plain place that names a definition or a column (docs/pages/format.md §4):
 // rename replaces Span with the new name (or, for KindTestDataFile, renames
 // the file Path).
 type Place struct {
@@ -388,7 +388,7 @@ const (
 )
 
 // CodeSite is a place inside code that may name a definition or a column
-// but cannot be proven to (format.md §4).
+// but cannot be proven to (docs/pages/format.md §4).
 type CodeSite struct {
 	Target string `json:"target"`
 	Path   string `json:"path"`

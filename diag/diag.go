@@ -1,6 +1,6 @@
 // Package diag holds the one type for findings of the check and the one type
 // for tool errors, and the documented list of their stable codes
-// (format.md §7). It imports nothing of the project's own.
+// (docs/pages/format.md §7). It imports nothing of the project's own.
 package diag
 
 import (

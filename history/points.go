@@ -13,7 +13,7 @@ import (
 	"github.com/tent-tools/tent-tools/defchange"
 )
 
-// The kinds of points (tools.md §4).
+// The kinds of points (docs/pages/history.md).
 const (
 	KindCommand = "command" // a tool changed files
 	KindUndo    = "undo"    // undo put files back

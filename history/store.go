@@ -1,4 +1,4 @@
-// Package history keeps a workspace's points (tools.md §4) in SQLite in
+// Package history keeps a workspace's points (docs/pages/history.md) in SQLite in
 // .tent/history.db: each change a tool made, an undo, or a change found on
 // the disk that no tool made; the files each changed, by content hash,
 // with every content kept once per hash (so that undo can put any point

@@ -421,7 +421,7 @@ func (h *Handle) logOut() io.Writer {
 }
 
 // Tool runs one tool on the workspace id, under the policy of the call's
-// agent, with its input as an agent sends it (tools.md §5). T3101 where
+// agent, with its input as an agent sends it (each tool's page in docs/pages/). T3101 where
 // the caller is not let in.
 func (h *Handle) Tool(ctx context.Context, id, name string, input json.RawMessage, c Call) (tools.Answer, error) {
 	return h.run(ctx, id, name, input, c, 0)

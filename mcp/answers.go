@@ -58,7 +58,7 @@ func annotations(t tools.Tool) *sdk.ToolAnnotations {
 func boolRef(b bool) *bool { return &b }
 
 // pictureOf finds a picture in a data answer: a "png" field holding a
-// base64 PNG (shot's answer, tools.md §7).
+// base64 PNG (shot's answer, docs/pages/shot.md).
 func pictureOf(obj map[string]json.RawMessage) ([]byte, bool) {
 	raw, ok := obj["png"]
 	if !ok {

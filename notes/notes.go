@@ -1,5 +1,5 @@
 // Package notes keeps the notes an agent writes for itself across
-// conversations (tools.md §5, remember / recall / keys): keys with text
+// conversations (docs/pages/remember.md, recall.md, keys.md): keys with text
 // values, in SQLite in .tent/notes.db, never in the project's files.
 package notes
 

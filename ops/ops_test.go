@@ -127,7 +127,7 @@ func TestTypeChangeDropsUnusedImport(t *testing.T) {
 func TestCRLF(t *testing.T) {
 	crlf := func(s string) []byte { return []byte(strings.ReplaceAll(s, "\n", "\r\n")) }
 	files := map[string][]byte{
-		"tables/t.ts":    crlf("import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    // a first\n    a: text(),\n    b: text(),\n  },\n})\n"),
+		"tables/t.ts":     crlf("import { table, text } from 'tent'\n\nexport const t = table({\n  columns: {\n    // a first\n    a: text(),\n    b: text(),\n  },\n})\n"),
 		"testdata/t.json": crlf("[\n  {\n    \"id\": \"t1\",\n    \"a\": \"x\",\n    \"b\": \"y\"\n  }\n]\n"),
 	}
 	ix := definitions.FromFiles(context.Background(), files)

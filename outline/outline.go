@@ -1,7 +1,7 @@
-// Package outline makes the map of a project (tools.md §5 `map`): each file
+// Package outline makes the map of a project (docs/pages/map.md): each file
 // with its definitions, a table with its columns, a function with its
 // input, what it sends and what it calls, a flow with its steps, a screen
-// with its path. Map marshals to the JSON of tools.md §7; Text renders it
+// with its path. Map marshals to the JSON of docs/pages/map.md; Text renders it
 // for a model, folded to a budget on a large project.
 //
 // It only reads the index: it imports definitions and schema, nothing that
@@ -30,7 +30,7 @@ type FileOutline struct {
 
 // Definition is one definition as the map shows it. Columns is set for a
 // table, Input, Sends and Calls for a function (Input and Sends for a flow),
-// Steps for a flow, Path for a screen. The fields that tools.md §7 gives a
+// Steps for a flow, Path for a screen. The fields that docs/pages/map.md gives a
 // kind are non-nil for that kind, so JSON writes them as arrays even when
 // empty (omitzero), and nil for the other kinds, which leave them out.
 type Definition struct {
@@ -43,7 +43,7 @@ type Definition struct {
 	Sends   []string `json:"sends,omitzero"`
 	Calls   []string `json:"calls,omitzero"`
 
-	// Fields beyond tools.md §7.
+	// Fields beyond docs/pages/map.md.
 	Input []Column `json:"input,omitempty"`
 	// Refs counts the places that name the definition, other than its own
 	// name: plain places, and code sites marked likely. The text keeps the

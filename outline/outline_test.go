@@ -56,7 +56,7 @@ func TestShopJSON(t *testing.T) {
 	golden.Check(t, "testdata/shop.json.golden", append(out, '\n'))
 }
 
-// TestJSONShape holds the JSON to tools.md §7 for every definition of a
+// TestJSONShape holds the JSON to docs/pages/map.md for every definition of a
 // generated project: the fields each kind must carry, as arrays, never null.
 func TestJSONShape(t *testing.T) {
 	out, err := json.Marshal(Build(generatedIndex(300)))

@@ -71,7 +71,7 @@ func hits(rules, paths []string, changes []defchange.DefChange) []hit {
 }
 
 // Judge holds a change (the paths it writes, moves or deletes, and its
-// definition changes) against the policy (tools.md §3). Each path and each
+// definition changes) against the policy (docs/pages/policy.md). Each path and each
 // change is judged by the first list that names it: deny (refused), then
 // ask (the person is asked), then allow (written). A path that no list
 // names is refused; so is a change, where allow holds change rules (an

@@ -15,7 +15,7 @@ import (
 	"github.com/tent-tools/tent-tools/defchange"
 )
 
-// Policy is an agent's policy (tools.md §3): which paths and changes it may
+// Policy is an agent's policy (docs/pages/policy.md): which paths and changes it may
 // write, which wait for the person, and what more it may do. The zero value
 // and a nil *Policy mean the default: allow everything ("**") and nothing more.
 // Judge holds a change against it; Also is also enforced where a path is

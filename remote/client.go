@@ -89,7 +89,7 @@ func (w *Workspace) current(ctx context.Context) (*link, error) {
 	return l, nil
 }
 
-// Call runs the tool name with its input (the JSON of tools.md §5) on the
+// Call runs the tool name with its input (the JSON of each tool's page in docs/pages/) on the
 // far side, with opts' policy, caller, agent and turn; where the policy
 // asks, opts' approver is asked here. The answer's data is the far side's
 // JSON (json.RawMessage), which every face prints as the local answer.

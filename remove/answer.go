@@ -2,7 +2,7 @@ package remove
 
 import "github.com/tent-tools/tent-tools/change"
 
-// Answer is remove's answer as data (tools.md §7): what was removed (a
+// Answer is remove's answer as data (docs/pages/remove.md): what was removed (a
 // name or a path), where the removal was stated, the files deleted, and
 // the places left that still name it. Point is the point the apply
 // recorded; nil (JSON null) until points exist.

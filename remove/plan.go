@@ -1,5 +1,5 @@
 // Package remove plans the removal of a definition, a column or a file
-// (format.md §3–§4), stated where the framework asks: a column in its
+// (docs/pages/format.md §3–§4), stated where the framework asks: a column in its
 // table's `removed`, a table in project.ts's `removed`, each with its
 // `was` names. A removal does not cascade into other definitions: every
 // place left that still names what was removed is listed instead.

@@ -2,7 +2,7 @@ package rename
 
 import "github.com/tent-tools/tent-tools/change"
 
-// Answer is rename's answer as data (tools.md §7). Point is the point the
+// Answer is rename's answer as data (docs/pages/rename.md). Point is the point the
 // apply recorded; nil (JSON null) until points exist or where nothing was
 // applied.
 type Answer struct {

@@ -10,7 +10,7 @@ import (
 )
 
 // places plans the change of every plain place that names the target
-// (format.md §4). An import keeps its alias (`import { orders as o }`
+// (docs/pages/format.md §4). An import keeps its alias (`import { orders as o }`
 // becomes `import { purchases as o }`), and an alias that is the new name
 // goes (`import { orders as purchases }` becomes `import { purchases }`,
 // and so for exports); a shorthand `{ orders }` becomes

@@ -8,7 +8,7 @@ import (
 	"github.com/tent-tools/tent-tools/diag"
 )
 
-// was plans the target's `was` (format.md §3), for tables and columns:
+// was plans the target's `was` (docs/pages/format.md §3), for tables and columns:
 // the old name is appended (a `was` is made where there is none, one name
 // written as a string); renaming back to a name in `was` cuts the list
 // there (a list cut to nothing goes whole). Functions, flows and screens

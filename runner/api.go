@@ -25,7 +25,7 @@ func (r *Runner) app(ix *definitions.Index) *app {
 	return r.lastApp
 }
 
-// Run calls a function or starts a flow on the test database (tools.md §5,
+// Run calls a function or starts a flow on the test database (each tool's page in docs/pages/,
 // run), and keeps the run in the log. A run that fails answers a
 // *diag.ToolError: T4001 unknown name, T4002 bad input, T3102 system not
 // let, T3103 the person said no, T3104 may refused, T4003 the app threw
@@ -48,7 +48,7 @@ func stoppedEarly(ctx context.Context, err error) error {
 	return diag.Errorf(diag.T4004, "the run was stopped before it started: %v", context.Cause(ctx))
 }
 
-// Rows is the answer of rows (tools.md §7).
+// Rows is the answer of rows (docs/pages/rows.md).
 type Rows struct {
 	Table  string            `json:"table"`
 	Rows   []json.RawMessage `json:"rows"`
@@ -149,14 +149,14 @@ type LogsQuery struct {
 	Limit int
 }
 
-// Logs is the answer of logs (tools.md §7).
+// Logs is the answer of logs (docs/pages/logs.md).
 type Logs struct {
 	Entries []runlog.Entry `json:"entries"`
 	// Notes says what was left out: stored runs that cannot be read.
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Logs answers the runs of the workspace, newest first (tools.md §5, logs).
+// Logs answers the runs of the workspace, newest first (docs/pages/logs.md).
 // A since that is neither a time nor an age is T9102.
 func (r *Runner) Logs(ctx context.Context, q LogsQuery) (*Logs, error) {
 	lq := runlog.Query{Errors: q.Errors, Limit: q.Limit}

@@ -13,7 +13,7 @@ import (
 // it with the defaults filled in: every declared field must fit its type,
 // a required field without a default must be there, and, unless lenient,
 // no other key may be. A flow's steps are lenient: each gets the flow's
-// input with the previous step's result spread over it (format.md §2.3).
+// input with the previous step's result spread over it (docs/pages/format.md §2.3).
 // The error says every problem, in key order.
 func checkInput(fields []*schema.Column, raw any, lenient bool) (map[string]any, error) {
 	if raw == nil {

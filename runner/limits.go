@@ -13,7 +13,7 @@ import (
 	"github.com/tent-tools/tent-tools/diag"
 )
 
-// The default limits of a run (tools.md §6).
+// The default limits of a run (docs/pages/run.md).
 const (
 	DefaultTimeLimit   = 5 * time.Second
 	DefaultMemoryLimit = 256 << 20

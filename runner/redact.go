@@ -9,7 +9,7 @@ import (
 // hiddenValue stands in the log for a private value.
 const hiddenValue = "(private)"
 
-// redactJSON answers a JSON text as the log keeps it (tools.md §6): the
+// redactJSON answers a JSON text as the log keeps it (docs/pages/run.md): the
 // value of every object key that names a private column of any table, or
 // a private input field of any function, is hidden (by the key alone, so
 // it may hide a value that only shares the name); and so is every private

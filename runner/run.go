@@ -42,7 +42,7 @@ type Request struct {
 	Now time.Time
 }
 
-// Result is the answer of a run that ended well (tools.md §7).
+// Result is the answer of a run that ended well (docs/pages/run.md).
 type Result struct {
 	Result json.RawMessage `json:"result"`
 	Logged []string        `json:"logged"`

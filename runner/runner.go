@@ -1,8 +1,8 @@
 // Package runner runs a tent project's functions and flows on its test
-// database (format.md §5, §6; tools.md §5 run, rows, logs): esbuild
+// database (docs/pages/format.md §5, §6; docs/pages/run.md, rows.md, logs.md): esbuild
 // bundles each definition's file with what it imports, 'tent' and
 // 'tent/ui' resolving to the runner's own modules (runner/jslib); goja
-// runs the bundle in a fresh runtime per run, with the ctx of format.md §6,
+// runs the bundle in a fresh runtime per run, with the ctx of docs/pages/format.md §6,
 // under a time and a memory limit; the test database is SQLite in .tent/
 // (runner/testdb), migrated by `was` and `removed` before a run; every run
 // is kept in the run log (runner/runlog).

@@ -22,7 +22,7 @@ import (
 )
 
 // ScreenRequest is one screen to show: the screen whose path pattern
-// matches Route, loaded and viewed as a user (format.md §2.4).
+// matches Route, loaded and viewed as a user (docs/pages/format.md §2.4).
 type ScreenRequest struct {
 	// Route is the route to show, such as "/orders/paid".
 	Route string

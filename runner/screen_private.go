@@ -57,7 +57,7 @@ const minSecretInText = 4
 
 // secretSet holds the private values a screen's load read: the values of
 // the private columns of every row the test database handed it (and of the
-// user it ran as). A screen never shows them (tools.md §6): whatever way
+// user it ran as). A screen never shows them (docs/pages/run.md): whatever way
 // app code carries such a value into the view, the tree is cleaned of it
 // before anything renders it.
 type secretSet struct {

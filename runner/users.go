@@ -9,7 +9,7 @@ import (
 const asSystem = "system"
 
 // findUser answers the row of the users table that as names: by id first,
-// then by its email, then by its name column (format.md §2.5). A name that
+// then by its email, then by its name column (docs/pages/format.md §2.5). A name that
 // two rows share is refused: the id says which.
 func findUser(tx *testdb.Tx, a *app, as string) (testdb.Row, error) {
 	users := a.tables[a.users]

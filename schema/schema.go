@@ -5,7 +5,7 @@
 // imports nothing of the project's own.
 package schema
 
-// Type is a column type of format.md §2.1.
+// Type is a column type of docs/pages/format.md §2.1.
 type Type string
 
 // The column types.

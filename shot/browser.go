@@ -38,7 +38,7 @@ const ExecEnv = "TENT_CHROMIUM"
 // execNames are the names a Chromium goes by on PATH, in the order tried.
 var execNames = []string{"chromium", "chromium-browser", "google-chrome"}
 
-// The bounds of a browser's work (tools.md §6: a hung page costs a
+// The bounds of a browser's work (docs/pages/shot.md: a hung page costs a
 // bounded time, T4004).
 const (
 	DefaultStartLimit = 20 * time.Second
@@ -204,7 +204,7 @@ type Size struct{ Width, Height int }
 // String writes a size as WIDTHxHEIGHT.
 func (s Size) String() string { return fmt.Sprintf("%dx%d", s.Width, s.Height) }
 
-// The named sizes (tools.md §5, shot).
+// The named sizes (docs/pages/shot.md).
 var namedSizes = map[string]Size{
 	"phone":   {390, 844},
 	"tablet":  {820, 1180},

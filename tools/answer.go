@@ -11,7 +11,7 @@ import (
 )
 
 // Answer is what a tool answers: a text for a model to read, and the same
-// answer as data, which marshals to the JSON of tools.md §7.
+// answer as data, which marshals to the JSON of each tool's page in docs/pages/.
 type Answer struct {
 	Text string
 	Data any

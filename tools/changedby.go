@@ -17,7 +17,7 @@ type ChangedByInput struct {
 	Path string `json:"path,omitempty"`
 }
 
-// ChangedByAnswer is the data answer of changedBy (tools.md §7): the
+// ChangedByAnswer is the data answer of changedBy (docs/pages/changedBy.md): the
 // newest point that changed it, and the change.
 type ChangedByAnswer struct {
 	Point   int                 `json:"point"`

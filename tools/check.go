@@ -29,7 +29,7 @@ type CheckInput struct {
 func init() {
 	register(Tool{
 		Name:     "check",
-		Summary:  "The findings of the check (format.md §7), errors first: broken references, code and test data that do not fit the definitions; fix: true applies every certain fix (dryRun: the diff)",
+		Summary:  "The findings of the check (docs/pages/format.md §7), errors first: broken references, code and test data that do not fit the definitions; fix: true applies every certain fix (dryRun: the diff)",
 		NewInput: func() any { return new(CheckInput) },
 		// With fix it writes the fixes: otherwise it changes nothing.
 		WritesWith: func(in any) bool { c := in.(*CheckInput); return c.Fix && !c.DryRun },

@@ -18,7 +18,7 @@ type CompareInput struct {
 	Name string `json:"name,omitempty"`
 }
 
-// CompareAnswer is the data answer of compare (tools.md §7).
+// CompareAnswer is the data answer of compare (docs/pages/compare.md).
 type CompareAnswer struct {
 	From    int                   `json:"from"`
 	To      int                   `json:"to"`

@@ -22,7 +22,7 @@ type HistoryAnswer struct {
 	Points []PointAnswer `json:"points"`
 }
 
-// PointAnswer is one point as history answers it (tools.md §7).
+// PointAnswer is one point as history answers it (docs/pages/history.md).
 type PointAnswer struct {
 	Point   int             `json:"point"`
 	Time    string          `json:"time"`

@@ -32,7 +32,7 @@ func init() {
 	})
 }
 
-// Logs answers the runs of the workspace's app (tools.md §5, logs).
+// Logs answers the runs of the workspace's app (docs/pages/logs.md).
 func (w *Workspace) logs(ctx context.Context, in LogsInput) (Answer, error) {
 	r, err := w.state.Runner()
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 func TestParsePolicy(t *testing.T) {
-	// The example of tools.md §3.
+	// The example of docs/pages/policy.md.
 	p, err := ParsePolicy([]byte(`{
 	  "allow": ["**"],
 	  "deny":  ["lib/vendor/**", "remove:table"],

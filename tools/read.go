@@ -17,7 +17,7 @@ type ReadInput struct {
 	To   int    `json:"to,omitempty"`
 }
 
-// ReadAnswer is the data answer of read (tools.md §7). Lines is the file's
+// ReadAnswer is the data answer of read (docs/pages/read.md). Lines is the file's
 // line count; Text is the raw text of lines From..To, line ends included.
 // An empty file answers From and To 0.
 type ReadAnswer struct {

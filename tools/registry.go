@@ -22,7 +22,7 @@ import (
 // Tool is one tool: its name, a one-line summary, its input type, its
 // handler, and its facts (what it answers, what it changes), which every
 // face reads here: MCP's output schema and annotations, the LSP's sync of
-// open documents after a write, the CLI's help (docs/pages/tools.md).
+// open documents after a write, the CLI's help (each tool's page in docs/pages/).
 type Tool struct {
 	Name    string
 	Summary string
@@ -145,7 +145,7 @@ func names() []string {
 }
 
 // Call runs the tool name on w with its input exactly as an agent sends it
-// (the JSON of docs/pages/tools.md; empty means {}). An unknown tool is
+// (the JSON of each tool's page in docs/pages/; empty means {}). An unknown tool is
 // T9101; input that is not a JSON object, has a field the tool does not
 // know, lacks a required field or has a value of the wrong type is T9102.
 // A tool that panics answers an error; it never takes its host down.

@@ -31,7 +31,7 @@ func init() {
 	})
 }
 
-// Rows answers rows of the test database (tools.md §5, rows), built or
+// Rows answers rows of the test database (docs/pages/rows.md), built or
 // migrated first as a run would.
 func (w *Workspace) rows(ctx context.Context, in RowsInput) (Answer, error) {
 	limit, err := limitOf(in.Limit, runner.DefaultRowsLimit)

@@ -65,7 +65,7 @@ func (w *Workspace) appIndex(ctx context.Context) (*definitions.Index, error) {
 	return ix, nil
 }
 
-// Run runs a function or a flow (tools.md §5, run) under the workspace's
+// Run runs a function or a flow (docs/pages/run.md) under the workspace's
 // policy: as the system only where its also names runAsSystem (T3102);
 // where the code sends data out, the person is asked through the
 // workspace's approver unless its trust names run (T3103 on a no).

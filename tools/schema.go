@@ -86,7 +86,7 @@ var (
 	textMarshaler = reflect.TypeOf((*interface{ MarshalText() ([]byte, error) })(nil)).Elem()
 )
 
-// AnswerSchema returns the JSON Schema of a data answer (tools.md §7) of
+// AnswerSchema returns the JSON Schema of a data answer (each tool's page in docs/pages/) of
 // the Go type of v, by the rules encoding/json writes it with: a field
 // with omitempty may be missing, a pointer, slice or map may be null, a
 // type that marshals itself may be anything. Unlike an input, an answer

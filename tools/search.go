@@ -44,7 +44,7 @@ type SearchInput struct {
 	Hidden bool `json:"hidden,omitempty"`
 }
 
-// SearchAnswer is the data answer of search (tools.md §7): the hits in
+// SearchAnswer is the data answer of search (docs/pages/search.md): the hits in
 // path and line order, and how many more were cut by the limit.
 // With filesOnly or count, hits is empty and files lists each file that
 // holds the text with its number of lines that do, and total sums them.

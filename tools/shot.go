@@ -25,7 +25,7 @@ type ShotInput struct {
 	HTML bool   `json:"html,omitempty"`
 }
 
-// ShotPicture is the data answer of shot (tools.md §7): the route, the
+// ShotPicture is the data answer of shot (docs/pages/shot.md): the route, the
 // size as WIDTHxHEIGHT, and the PNG, which marshals as base64.
 type ShotPicture struct {
 	Path string `json:"path"`
@@ -56,7 +56,7 @@ func init() {
 	})
 }
 
-// Shot shows a screen (tools.md §5, shot): the screen whose path matches
+// Shot shows a screen (docs/pages/shot.md): the screen whose path matches
 // the route is loaded and viewed as in.As on the test database, under the
 // policy and limits of run; its tree is rendered to one page (render.Page),
 // and the page is pictured in the workspace's browser, in a tab of its own.

@@ -13,7 +13,7 @@ import (
 )
 
 // The typed calls of a Go host: one method per tool, taking the tool's
-// input and answering its data (the JSON answer of docs/pages/tools.md as
+// input and answering its data (the JSON answer of each tool's page in docs/pages/ as
 // a Go value). Each runs as Call runs the tool: the same registration,
 // the same locks and settling (a tool that writes under the write lock, one
 // that reads under the shared commit lock), the same panic guard. Where a

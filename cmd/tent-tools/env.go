@@ -167,7 +167,7 @@ func (e *env) fail(err error) int {
 }
 
 // terminalApprover asks the person on the terminal; with no terminal the
-// answer is no, unless --yes (surfaces.md, CLI).
+// answer is no, unless --yes (docs/pages/policy.md).
 type terminalApprover struct{ e *env }
 
 // Approve implements tools.Approver.

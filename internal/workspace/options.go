@@ -10,7 +10,7 @@ import (
 )
 
 // Approver answers the person's yes or no for a write that the policy's ask
-// names (tools.md §3). The CLI asks on the terminal; a host asks its user.
+// names (docs/pages/policy.md). The CLI asks on the terminal; a host asks its user.
 type Approver interface {
 	Approve(ctx context.Context, question string) (bool, error)
 }

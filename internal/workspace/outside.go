@@ -22,7 +22,7 @@ import (
 
 // This file finds the changes made to the project's files by anything but
 // a tool (an editor, git, a script) and records them as points of the kind
-// outside (tools.md §4), at the next call. The first call records the
+// outside (docs/pages/history.md), at the next call. The first call records the
 // starting state. Each call stats every file (a walk, as list does) and
 // reads only those whose stat changed since the history last saw them.
 

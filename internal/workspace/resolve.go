@@ -16,7 +16,7 @@ import (
 // of links is refused rather than followed forever.
 const maxLinks = 40
 
-// The framework's own names (format.md §1). They are compared in any
+// The framework's own names (docs/pages/format.md §1). They are compared in any
 // capitals, since a file system may not tell "Tent.D.ts" from "tent.d.ts".
 const (
 	stateFolder = ".tent"

@@ -1,4 +1,4 @@
-// Package runlog keeps the log of a workspace's runs (tools.md §5, logs):
+// Package runlog keeps the log of a workspace's runs (docs/pages/logs.md):
 // every run, from any face, with its time, name, user, input, result or
 // error and duration, in an SQLite database in .tent/. It stores what it is
 // given: hiding private values is the runner's part, before it adds.
@@ -30,7 +30,7 @@ type Entry struct {
 	MS     float64         `json:"ms"`
 }
 
-// MarshalJSON writes an entry as the logs answer shows it (tools.md §7),
+// MarshalJSON writes an entry as the logs answer shows it (docs/pages/logs.md),
 // its error as every face writes an error: code, message and its facts
 // side by side.
 func (e Entry) MarshalJSON() ([]byte, error) {

@@ -13,7 +13,7 @@ import (
 // The test database keeps data both ways. A rename writes the old name
 // into was, and Migrate renames the table or column by it; but an undo of
 // the rename, or a rename back (which cuts was at the old name,
-// format.md §3), leaves definitions that no longer say where the data is.
+// docs/pages/format.md §3), leaves definitions that no longer say where the data is.
 // So the database remembers, beside its tables, the names each of its
 // tables and columns had (namesTable), and a live table or column that
 // finds neither its name nor a was name takes the one table or column that
@@ -82,7 +82,7 @@ type sources struct {
 
 // resolve finds the sources of m's tables in have: a table's (or column's)
 // own name where the database has it, else the first of its was names
-// that it has (format.md §3), else the one table (column) of the database
+// that it has (docs/pages/format.md §3), else the one table (column) of the database
 // that no definition names and that the database once knew by the name or
 // a was name.
 func resolve(m *Model, have map[string]*dbTable) sources {

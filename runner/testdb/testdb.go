@@ -1,4 +1,4 @@
-// Package testdb is the test database of a tent project (format.md §5): a
+// Package testdb is the test database of a tent project (docs/pages/format.md §5): a
 // real SQLite database with one table per tent table and typed columns,
 // built from the test data the first time it is needed and migrated, never
 // rebuilt, when the definitions change, by the same `was` and `removed`
