@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tent-tools/tent-tools/internal/projectgen"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -84,4 +85,62 @@ func BenchmarkToolsList(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// bigProject writes a generated 1,000-table project into a new folder.
+func bigProject(b *testing.B) string {
+	dir := b.TempDir()
+	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1})); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkMapBig is a warm map call over a session on a 1,000-table
+// project (issue 24's target: 10 ms), with the bytes of its text and of
+// its structuredContent (the target: within 4× the text's).
+//
+//	go test ./mcp -run '^$' -bench MapBig -benchtime 20x
+func BenchmarkMapBig(b *testing.B) {
+	cs := connect(b, bigProject(b), nil, nil)
+	res := call(b, cs, "map", `{}`) // warm: the index read
+	defer reportBytes(b, res)
+	ctx := context.Background()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "map", Arguments: json.RawMessage(`{}`)})
+		if err != nil || res.IsError {
+			b.Fatalf("%v %v", err, res)
+		}
+	}
+}
+
+// BenchmarkRenameHubBig plans the rename of the hub table (accounts,
+// named from about half the project) on a 1,000-table project, back and
+// forth, and reports
+// the bytes of the answer's text and structuredContent.
+func BenchmarkRenameHubBig(b *testing.B) {
+	cs := connect(b, bigProject(b), nil, nil)
+	res := call(b, cs, "rename", `{"name": "accounts", "to": "members"}`)
+	if res.IsError {
+		b.Fatalf("rename: %s", text(res))
+	}
+	defer reportBytes(b, res)
+	// Each call renames it back and forth: the same sites each time.
+	names := [2]string{"members", "accounts"}
+	i := 0
+	for b.Loop() {
+		in := fmt.Sprintf(`{"name": %q, "to": %q}`, names[i%2], names[(i+1)%2])
+		if res := call(b, cs, "rename", in); res.IsError {
+			b.Fatalf("rename: %s", text(res))
+		}
+		i++
+	}
+}
+
+// reportBytes reports the bytes of a result's text and structuredContent
+// (after the loop: b.Loop's first call resets the metrics).
+func reportBytes(b *testing.B, res *sdk.CallToolResult) {
+	data, _ := json.Marshal(res.StructuredContent)
+	b.ReportMetric(float64(len(text(res))), "text-bytes")
+	b.ReportMetric(float64(len(data)), "structured-bytes")
 }

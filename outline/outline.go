@@ -9,8 +9,10 @@
 package outline
 
 import (
+	"path"
 	"runtime"
 	"sort"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -20,12 +22,49 @@ import (
 // Map is the outline of a whole project, files in path order.
 type Map struct {
 	Files []FileOutline `json:"files"`
+	// Fold is set on a folded map (Bounded): what it leaves out.
+	Fold *Fold `json:"fold,omitempty"`
+}
+
+// Fold says what a folded map leaves out: it shows Shown of the project's
+// Total definitions, counts the files it shows nothing of per folder in
+// Hidden, and Rest says how to ask for the rest.
+type Fold struct {
+	Shown  int      `json:"shown"`
+	Total  int      `json:"total"`
+	Hidden []Hidden `json:"hidden"`
+	Rest   string   `json:"rest"`
+}
+
+// Hidden counts the files of one folder a folded map shows nothing of.
+type Hidden struct {
+	Folder      string `json:"folder"`
+	Files       int    `json:"files"`
+	Definitions int    `json:"definitions"`
 }
 
 // FileOutline is one file with its definitions in the order they stand.
+// More counts, on a folded map, the file's definitions it leaves out.
 type FileOutline struct {
 	Path        string       `json:"path"`
 	Definitions []Definition `json:"definitions"`
+	More        int          `json:"more,omitempty"`
+}
+
+// Under is the map of the files at or under p (a file's path or a folder,
+// slash-separated, relative to the project); "" or "." is the whole map.
+func (m *Map) Under(p string) *Map {
+	p = strings.Trim(path.Clean("/"+p), "/")
+	if p == "" {
+		return m
+	}
+	out := &Map{Files: []FileOutline{}}
+	for _, f := range m.Files {
+		if f.Path == p || strings.HasPrefix(f.Path, p+"/") {
+			out.Files = append(out.Files, f)
+		}
+	}
+	return out
 }
 
 // Definition is one definition as the map shows it. Columns is set for a

@@ -225,3 +225,86 @@ func BenchmarkJSON(b *testing.B) {
 		}
 	}
 }
+
+// TestBounded holds the data of a folded map to its text: the same
+// definitions, every other one counted, and its JSON within 4× the
+// text's bytes; a map that fits is itself.
+func TestBounded(t *testing.T) {
+	m := Build(generatedIndex(300))
+	for _, budget := range []int{1000, 8000, 60000} {
+		t.Run(fmt.Sprint(budget), func(t *testing.T) {
+			text, data := m.Bounded(budget)
+			if text != m.Text(budget) {
+				t.Errorf("the text differs from Text(%d)", budget)
+			}
+			if data.Fold == nil {
+				t.Fatalf("no fold on a folded map")
+			}
+			shown, lines, more := 0, 0, 0
+			for _, f := range data.Files {
+				shown += len(f.Definitions)
+				more += f.More
+				if !strings.Contains(text, f.Path+"\n") {
+					t.Errorf("%s in the data, not in the text", f.Path)
+				}
+			}
+			for _, l := range strings.Split(text, "\n") {
+				if strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "  … ") {
+					lines++
+				}
+			}
+			hidden := 0
+			for _, h := range data.Fold.Hidden {
+				hidden += h.Definitions
+			}
+			if shown != lines || shown != data.Fold.Shown {
+				t.Errorf("%d definitions in the data, %d in the text, fold says %d", shown, lines, data.Fold.Shown)
+			}
+			if shown+more+hidden != data.Fold.Total {
+				t.Errorf("%d shown + %d more + %d hidden, want the total %d", shown, more, hidden, data.Fold.Total)
+			}
+			out, err := json.Marshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out) > 4*len(text) {
+				t.Errorf("the data is %d bytes, over 4× the text's %d", len(out), len(text))
+			}
+		})
+	}
+	small := Build(shopIndex(t))
+	if _, data := small.Bounded(0); data != small {
+		t.Errorf("the shop map, within its budget, was bounded")
+	}
+}
+
+// TestUnder narrows a map to a folder or a file.
+func TestUnder(t *testing.T) {
+	m := Build(generatedIndex(300))
+	for _, tc := range []struct {
+		path string
+		want func(string) bool
+	}{
+		{"tables", func(p string) bool { return strings.HasPrefix(p, "tables/") }},
+		{"tables/", func(p string) bool { return strings.HasPrefix(p, "tables/") }},
+		{"./project.ts", func(p string) bool { return p == "project.ts" }},
+		{"", func(string) bool { return true }},
+		{"nowhere", func(string) bool { return false }},
+	} {
+		got := m.Under(tc.path)
+		n := 0
+		for _, f := range m.Files {
+			if tc.want(f.Path) {
+				n++
+			}
+		}
+		if len(got.Files) != n {
+			t.Errorf("Under(%q): %d files, want %d", tc.path, len(got.Files), n)
+		}
+		for _, f := range got.Files {
+			if !tc.want(f.Path) {
+				t.Errorf("Under(%q) has %s", tc.path, f.Path)
+			}
+		}
+	}
+}

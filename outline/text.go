@@ -25,6 +25,71 @@ const DefaultBudget = 8000
 // (`  … 12 more: 8 fn, 4 table`) and the files it shows nothing of per
 // folder.
 func (m *Map) Text(budget int) string {
+	text, _ := m.fold(budget)
+	return text
+}
+
+// Bounded is the map as a reader within budget characters is given it:
+// the text of Text(budget), and the map of what that text shows. Where
+// the text is the whole map, so is the map (m itself); where it is
+// folded, the map holds the files and definitions the text shows, each
+// shown file's other definitions counted in More, the files it shows
+// nothing of counted per folder in Fold.Hidden, and Fold.Rest says how to
+// ask for the rest. The map is then about the size of the text, not of
+// the project.
+func (m *Map) Bounded(budget int) (string, *Map) {
+	text, keep := m.fold(budget)
+	if keep == nil {
+		return text, m
+	}
+	kept := make([][]bool, len(m.Files))
+	shown := make([]int, len(m.Files))
+	total := 0
+	for i, f := range m.Files {
+		kept[i] = make([]bool, len(f.Definitions))
+		total += len(f.Definitions)
+	}
+	for _, a := range keep {
+		kept[a.file][a.def] = true
+		shown[a.file]++
+	}
+	out := &Map{Files: []FileOutline{}, Fold: &Fold{Shown: len(keep), Total: total, Hidden: []Hidden{}, Rest: Rest}}
+	byDir := map[string]*Hidden{}
+	var dirs []string
+	for i, f := range m.Files {
+		if shown[i] == 0 {
+			dir := path.Dir(f.Path)
+			h := byDir[dir]
+			if h == nil {
+				h = &Hidden{Folder: dir}
+				byDir[dir] = h
+				dirs = append(dirs, dir)
+			}
+			h.Files++
+			h.Definitions += len(f.Definitions)
+			continue
+		}
+		fo := FileOutline{Path: f.Path, Definitions: make([]Definition, 0, shown[i]), More: len(f.Definitions) - shown[i]}
+		for j, d := range f.Definitions {
+			if kept[i][j] {
+				fo.Definitions = append(fo.Definitions, d)
+			}
+		}
+		out.Files = append(out.Files, fo)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		out.Fold.Hidden = append(out.Fold.Hidden, *byDir[d])
+	}
+	return text, out
+}
+
+// Rest is how a folded map says to ask for what it leaves out.
+const Rest = "map with a path or a larger budget shows them"
+
+// fold renders the text within budget and returns the definitions it
+// keeps: nil where the whole map fits.
+func (m *Map) fold(budget int) (string, []at) {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
@@ -37,7 +102,7 @@ func (m *Map) Text(budget int) string {
 		total += len(f.Definitions)
 	}
 	if m.fullFits(lines, budget) {
-		return m.render(lines, nil, total, nil)
+		return m.render(lines, nil, total, nil), nil
 	}
 	rank := m.ranking()
 	fold := m.folding()
@@ -65,7 +130,7 @@ func (m *Map) Text(budget int) string {
 	if utf8.RuneCountInString(out) > budget {
 		out = cut(out, budget)
 	}
-	return out
+	return out, rank[:lo:lo]
 }
 
 // fullFits reports whether the whole map is at most budget characters,
@@ -182,7 +247,7 @@ func (m *Map) render(lines [][]string, keep []at, total int, fold *folding) stri
 		kept[first[a.file]+a.def] = true
 		shown[a.file]++
 	}
-	fmt.Fprintf(&b, "(folded: %d of %d definitions shown, the most referenced; the rest are counted)\n", len(keep), total)
+	fmt.Fprintf(&b, "(folded: %d of %d definitions shown, the most referenced; the rest are counted: %s)\n", len(keep), total, Rest)
 	type folder struct {
 		dir   string
 		files int

@@ -3,11 +3,20 @@ package tools
 import (
 	"context"
 
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/outline"
 )
 
-// MapInput is the input of map: none.
-type MapInput struct{}
+// MapInput is the input of map. Path narrows the map to a file or the
+// files under a folder ("" is the whole project); Budget is the size of
+// the text in characters (0 is outline.DefaultBudget). Where the map is
+// longer than the budget it is folded, the text and the data alike: what
+// it leaves out is counted, and a narrower path or a larger budget asks
+// for it.
+type MapInput struct {
+	Path   string `json:"path,omitempty"`
+	Budget int    `json:"budget,omitempty"`
+}
 
 func init() {
 	register(Tool{
@@ -18,18 +27,27 @@ func init() {
 		ReadOnly: true,
 		Local:    true,
 		Run: func(ctx context.Context, w *Workspace, in any) (Answer, error) {
-			return w.projectMap(ctx)
+			return w.projectMap(ctx, *in.(*MapInput))
 		},
 	})
 }
 
-// Map answers the outline of the project from the workspace's index: the
-// text folded to outline.DefaultBudget characters, and the whole map as data.
-func (w *Workspace) projectMap(ctx context.Context) (Answer, error) {
+// projectMap answers the outline of the project (or of the files under
+// in.Path) from the workspace's index: the text folded to the budget, and
+// as data the map of what the text shows, so the data is about the size
+// of the text on any project.
+func (w *Workspace) projectMap(ctx context.Context, in MapInput) (Answer, error) {
+	if in.Budget < 0 {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: budget is %d: give a number of characters, or 0 for the default %d", in.Budget, outline.DefaultBudget).With("field", "budget")
+	}
 	ix, err := w.Index(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
-	m := outline.Build(ix)
-	return Answer{Text: m.Text(0), Data: m}, nil
+	m := outline.Build(ix).Under(in.Path)
+	if len(m.Files) == 0 {
+		return Answer{}, diag.Errorf(diag.T9103, "no file of the map is at or under %s (map with no path lists the files)", in.Path).With("path", in.Path)
+	}
+	text, shown := m.Bounded(in.Budget)
+	return Answer{Text: text, Data: shown}, nil
 }
