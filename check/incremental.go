@@ -163,6 +163,9 @@ type change struct {
 	// code says a changed file's calls, sends, imports or exports differ
 	// (the inferred sends of any function may differ).
 	code bool
+	// rows says a changed file's row shape differs
+	// (definitions.SameRowShape): other files' row sites may differ.
+	rows bool
 	// gone are the old versions of the files that changed or went.
 	gone []*definitions.File
 }
@@ -225,6 +228,9 @@ func (ch *change) touch(old, new *definitions.File) {
 	if old == nil || new == nil || codeShape(old) != codeShape(new) {
 		ch.code = true
 	}
+	if old == nil || new == nil || !definitions.SameRowShape(old, new) {
+		ch.rows = true
+	}
 }
 
 // alters reports whether the change may alter what unit u looked up: a
@@ -253,9 +259,10 @@ func (ch *change) alters(u *unit, v *values) bool {
 			// search that infers them walks the same way.
 			may = ch.code || ch.paths
 		case depRowSites:
-			// Any file may add or drop a call that makes a helper's
-			// parameter a row; the sites are joined once per snapshot.
-			may = true
+			// A changed file's calls, returns, escapes, imports or
+			// exports can make a helper's parameter in another file a
+			// row, or not; its own uses alter only its own sites.
+			may = ch.rows || ch.paths
 		}
 		if may && v.of(d) != sn.val {
 			return true

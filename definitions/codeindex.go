@@ -31,6 +31,7 @@ type codeLineage struct {
 	mu    sync.Mutex
 	code  *codeJoin
 	names *nameJoin
+	rows  *rowBase // the last full join of row flows (rowsites.go)
 }
 
 // baseOf returns the join in *slot (one of ix's lineage's) where ix's

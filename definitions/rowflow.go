@@ -300,6 +300,15 @@ type rowScope struct {
 	up    *rowScope
 }
 
+// set binds name in s (its map made on the first name: most blocks
+// bind none).
+func (s *rowScope) set(name string, v *aval) {
+	if s.names == nil {
+		s.names = map[string]*aval{}
+	}
+	s.names[name] = v
+}
+
 func (s *rowScope) lookup(name string) (*aval, bool) {
 	for ; s != nil; s = s.up {
 		if v, ok := s.names[name]; ok {
@@ -591,7 +600,7 @@ func (w *rowWalker) params(fn int32) []int32 {
 // function walks function node fn with its parameters bound to in (nil:
 // nothing known), in a rowScope under up, and returns what it returns.
 func (w *rowWalker) function(fn int32, in []*aval, up *rowScope) []*aval {
-	sc := &rowScope{names: map[string]*aval{}, up: up}
+	sc := &rowScope{up: up}
 	for k, p := range w.params(fn) {
 		if p < 0 {
 			continue
@@ -630,9 +639,9 @@ func (w *rowWalker) bind(pat int32, v *aval, sc *rowScope) {
 	case rkIdentifier:
 		name := st.text(pat)
 		if !w.assigned[name] {
-			sc.names[name] = v
+			sc.set(name, v)
 		} else {
-			sc.names[name] = nil
+			sc.set(name, nil)
 		}
 	case rkAssignPattern:
 		if l := w.named(pat, 0); l >= 0 {
@@ -710,7 +719,7 @@ func (w *rowWalker) bindKey(key int32, name string, sp Span, v *aval, target int
 	}
 	if target == key {
 		if !w.assigned[name] {
-			sc.names[name] = field
+			sc.set(name, field)
 		}
 		return
 	}
@@ -812,7 +821,7 @@ func (w *rowWalker) eval(i int32, sc *rowScope) *aval {
 		}
 		return v
 	case rkBlock:
-		w.block(i, &rowScope{names: map[string]*aval{}, up: sc})
+		w.block(i, &rowScope{up: sc})
 		return nil
 	case rkLexical:
 		for d := st.nodes[i].first; d >= 0; d = st.nodes[d].next {
@@ -873,7 +882,7 @@ func (w *rowWalker) block(i int32, sc *rowScope) {
 // forIn walks `for (const x of list)`: x is an element of list.
 func (w *rowWalker) forIn(i int32, sc *rowScope) *aval {
 	st := w.st
-	inner := &rowScope{names: map[string]*aval{}, up: sc}
+	inner := &rowScope{up: sc}
 	left, right, body := int32(-1), int32(-1), w.lastNamed(i)
 	of := false
 	for c := st.nodes[i].first; c >= 0; c = st.nodes[c].next {

@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -51,8 +52,95 @@ func (ix *Index) RowSiteAt(path string, offset int) (RowSite, bool) {
 }
 
 func (ix *Index) rowSites() map[string][]RowSite {
-	ix.rowsOnce.Do(func() { ix.rowsBy = joinRowFlows(ix) })
+	ix.rowsOnce.Do(func() { ix.rowsBy = ix.joinRows() })
 	return ix.rowsBy
+}
+
+// rowBase is a full join of the row flows that the snapshots of a lineage
+// share: a snapshot whose files are its files but for a few, each with the
+// same row shape (SameRowShape) as before, resolves only those few again
+// and takes the other files' sites as they are. A keystroke in a
+// function's body so costs the sites of its file, not the project's.
+type rowBase struct {
+	files  []*File
+	byPath map[string]*File
+	j      *rowJoin
+	sites  map[string][]RowSite
+}
+
+// joinRows answers ix's row sites from the lineage's base where it can,
+// else joins all files and keeps that as the base.
+func (ix *Index) joinRows() map[string][]RowSite {
+	l := ix.lineage
+	l.mu.Lock()
+	base := l.rows
+	l.mu.Unlock()
+	if base != nil {
+		if changed, ok := changedFiles(base.files, ix.sorted); ok && sameShapes(base, changed) {
+			j := &rowJoin{ix: ix, calls: base.j.calls, escaped: base.j.escaped, memo: map[string]rowOf{}, base: base.j.memo, busy: map[string]bool{}}
+			sites := maps.Clone(base.sites)
+			for _, f := range changed {
+				if s := j.fileSites(f); s != nil {
+					sites[f.Path] = s
+				} else {
+					delete(sites, f.Path)
+				}
+			}
+			return sites
+		}
+	}
+	j, sites := joinRowFlows(ix)
+	base = &rowBase{files: ix.sorted, byPath: make(map[string]*File, len(ix.sorted)), j: j, sites: sites}
+	for _, f := range ix.sorted {
+		base.byPath[f.Path] = f
+	}
+	l.mu.Lock()
+	l.rows = base
+	l.mu.Unlock()
+	return sites
+}
+
+// sameShapes reports whether each changed file has the row shape its
+// version in base had.
+func sameShapes(base *rowBase, changed []*File) bool {
+	for _, f := range changed {
+		old := base.byPath[f.Path]
+		if old == nil || !SameRowShape(old, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// SameRowShape reports whether two versions of a file say the same to
+// the row sites of other files: the same top-level functions, calls of
+// project functions (with what each argument is), returns and escapes,
+// and the same imports and exports. Where it holds, only the file's own
+// row sites can differ.
+func SameRowShape(a, b *File) bool {
+	ra, rb := &a.Uses.Rows, &b.Uses.Rows
+	if !slices.Equal(ra.Funcs, rb.Funcs) || !slices.Equal(ra.Escapes, rb.Escapes) || !slices.Equal(ra.Returns, rb.Returns) ||
+		len(ra.Calls) != len(rb.Calls) || len(a.Imports) != len(b.Imports) || len(a.Exports) != len(b.Exports) {
+		return false
+	}
+	for i := range ra.Calls {
+		if ra.Calls[i].Callee != rb.Calls[i].Callee || !slices.Equal(ra.Calls[i].Args, rb.Calls[i].Args) {
+			return false
+		}
+	}
+	for i := range a.Imports {
+		x, y := a.Imports[i], b.Imports[i]
+		if x.Module != y.Module || x.Imported != y.Imported || x.Local != y.Local {
+			return false
+		}
+	}
+	for i := range a.Exports {
+		x, y := a.Exports[i], b.Exports[i]
+		if x.Module != y.Module || x.Exported != y.Exported || x.Local != y.Local {
+			return false
+		}
+	}
+	return true
 }
 
 // rowOf is what an origin resolves to: a row of table (a list of them
@@ -68,7 +156,19 @@ type rowJoin struct {
 	calls   map[string][]rowCallIn // by target "path#F"
 	escaped map[string]bool        // targets
 	memo    map[string]rowOf
-	busy    map[string]bool
+	// base is the memo of the lineage's full join, read only, where this
+	// join resolves a few files on top of it (rowBase).
+	base map[string]rowOf
+	busy map[string]bool
+}
+
+// memoOf answers what key resolved to, in this join's memo or its base's.
+func (j *rowJoin) memoOf(key string) (rowOf, bool) {
+	if r, ok := j.memo[key]; ok {
+		return r, true
+	}
+	r, ok := j.base[key]
+	return r, ok
 }
 
 type rowCallIn struct {
@@ -76,7 +176,7 @@ type rowCallIn struct {
 	args []RowOrigin
 }
 
-func joinRowFlows(ix *Index) map[string][]RowSite {
+func joinRowFlows(ix *Index) (*rowJoin, map[string][]RowSite) {
 	j := &rowJoin{ix: ix, calls: map[string][]rowCallIn{}, escaped: map[string]bool{}, memo: map[string]rowOf{}, busy: map[string]bool{}}
 	for _, f := range ix.sorted {
 		fl := &f.Uses.Rows
@@ -93,17 +193,26 @@ func joinRowFlows(ix *Index) map[string][]RowSite {
 	}
 	out := map[string][]RowSite{}
 	for _, f := range ix.sorted {
-		for _, u := range f.Uses.Rows.Uses {
-			r := j.resolve(u.Of, f.Path)
-			if !r.ok || r.list {
-				continue
-			}
-			out[f.Path] = append(out[f.Path], RowSite{Path: f.Path, Def: u.Def, Table: r.table, Column: u.Column, How: u.How})
+		if s := j.fileSites(f); s != nil {
+			out[f.Path] = s
 		}
-		sites := out[f.Path]
-		sort.SliceStable(sites, func(a, b int) bool { return sites[a].Column.Span.Start < sites[b].Column.Span.Start })
 	}
-	return out
+	return j, out
+}
+
+// fileSites resolves the row uses of file f into its row sites, by
+// offset; nil where it has none.
+func (j *rowJoin) fileSites(f *File) []RowSite {
+	var sites []RowSite
+	for _, u := range f.Uses.Rows.Uses {
+		r := j.resolve(u.Of, f.Path)
+		if !r.ok || r.list {
+			continue
+		}
+		sites = append(sites, RowSite{Path: f.Path, Def: u.Def, Table: r.table, Column: u.Column, How: u.How})
+	}
+	sort.SliceStable(sites, func(a, b int) bool { return sites[a].Column.Span.Start < sites[b].Column.Span.Start })
+	return sites
 }
 
 // target is the function that binding b of file f names, as "path#F",
@@ -195,7 +304,7 @@ func (j *rowJoin) param(path, fk string) rowOf {
 	}
 	t := path + "#" + name
 	key := "p " + t + ":" + ks
-	if r, ok := j.memo[key]; ok {
+	if r, ok := j.memoOf(key); ok {
 		return r
 	}
 	if j.busy[key] || j.escaped[t] {
@@ -226,7 +335,7 @@ func (j *rowJoin) returns(t string) rowOf {
 		return rowOf{}
 	}
 	key := "r " + t
-	if r, ok := j.memo[key]; ok {
+	if r, ok := j.memoOf(key); ok {
 		return r
 	}
 	if j.busy[key] {

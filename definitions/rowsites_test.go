@@ -45,3 +45,32 @@ func showRowSites(ix *Index, sites []RowSite) string {
 	}
 	return b.String()
 }
+
+// TestRowSitesUpdate: a snapshot that Update makes answers the row sites
+// a fresh build of its files does, whether the edit leaves the file's row
+// shape as it was (only its own sites are joined again) or not.
+func TestRowSitesUpdate(t *testing.T) {
+	srcs, _ := readArchive(t, "testdata/rows/flow.txtar")
+	edits := []struct{ path, find, replace string }{
+		{"functions/visits.ts", "ctx.log(q.born)", "ctx.log(q.borne)"},               // the same shape
+		{"functions/visits.ts", "name: label(p),", "name: p,"},                       // a call gone
+		{"lib/format.ts", "export function first(list) {", "function first(list) {"}, // a function no more exported
+		{"screens/visits.tsx", "{label(p)} ", ""},
+	}
+	ctx := context.Background()
+	ix := FromFiles(ctx, srcs)
+	ix.AllRowSites()
+	for _, e := range edits {
+		src := string(srcs[e.path])
+		if !strings.Contains(src, e.find) {
+			t.Fatalf("%s has no %q", e.path, e.find)
+		}
+		srcs[e.path] = []byte(strings.Replace(src, e.find, e.replace, 1))
+		ix = ix.Update(e.path, srcs[e.path])
+		got := showRowSites(ix, ix.AllRowSites())
+		fresh := FromFiles(ctx, srcs)
+		if want := showRowSites(fresh, fresh.AllRowSites()); got != want {
+			t.Errorf("after %q in %s:\n%s\nwant\n%s", e.replace, e.path, got, want)
+		}
+	}
+}
