@@ -451,15 +451,6 @@ func nonNil(xs []string) []string {
 	return xs
 }
 
-// textOf is the text of a project file as the workspace sees it (the
-// document's where open), for positions.
-func textOf(ix *definitions.Index, rel string) []byte {
-	if f := ix.File(rel); f != nil {
-		return f.Src
-	}
-	return nil
-}
-
 // index is the workspace's index with the open documents, for reading:
 // where the folder is watched (by the server or through the client's
 // watched files), the cached snapshot that the watcher keeps current,

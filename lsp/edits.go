@@ -63,24 +63,9 @@ func (s *server) renamable(ctx context.Context, p protocol.TextDocumentPositionP
 		return nil, nil, nil, err
 	}
 	ws, _ := s.workspace()
-	if _, err := ws.Resolve(rel, true); err != nil {
-		return nil, nil, nil, diag.Errorf(diag.T9122, "%s cannot be renamed in: %s", rel, strings.TrimPrefix(err.Error(), diag.T9105+": ")).With("path", rel)
-	}
-	if ix == nil || l == nil {
-		return nil, nil, nil, diag.Errorf(diag.T9122, "%s is not a file of the project's index", rel).With("path", rel)
-	}
-	t, ok := tools.TargetAt(ix, rel, off)
-	if !ok {
-		start, end := tools.WordAt(textOf(ix, rel), off)
-		word := string(textOf(ix, rel)[start:end])
-		if word == "" {
-			return nil, nil, nil, diag.Errorf(diag.T9122, "nothing to rename here: not the name of a definition or a column").With("path", rel)
-		}
-		return nil, nil, nil, diag.Errorf(diag.T9122, "`%s` here is not the name of a definition or a column", word).With("path", rel)
-	}
-	if !t.Plain {
-		return nil, nil, nil, diag.Errorf(diag.T9122, "`%s` here is a code site (%s) that may name %s, not a place that names it for certain; rename it at its declaration",
-			textOf(ix, rel)[t.Span.Start:t.Span.End], t.Mark, t.Name).With("path", rel).With("name", t.Name)
+	t, err := ws.RenameTarget(ix, rel, off)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	return ix, t, l, nil
 }

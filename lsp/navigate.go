@@ -9,7 +9,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/tent-tools/tent-tools/definitions"
-	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -177,38 +176,19 @@ func (s *server) hover(ctx context.Context, req jsonrpc2.Request) (any, error) {
 	if err != nil || ix == nil || l == nil {
 		return nil, err
 	}
-	var parts []string
-	var rng *protocol.Range
-	if t, ok := tools.TargetAt(ix, rel, off); ok {
-		parts = append(parts, tools.Describe(ix, t.Name))
-		r := l.span(t.Span.Start, t.Span.End)
-		rng = &r
-	}
-	for _, f := range s.findingsAt(ctx, ix, rel, off) {
-		text := fmt.Sprintf("**%s** %s", f.Code, f.Message)
-		if f.Fix != nil {
-			text += "\n\nfix: " + f.Fix.Title
-		}
-		parts = append(parts, text)
-	}
-	if len(parts) == 0 {
+	text, span := tools.Hover(ix, rel, off, s.checkFile(ctx, ix, rel))
+	if text == "" {
 		return nil, nil
 	}
+	var rng *protocol.Range
+	if span != nil {
+		r := l.span(span.Start, span.End)
+		rng = &r
+	}
 	return map[string]any{
-		"contents": protocol.MarkupContent{Kind: protocol.Markdown, Value: strings.Join(parts, "\n\n---\n\n")},
+		"contents": protocol.MarkupContent{Kind: protocol.Markdown, Value: text},
 		"range":    rng,
 	}, nil
-}
-
-// findingsAt lists the check's findings of rel whose span holds off.
-func (s *server) findingsAt(ctx context.Context, ix *definitions.Index, rel string, off int) []diag.Finding {
-	var out []diag.Finding
-	for _, f := range s.checkFile(ctx, ix, rel) {
-		if f.Start <= off && off <= max(f.End, f.Start) {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 func (s *server) documentSymbol(ctx context.Context, req jsonrpc2.Request) (any, error) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/schema"
 )
 
@@ -259,4 +260,57 @@ func fuzzy(query, name string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// RenameTarget is what a rename at off of the file rel would rename: a
+// plain place of a definition or a column, in a file the tools may write
+// (w's resolver). Anything else is T9122, saying why.
+func (w *Workspace) RenameTarget(ix *definitions.Index, rel string, off int) (*Target, error) {
+	if _, err := w.Resolve(rel, true); err != nil {
+		return nil, diag.Errorf(diag.T9122, "%s cannot be renamed in: %s", rel, strings.TrimPrefix(err.Error(), diag.T9105+": ")).With("path", rel)
+	}
+	var f *definitions.File
+	if ix != nil {
+		f = ix.File(rel)
+	}
+	if f == nil {
+		return nil, diag.Errorf(diag.T9122, "%s is not a file of the project's index", rel).With("path", rel)
+	}
+	t, ok := TargetAt(ix, rel, off)
+	if !ok {
+		start, end := WordAt(f.Src, off)
+		if word := string(f.Src[start:end]); word != "" {
+			return nil, diag.Errorf(diag.T9122, "`%s` here is not the name of a definition or a column", word).With("path", rel)
+		}
+		return nil, diag.Errorf(diag.T9122, "nothing to rename here: not the name of a definition or a column").With("path", rel)
+	}
+	if !t.Plain {
+		return nil, diag.Errorf(diag.T9122, "`%s` here is a code site (%s) that may name %s, not a place that names it for certain; rename it at its declaration",
+			f.Src[t.Span.Start:t.Span.End], t.Mark, t.Name).With("path", rel).With("name", t.Name)
+	}
+	return t, nil
+}
+
+// Hover is what a hover at off of the file rel says (Markdown): the
+// definition or column named there (Describe), then each finding of
+// findings whose span holds off, with its fix's title; and the span of
+// the name, where there is one. "" where there is nothing to say.
+func Hover(ix *definitions.Index, rel string, off int, findings []diag.Finding) (string, *definitions.Span) {
+	var parts []string
+	var span *definitions.Span
+	if t, ok := TargetAt(ix, rel, off); ok {
+		parts = append(parts, Describe(ix, t.Name))
+		span = &t.Span
+	}
+	for _, f := range findings {
+		if f.Path != rel || off < f.Start || off > max(f.End, f.Start) {
+			continue
+		}
+		text := fmt.Sprintf("**%s** %s", f.Code, f.Message)
+		if f.Fix != nil {
+			text += "\n\nfix: " + f.Fix.Title
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, "\n\n---\n\n"), span
 }
