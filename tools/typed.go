@@ -86,6 +86,12 @@ func (w *Workspace) ChangedBy(ctx context.Context, in ChangedByInput) (*ChangedB
 	return typed[ChangedByAnswer](ctx, w, "changedBy", &in)
 }
 
+// Change edits the app by operations, all or none, as one point (the
+// change tool).
+func (w *Workspace) Change(ctx context.Context, in ChangeInput) (*ChangeAnswer, error) {
+	return typed[ChangeAnswer](ctx, w, "change", &in)
+}
+
 // Check answers the project's findings (the check tool).
 func (w *Workspace) Check(ctx context.Context, in CheckInput) (*CheckAnswer, error) {
 	return typed[CheckAnswer](ctx, w, "check", &in)

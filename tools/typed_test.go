@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,10 +13,14 @@ import (
 )
 
 // TestToolFacts: every tool states its answer's type on its registration
-// (MCP's output schema, the typed calls), and no tool that writes says it
-// is read-only.
+// (MCP's output schema, the typed calls), has its typed call (typed.go),
+// and no tool that writes says it is read-only.
 func TestToolFacts(t *testing.T) {
+	ws := reflect.TypeOf(&Workspace{})
 	for _, tool := range All() {
+		if _, ok := ws.MethodByName(strings.ToUpper(tool.Name[:1]) + tool.Name[1:]); !ok {
+			t.Errorf("tool %s has no typed call on Workspace (typed.go)", tool.Name)
+		}
 		if tool.Answer == nil {
 			t.Errorf("tool %s states no answer type (Tool.Answer)", tool.Name)
 		}
