@@ -485,7 +485,7 @@ func (s *server) call(ctx context.Context, tool string, input json.RawMessage) (
 	if err != nil {
 		return nil, err
 	}
-	if t, ok := tools.Lookup(tool); ok && t.Writes {
+	if t, ok := tools.Lookup(tool); ok && (t.Writes || t.WritesWith != nil) { // check with fix writes
 		if edit := s.syncOpenDocuments(); len(edit.DocumentChanges) > 0 || len(edit.Changes) > 0 {
 			go func() {
 				var res json.RawMessage
