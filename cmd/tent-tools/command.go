@@ -262,6 +262,9 @@ func usage(cmd string) string {
 			b.WriteString(" [flags]")
 		}
 		fmt.Fprintf(&b, "\n\n%s\n", c.summary)
+		if facts := toolFacts(c.name); facts != "" {
+			fmt.Fprintf(&b, "\n%s\n", facts)
+		}
 		if n > 0 {
 			fmt.Fprintf(&b, "\nflags:\n%s", flagHelp(fs))
 		}
@@ -329,4 +332,31 @@ func givenInt(fs *flag.FlagSet, name string, v *int) *int {
 		return nil
 	}
 	return v
+}
+
+// toolFacts says what the tool behind a command does to the workspace and
+// the world, read from the tool's registration: the same facts MCP gives an
+// agent as its annotations, so no face keeps its own list. A command that
+// is no tool (help, lsp, mcp) has none.
+func toolFacts(name string) string {
+	t, ok := tools.Lookup(name)
+	if !ok {
+		return ""
+	}
+	var says []string
+	switch {
+	case t.ReadOnly:
+		says = append(says, "changes nothing")
+	case t.Additive:
+		says = append(says, "changes the workspace, not destructively (what MCP calls destructiveHint: false)")
+	default:
+		says = append(says, "changes the workspace and may be destructive: it may take away a file, a definition, a text or rows")
+	}
+	if !t.ReadOnly && t.Idempotent {
+		says = append(says, "the same call again changes nothing more")
+	}
+	if !t.Local {
+		says = append(says, "may reach beyond the workspace (the network, programs of the machine)")
+	}
+	return "It " + strings.Join(says, "; ") + "."
 }

@@ -99,6 +99,7 @@ func TestCommands(t *testing.T) {
 		{name: "error-json", args: []string{"--json", "read", "nothing.ts"}},
 		{name: "error-outside", args: []string{"read", "../x"}},
 		{name: "help-read", args: []string{"help", "read"}},
+		{name: "help-remove", args: []string{"help", "remove"}},
 		{name: "help-flag", args: []string{"edit", "-h"}},
 		{name: "help-alias", args: []string{"help", "changedBy"}},
 		{name: "usage-no-command", args: []string{"--json"}},
