@@ -87,16 +87,7 @@ type sources struct {
 // a was name.
 func resolve(m *Model, have map[string]*dbTable) sources {
 	s := sources{tables: map[string]*dbTable{}, columns: map[string]map[string]string{}}
-	named := map[string]bool{}
-	for _, n := range m.Removed {
-		named[n] = true
-	}
-	for _, t := range m.Tables {
-		named[t.Name] = true
-		for _, w := range t.Was {
-			named[w] = true
-		}
-	}
+	named := tableNames(m)
 	claimed := map[string]bool{}
 	var loose []*dbTable
 	for _, name := range sortedNames(have) {
@@ -151,16 +142,7 @@ func onceCalled(loose []*dbTable, claimed map[string]bool, col string, names []s
 // resolveColumns is resolve for the columns of one table.
 func resolveColumns(t *schema.Table, src *dbTable) map[string]string {
 	out := map[string]string{}
-	named := map[string]bool{}
-	for _, n := range t.Removed {
-		named[n] = true
-	}
-	for _, c := range t.Columns {
-		named[c.Name] = true
-		for _, w := range c.Was {
-			named[w] = true
-		}
-	}
+	named := columnNames(t)
 	claimed := map[string]bool{}
 	for _, c := range t.Columns {
 		from := ""
@@ -404,4 +386,36 @@ func clearLineage(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// tableNames is every table name the model states: its tables' names and
+// was names, and its removed names. A table of the database under none of
+// them is one no definition names.
+func tableNames(m *Model) map[string]bool {
+	named := map[string]bool{}
+	for _, n := range m.Removed {
+		named[n] = true
+	}
+	for _, t := range m.Tables {
+		named[t.Name] = true
+		for _, w := range t.Was {
+			named[w] = true
+		}
+	}
+	return named
+}
+
+// columnNames is tableNames for the columns of one table.
+func columnNames(t *schema.Table) map[string]bool {
+	named := map[string]bool{}
+	for _, n := range t.Removed {
+		named[n] = true
+	}
+	for _, c := range t.Columns {
+		named[c.Name] = true
+		for _, w := range c.Was {
+			named[w] = true
+		}
+	}
+	return named
 }

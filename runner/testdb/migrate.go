@@ -55,16 +55,7 @@ func (d *DB) Drift(ctx context.Context, m *Model) ([]Drift, error) {
 
 func drift(m *Model, have map[string]*dbTable) []Drift {
 	s := resolve(m, have)
-	named := map[string]bool{}
-	for _, n := range m.Removed {
-		named[n] = true
-	}
-	for _, t := range m.Tables {
-		named[t.Name] = true
-		for _, w := range t.Was {
-			named[w] = true
-		}
-	}
+	named := tableNames(m)
 	var out []Drift
 	for name := range have {
 		if !named[name] && !s.claimsTable(name) {
@@ -76,16 +67,7 @@ func drift(m *Model, have map[string]*dbTable) []Drift {
 		if src == nil {
 			continue
 		}
-		cols := map[string]bool{}
-		for _, n := range t.Removed {
-			cols[n] = true
-		}
-		for _, c := range t.Columns {
-			cols[c.Name] = true
-			for _, w := range c.Was {
-				cols[w] = true
-			}
-		}
+		cols := columnNames(t)
 		for _, c := range src.Columns {
 			if !cols[c] && !s.claims(t.Name, c) {
 				out = append(out, Drift{Table: src.Name, Column: c, Live: t.Name})
