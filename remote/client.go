@@ -94,7 +94,7 @@ func (w *Workspace) current(ctx context.Context) (*link, error) {
 // asks, opts' approver is asked here. The answer's data is the far side's
 // JSON (json.RawMessage), which every face prints as the local answer.
 //
-// The failure rules (remote.md §3): at most two calls at once per host; a
+// The failure rules (docs/pages/remote.md): at most two calls at once per host; a
 // call that only reads whose transport failed is sent once more on a new
 // link; a call that writes is never sent twice: where its link dropped
 // before its answer, the far side's history is asked, by the call's id,
