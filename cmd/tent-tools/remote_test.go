@@ -47,6 +47,10 @@ func TestRemote(t *testing.T) {
 		{"search", "customers", "--json"},
 		{"undo"},
 		{"read", "tables/nope.ts"},
+		// A dotted NAME that names a file there is a path, as it is here.
+		{"write", "notes.md", "--text", "hello\n"},
+		{"remove", "notes.md"},
+		{"remove", "engine.ts"},
 	}
 	for i, step := range steps {
 		args := append([]string{"--caller", "ann"}, step...)

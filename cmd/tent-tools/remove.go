@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -20,7 +22,7 @@ func init() {
 				switch {
 				case *path != "" && len(args) == 0:
 					return e.call("remove", tools.RemoveInput{Path: *path})
-				case *path == "" && len(args) == 1 && looksLikePath(e.dir, args[0]):
+				case *path == "" && len(args) == 1 && e.looksLikePath(args[0]):
 					// lib/tax2.ts, or a file or folder that stands in the project: a path.
 					return e.call("remove", tools.RemoveInput{Path: args[0]})
 				case *path == "" && len(args) == 1:
@@ -33,16 +35,28 @@ func init() {
 }
 
 // looksLikePath reports whether a NAME given to remove is a path: it holds
-// a slash (lib/tax2.ts), or a dot and a file of that name stands in the
-// project folder dir (notes.md). Definition names hold neither; a column
-// (orders.buyer) holds a dot, but names no file.
-func looksLikePath(dir, name string) bool {
+// a slash (lib/tax2.ts), or a dot and a file or folder of that name stands
+// in the project (notes.md). Definition names hold neither; a column
+// (orders.buyer) holds a dot, but names no file. For -C HOST:PATH the
+// project is asked through list on the far side, as every other call is.
+func (e *env) looksLikePath(name string) bool {
 	if strings.ContainsRune(name, '/') {
 		return true
 	}
 	if !strings.ContainsRune(name, '.') {
 		return false
 	}
-	_, err := os.Lstat(filepath.Join(dir, name))
-	return err == nil
+	if _, ok := e.remoteTarget(); !ok {
+		_, err := os.Lstat(filepath.Join(e.dir, name))
+		return err == nil
+	}
+	_, err := e.call("list", tools.ListInput{Path: name, Depth: 1, Hidden: true})
+	var te *diag.ToolError
+	switch {
+	case err == nil:
+		return true // a folder stands there
+	case errors.As(err, &te) && te.Code == "T9102":
+		return true // a file stands there: list says it is not a folder
+	}
+	return false
 }
