@@ -27,7 +27,7 @@ var rules = []rule{
 	{"only shot drives the browser", "github.com/chromedp/", []string{"shot/..."}},
 	{"only parser, definitions and rename read trees", "github.com/smacker/go-tree-sitter", []string{"parser", "definitions", "rename"}},
 	{"only runner runs app code", "github.com/dop251/goja", []string{"runner/..."}},
-	{"only runner bundles app code", "github.com/evanw/esbuild", []string{"runner/..."}},
+	{"only runner bundles app code (studio/web/build bundles the studio's own page)", "github.com/evanw/esbuild", []string{"runner/...", "studio/web/build"}},
 	{"only sqlitefile opens SQLite", "modernc.org/sqlite", []string{"internal/sqlitefile"}},
 	{"only the stores open databases", module + "internal/sqlitefile", []string{"history", "notes", "runner/...", "internal/workspace"}},
 	{"the faces stand on tools and host: nothing below imports them", module + "host", []string{"mcp/...", "cmd/..."}},
