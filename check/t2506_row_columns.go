@@ -11,7 +11,8 @@ import (
 // unknownRowColumns reports T2506: code that names a column on a value the
 // index proves to be a row of table T (definitions.RowSite: a result of
 // ctx.db.T, an element of one, a may rule's row, a screen's loaded data, a
-// helper's parameter that every call gives such a row), where T has no
+// helper's parameter that every call gives such a row, ctx.user, what
+// ctx.call gives, an element of what map gives), where T has no
 // such column (nor id). Where the name was renamed (a was of a column) or
 // misspells exactly one column, the fix writes the column.
 func unknownRowColumns(p *pass) []diag.Finding {
@@ -49,6 +50,9 @@ func rowMessage(s definitions.RowSite) string {
 	case definitions.RowPatchKey:
 		return fmt.Sprintf("an object passed to ctx.db.%s: %s has no column %s", s.Table, s.Table, s.Column.Name)
 	}
+	if s.From != "" {
+		return fmt.Sprintf("a row of %s (from %s) has no column %s", s.Table, s.From, s.Column.Name)
+	}
 	return fmt.Sprintf("a row of %s has no column %s", s.Table, s.Column.Name)
 }
 
@@ -67,7 +71,7 @@ func (p *pass) rowSites(path string) []definitions.RowSite {
 func rowSitesValue(sites []definitions.RowSite) string {
 	xs := make([]string, 0, len(sites))
 	for _, s := range sites {
-		xs = append(xs, s.Table+"."+s.Column.Name+"@"+strconv.Itoa(s.Column.Span.Start)+":"+strconv.Itoa(s.Column.Span.End)+":"+strconv.Itoa(int(s.How))+":"+s.Def)
+		xs = append(xs, s.Table+"."+s.Column.Name+"@"+strconv.Itoa(s.Column.Span.Start)+":"+strconv.Itoa(s.Column.Span.End)+":"+strconv.Itoa(int(s.How))+":"+s.Def+":"+s.From)
 	}
 	return hashStrings(xs)
 }

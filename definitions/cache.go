@@ -45,7 +45,7 @@ const cacheMagic = "tentidx\n"
 // version is not read (LoadCache fails, and the caller builds anew); it
 // rises with every change of the layout or of what the index computes
 // per file.
-const CacheVersion = 6
+const CacheVersion = 7
 
 // racyWindow is how close to the moment a file was stamped its last change
 // may be before the stamp is no proof: a change within one tick of the

@@ -7,11 +7,13 @@ func (e *encoder) rowOrigin(o RowOrigin) {
 	e.bool(o.List)
 	e.str(o.Param)
 	e.str(o.Call)
+	e.bool(o.Ctx)
+	e.str(o.Via)
 	e.bool(o.Elem)
 }
 
 func (d *decoder) rowOrigin() RowOrigin {
-	return RowOrigin{Table: d.str(), List: d.bool(), Param: d.str(), Call: d.str(), Elem: d.bool()}
+	return RowOrigin{Table: d.str(), List: d.bool(), Param: d.str(), Call: d.str(), Ctx: d.bool(), Via: d.str(), Elem: d.bool()}
 }
 
 func (e *encoder) rowFlow(r *RowFlow) {

@@ -21,6 +21,16 @@ import (
 //     `const [a] = …`, the callback parameter of filter, map, find,
 //     forEach, some, every (filter, slice, sort keep the list);
 //   - the row parameter of a table's may rules;
+//   - ctx.user, a row of the project's users table (or null, or the
+//     system's { system: true }), where ctx is a run's ctx: the first
+//     parameter of a fn's run and may, a screen's load, a table's may
+//     rules, or a helper's parameter every call of which passes one;
+//   - what ctx.call('N', …) returns: what each return of N's run is (a
+//     flow's, its last step's);
+//   - an element of what map gives where its callback returns a row (or
+//     an object holding one), and of Promise.all of such a list; a
+//     project function given to a list method as its callback is called
+//     with the elements;
 //   - a field of an object literal that holds one, and the props a screen's
 //     view destructures from what its load returns;
 //   - a parameter of a project function every call of which passes a row of
@@ -46,8 +56,8 @@ type RowFlow struct {
 	Escapes []string
 }
 
-// RowOrigin says where a value comes from: exactly one of Table, Param and
-// Call is set.
+// RowOrigin says where a value comes from: exactly one of Table, Param,
+// Call and Ctx is set.
 type RowOrigin struct {
 	// Table: a row of Table, or a list of them where List is set.
 	Table string
@@ -58,12 +68,27 @@ type RowOrigin struct {
 	// Call is what the project function of a binding returns
 	// ("module#imported", or "#F" for a top-level function of the file).
 	Call string
-	// Elem: an element of the list that Param or Call is.
+	// Ctx: a run's ctx (docs/pages/format.md §6).
+	Ctx bool
+	// Via is taken of what Ctx or Param is, where that is a ctx: "user"
+	// for its user (a row of the users table), "call:N" for what
+	// ctx.call('N') returns.
+	Via string
+	// Elem: an element of the list that Param, Call or Via is.
 	Elem bool
 }
 
 // Known reports whether o says anything.
-func (o RowOrigin) Known() bool { return o.Table != "" || o.Param != "" || o.Call != "" }
+func (o RowOrigin) Known() bool { return o.Table != "" || o.Param != "" || o.Call != "" || o.Ctx }
+
+// isCtx reports whether o is certainly a run's ctx.
+func (o RowOrigin) isCtx() bool { return o.Ctx && o.Via == "" }
+
+// open reports whether o is a Param, Call or Via the join resolves, and no
+// element of one: it may be a row, a list of rows or a ctx.
+func (o RowOrigin) open() bool {
+	return (o.Param != "" || o.Call != "" || o.Via != "" && o.Via != "user") && !o.Elem
+}
 
 // RowHow is how a site names a column of a row.
 type RowHow uint8
@@ -262,11 +287,14 @@ func rkTables() (ts, tsx []rk) {
 	return rkTS, rkTSX
 }
 
-// aval is what the row flow knows of a value: an origin, or the fields of
-// an object literal; nil for nothing.
+// aval is what the row flow knows of a value: an origin, the fields of an
+// object literal, or the elements of an array map made; nil for nothing.
 type aval struct {
 	o      RowOrigin
 	fields map[string]*aval
+	// items is every element of an array that map gave (known in this
+	// file only; a list of rows of a table is an origin instead).
+	items *aval
 }
 
 // elem is an element of v, where v is (or may be) a list of rows.
@@ -275,9 +303,11 @@ func (v *aval) elem() *aval {
 		return nil
 	}
 	switch {
+	case v.items != nil:
+		return v.items
 	case v.o.Table != "" && v.o.List:
 		return &aval{o: RowOrigin{Table: v.o.Table}}
-	case (v.o.Param != "" || v.o.Call != "") && !v.o.Elem:
+	case v.o.open():
 		o := v.o
 		o.Elem = true
 		return &aval{o: o}
@@ -287,12 +317,49 @@ func (v *aval) elem() *aval {
 
 // rowish reports whether v may be a single row (its uses are recorded).
 func (v *aval) rowish() bool {
-	return v != nil && v.o.Known() && !(v.o.Table != "" && v.o.List)
+	return v != nil && v.o.Known() && !(v.o.Table != "" && v.o.List) && !v.o.isCtx()
 }
 
 // listish reports whether v may be a list of rows.
 func (v *aval) listish() bool {
-	return v != nil && (v.o.Table != "" && v.o.List || (v.o.Param != "" || v.o.Call != "") && !v.o.Elem)
+	return v != nil && (v.items != nil || v.o.Table != "" && v.o.List || v.o.open())
+}
+
+// ctxish reports whether v may be a run's ctx: one, or a parameter.
+func (v *aval) ctxish() bool {
+	return v != nil && v.fields == nil && (v.o.isCtx() || v.o.Param != "" && v.o.Via == "" && !v.o.Elem)
+}
+
+// via is what v's user (how "user") or ctx.call('N') (how "call:N") is,
+// where v may be a ctx.
+func (v *aval) via(how string) *aval {
+	o := v.o
+	o.Via = how
+	return &aval{o: o}
+}
+
+// mapped is the array map gives where its callback returns r: a list of
+// rows of T where r is a row of T.
+func mapped(r *aval) *aval {
+	switch {
+	case r == nil:
+		return nil
+	case r.fields == nil && r.items == nil && r.o.Table != "" && !r.o.List:
+		return &aval{o: RowOrigin{Table: r.o.Table, List: true}}
+	}
+	return &aval{items: r}
+}
+
+// same reports whether a and b are known alike (the returns of a
+// callback).
+func same(a, b *aval) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.fields != nil || b.fields != nil || a.items != nil || b.items != nil {
+		return false
+	}
+	return a.o == b.o
 }
 
 type rowScope struct {
@@ -502,22 +569,57 @@ func (w *rowWalker) definition(d *Definition) {
 		}
 		return w.nodeAt(v.Span)
 	}
+	ctx := func() *aval { return &aval{o: RowOrigin{Ctx: true}} }
 	switch d.Kind {
 	case KindTable:
 		may := prop(d.Arg, "may")
 		if may != nil && may.Kind == ValObject {
 			for _, p := range may.Props {
 				if n := code(p.Value); n >= 0 {
-					w.function(n, []*aval{nil, {o: RowOrigin{Table: d.Name}}}, nil)
+					w.function(n, []*aval{ctx(), {o: RowOrigin{Table: d.Name}}}, nil)
 				}
 			}
 		} else if n := code(may); n >= 0 {
-			w.function(n, []*aval{nil, {o: RowOrigin{Table: d.Name}}}, nil)
+			w.function(n, []*aval{ctx(), {o: RowOrigin{Table: d.Name}}}, nil)
+		}
+	case KindFn:
+		// run and may take the run's ctx; what run returns is what
+		// ctx.call of the function gives (one return, if only a zero
+		// one, marks the function in the file's shape).
+		for _, p := range d.Arg.Props {
+			n := code(p.Value)
+			if n < 0 {
+				continue
+			}
+			switch p.Key {
+			case "run":
+				rets := w.function(n, []*aval{ctx()}, nil)
+				if len(rets) == 0 {
+					rets = []*aval{nil}
+				}
+				for _, r := range rets {
+					var o RowOrigin
+					if r != nil && r.fields == nil && r.items == nil {
+						o = r.o
+					}
+					w.flow.Returns = append(w.flow.Returns, RowReturn{Func: "@" + d.Name, Of: o})
+				}
+			case "may":
+				w.function(n, []*aval{ctx()}, nil)
+			default:
+				w.function(n, nil, nil)
+			}
+		}
+	case KindFlow:
+		// A flow's result is its last step's (format.md §2.3).
+		if d.Flow != nil && len(d.Flow.Steps) > 0 {
+			last := d.Flow.Steps[len(d.Flow.Steps)-1].Name
+			w.flow.Returns = append(w.flow.Returns, RowReturn{Func: "@" + d.Name, Of: RowOrigin{Ctx: true, Via: "call:" + last}})
 		}
 	case KindScreen:
 		var data *aval
 		if n := code(prop(d.Arg, "load")); n >= 0 {
-			rets := w.function(n, nil, nil)
+			rets := w.function(n, []*aval{ctx()}, nil)
 			if len(rets) == 1 {
 				data = rets[0]
 			}
@@ -740,7 +842,8 @@ func (w *rowWalker) keyName(key int32) (string, Span, bool) {
 
 // use records a column named on a value of origin o.
 func (w *rowWalker) use(o RowOrigin, name string, sp, lit Span, how RowHow) {
-	if rowNotColumns[name] {
+	if rowNotColumns[name] || o.Via == "user" && name == "system" {
+		// ctx.user.system asks whether the run is the system's.
 		return
 	}
 	w.flow.Uses = append(w.flow.Uses, RowUse{Def: w.def, Of: o, Column: NameRef{Name: name, Span: sp, Lit: lit}, How: how})
@@ -977,8 +1080,18 @@ func (w *rowWalker) member(i int32, sc *rowScope) *aval {
 	if v.fields != nil {
 		return v.fields[name]
 	}
+	if v.o.isCtx() {
+		if name == "user" {
+			return v.via("user")
+		}
+		return nil
+	}
 	if v.rowish() && !(v.listish() && (name == "length" || rowListKeep[name] || rowListElem[name] || rowListCallback[name])) {
 		w.use(v.o, name, st.span(prop), st.span(prop), RowMember)
+	}
+	if name == "user" && v.ctxish() {
+		// A parameter's user: a row of users where the parameter is a ctx.
+		return v.via("user")
 	}
 	return nil
 }
@@ -1013,9 +1126,8 @@ func (w *rowWalker) subscript(i int32, sc *rowScope) *aval {
 		}
 		return nil
 	}
-	iv := w.eval(idx, sc)
-	_ = iv
-	if v.listish() && v.o.Table != "" {
+	w.eval(idx, sc)
+	if v.listish() && (v.o.Table != "" || v.items != nil) {
 		return v.elem()
 	}
 	return nil
@@ -1139,28 +1251,32 @@ func (w *rowWalker) call(c int32, sc *rowScope) *aval {
 					}
 				}
 			}
-			v := w.eval(obj, sc)
-			if v.listish() && (rowListKeep[name] || rowListElem[name] || rowListCallback[name]) {
-				e := v.elem()
-				for _, a := range args {
-					switch w.k(a) {
-					case rkArrow, rkFunction:
-						if rowListCallback[name] {
-							w.function(a, []*aval{e}, sc)
-						} else {
-							w.function(a, nil, sc)
-						}
-					default:
-						w.eval(a, sc)
+			// Promise.all(list) is the list, awaited.
+			if name == "all" && w.k(obj) == rkIdentifier && st.is(obj, "Promise") && len(args) == 1 {
+				if _, bound := sc.lookup("Promise"); !bound {
+					if v := w.eval(args[0], sc); v.listish() {
+						return v
 					}
+					return nil
 				}
-				switch {
-				case rowListKeep[name]:
-					return v
-				case rowListElem[name]:
-					return e
+			}
+			v := w.eval(obj, sc)
+			// ctx.call('N', input): what N's run returns.
+			if name == "call" && v.ctxish() && len(args) > 0 {
+				for _, a := range args[1:] {
+					w.eval(a, sc)
 				}
+				if callee, _, ok := st.stringValue(args[0]); ok && Identifier(callee) {
+					return v.via("call:" + callee)
+				}
+				w.eval(args[0], sc)
 				return nil
+			}
+			// A list of rows, or any value's map: an app has no library
+			// whose map is not Array's, so its result holds what the
+			// callback returns.
+			if v.listish() && (rowListKeep[name] || rowListElem[name] || rowListCallback[name]) || v == nil && name == "map" {
+				return w.listCall(v, name, args, sc)
 			}
 			if v != nil && v.fields == nil && v.rowish() && !v.listish() {
 				w.use(v.o, name, st.span(prop), st.span(prop), RowMember)
@@ -1183,6 +1299,63 @@ func (w *rowWalker) call(c int32, sc *rowScope) *aval {
 		w.eval(a, sc)
 	}
 	return nil
+}
+
+// listCall evaluates list method name of v, a list of rows (or an array
+// map made), called with args: a callback gets the elements; map gives
+// the array of what its callback returns.
+func (w *rowWalker) listCall(v *aval, name string, args []int32, sc *rowScope) *aval {
+	st := w.st
+	e := v.elem()
+	var out *aval
+	for k, a := range args {
+		var rets []*aval
+		known := false
+		switch w.k(a) {
+		case rkArrow, rkFunction:
+			if rowListCallback[name] && k == 0 {
+				rets, known = w.function(a, []*aval{e}, sc), true
+			} else {
+				w.function(a, nil, sc)
+			}
+		case rkIdentifier:
+			// A project function as the callback: called with an
+			// element, its index and the list.
+			if b := w.binding(st.text(a)); b != "" && rowListCallback[name] && k == 0 {
+				if _, bound := sc.lookup(st.text(a)); !bound {
+					call := RowCall{Callee: b, Args: make([]RowOrigin, 3)}
+					if e != nil && e.fields == nil && e.items == nil {
+						call.Args[0] = e.o
+					}
+					if v.fields == nil && v.items == nil {
+						call.Args[2] = v.o
+					}
+					w.flow.Calls = append(w.flow.Calls, call)
+					rets, known = []*aval{{o: RowOrigin{Call: b}}}, true
+					break
+				}
+			}
+			w.eval(a, sc)
+		default:
+			w.eval(a, sc)
+		}
+		if name == "map" && k == 0 && known && len(rets) > 0 {
+			r := rets[0]
+			for _, x := range rets[1:] {
+				if !same(r, x) {
+					r = nil
+				}
+			}
+			out = mapped(r)
+		}
+	}
+	switch {
+	case rowListKeep[name]:
+		return v
+	case rowListElem[name]:
+		return e
+	}
+	return out
 }
 
 // projectCall records a call of the project function binding b.
@@ -1296,7 +1469,7 @@ func (w *rowWalker) jsx(i int32, sc *rowScope) {
 		return
 	}
 	e := rows.elem()
-	if e == nil {
+	if e == nil || !e.o.Known() || e.fields != nil {
 		return
 	}
 	for c := st.nodes[columns].first; c >= 0; c = st.nodes[c].next {

@@ -23,6 +23,9 @@ type RowSite struct {
 	Table  string
 	Column NameRef
 	How    RowHow
+	// From says where the row came from where the code took it from its
+	// ctx: "ctx.user", or "ctx.call('N')"; "" otherwise.
+	From string
 }
 
 // RowSites returns the row sites of the file at path, by offset.
@@ -62,6 +65,7 @@ func (ix *Index) rowSites() map[string][]RowSite {
 // and takes the other files' sites as they are. A keystroke in a
 // function's body so costs the sites of its file, not the project's.
 type rowBase struct {
+	users  string // the users table, which every ctx.user is a row of
 	files  []*File
 	byPath map[string]*File
 	j      *rowJoin
@@ -76,7 +80,7 @@ func (ix *Index) joinRows() map[string][]RowSite {
 	base := l.rows
 	l.mu.Unlock()
 	if base != nil {
-		if changed, ok := changedFiles(base.files, ix.sorted); ok && sameShapes(base, changed) {
+		if changed, ok := changedFiles(base.files, ix.sorted); ok && base.users == usersTable(ix) && sameShapes(base, changed) {
 			j := &rowJoin{ix: ix, calls: base.j.calls, escaped: base.j.escaped, memo: map[string]rowOf{}, base: base.j.memo, busy: map[string]bool{}}
 			sites := maps.Clone(base.sites)
 			for _, f := range changed {
@@ -90,7 +94,7 @@ func (ix *Index) joinRows() map[string][]RowSite {
 		}
 	}
 	j, sites := joinRowFlows(ix)
-	base = &rowBase{files: ix.sorted, byPath: make(map[string]*File, len(ix.sorted)), j: j, sites: sites}
+	base = &rowBase{users: usersTable(ix), files: ix.sorted, byPath: make(map[string]*File, len(ix.sorted)), j: j, sites: sites}
 	for _, f := range ix.sorted {
 		base.byPath[f.Path] = f
 	}
@@ -144,10 +148,11 @@ func SameRowShape(a, b *File) bool {
 }
 
 // rowOf is what an origin resolves to: a row of table (a list of them
-// where list), ok where certain.
+// where list) or a run's ctx, ok where certain.
 type rowOf struct {
 	table string
 	list  bool
+	ctx   bool
 	ok    bool
 }
 
@@ -206,10 +211,10 @@ func (j *rowJoin) fileSites(f *File) []RowSite {
 	var sites []RowSite
 	for _, u := range f.Uses.Rows.Uses {
 		r := j.resolve(u.Of, f.Path)
-		if !r.ok || r.list {
+		if !r.ok || r.list || r.ctx {
 			continue
 		}
-		sites = append(sites, RowSite{Path: f.Path, Def: u.Def, Table: r.table, Column: u.Column, How: u.How})
+		sites = append(sites, RowSite{Path: f.Path, Def: u.Def, Table: r.table, Column: u.Column, How: u.How, From: rowFrom(u.Of.Via)})
 	}
 	sort.SliceStable(sites, func(a, b int) bool { return sites[a].Column.Span.Start < sites[b].Column.Span.Start })
 	return sites
@@ -282,8 +287,16 @@ func (j *rowJoin) resolve(o RowOrigin, path string) rowOf {
 			return rowOf{}
 		}
 		r = j.returns(j.target(f, o.Call))
+	case o.Ctx:
+		r = rowOf{ctx: true, ok: true}
 	default:
 		return rowOf{}
+	}
+	if o.Via != "" {
+		if !r.ok || !r.ctx {
+			return rowOf{}
+		}
+		r = j.via(o.Via)
 	}
 	if o.Elem {
 		if !r.ok || !r.list {
@@ -364,4 +377,45 @@ func (j *rowJoin) returns(t string) rowOf {
 	delete(j.busy, key)
 	j.memo[key] = r
 	return r
+}
+
+// via is what a run's ctx gives by how: its user, a row of the project's
+// users table (format.md §6: null for nobody, { system: true } for the
+// system, whose columns the row flow does not name), or what
+// ctx.call('N') returns: what the run of the one definition N returns
+// (a flow's last step's, recorded as its return).
+func (j *rowJoin) via(how string) rowOf {
+	if how == "user" {
+		return rowOf{table: usersTable(j.ix), ok: true}
+	}
+	name, ok := strings.CutPrefix(how, "call:")
+	if !ok {
+		return rowOf{}
+	}
+	ds := j.ix.DefinitionsNamed(name)
+	if len(ds) != 1 || ds[0].Kind != KindFn && ds[0].Kind != KindFlow {
+		return rowOf{}
+	}
+	return j.returns(ds[0].Path + "#@" + name)
+}
+
+// usersTable is the table project.ts names as its users ("users" where
+// it names none).
+func usersTable(ix *Index) string {
+	if p := ix.Project(); p != nil && p.Project != nil && p.Project.Users.Name != "" {
+		return p.Project.Users.Name
+	}
+	return "users"
+}
+
+// rowFrom says in the words of code where a row taken by how (RowOrigin.Via)
+// came from.
+func rowFrom(how string) string {
+	if how == "user" {
+		return "ctx.user"
+	}
+	if name, ok := strings.CutPrefix(how, "call:"); ok {
+		return "ctx.call('" + name + "')"
+	}
+	return ""
 }

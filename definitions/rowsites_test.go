@@ -50,13 +50,34 @@ func showRowSites(ix *Index, sites []RowSite) string {
 // a fresh build of its files does, whether the edit leaves the file's row
 // shape as it was (only its own sites are joined again) or not.
 func TestRowSitesUpdate(t *testing.T) {
-	srcs, _ := readArchive(t, "testdata/rows/flow.txtar")
-	edits := []struct{ path, find, replace string }{
-		{"functions/visits.ts", "ctx.log(q.born)", "ctx.log(q.borne)"},               // the same shape
-		{"functions/visits.ts", "name: label(p),", "name: p,"},                       // a call gone
-		{"lib/format.ts", "export function first(list) {", "function first(list) {"}, // a function no more exported
-		{"screens/visits.tsx", "{label(p)} ", ""},
+	type edit = rowEdit
+	for _, c := range []struct {
+		archive string
+		edits   []edit
+	}{
+		{"flow", []edit{
+			{"functions/visits.ts", "ctx.log(q.born)", "ctx.log(q.borne)"},               // the same shape
+			{"functions/visits.ts", "name: label(p),", "name: p,"},                       // a call gone
+			{"lib/format.ts", "export function first(list) {", "function first(list) {"}, // a function no more exported
+			{"screens/visits.tsx", "{label(p)} ", ""},
+		}},
+		{"follow", []edit{
+			{"project.ts", "users: 'staff'", "users: 'patients'"},          // every ctx.user another table's
+			{"functions/patients.ts", "return p\n", "return input\n"},      // getPatient returns no row
+			{"flows/intake.ts", "'checkIn', 'getPatient'", "'getPatient'"}, // the same last step
+			{"flows/intake.ts", "['getPatient']", "['checkIn']"},           // another last step
+			{"functions/patients.ts", "loose(ctx)", "loose(input)"},        // the same shape: another argument
+		}},
+	} {
+		t.Run(c.archive, func(t *testing.T) { rowSitesUpdate(t, c.archive, c.edits) })
 	}
+}
+
+// rowEdit replaces find in the file at path.
+type rowEdit struct{ path, find, replace string }
+
+func rowSitesUpdate(t *testing.T, archive string, edits []rowEdit) {
+	srcs, _ := readArchive(t, "testdata/rows/"+archive+".txtar")
 	ctx := context.Background()
 	ix := FromFiles(ctx, srcs)
 	ix.AllRowSites()
