@@ -1,8 +1,13 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -18,10 +23,14 @@ import (
 
 // tentModel answers the model of the buffers' snapshot, with the
 // workspace's version and the findings the diagnostics show. The JSON of
-// an unchanged snapshot is kept (model.Cache): a warm request costs a
-// comparison.
+// an unchanged snapshot is kept (model.Cache) with its tag, so a warm
+// request costs a comparison and no encoding (encodedResult); a client
+// that names the tag of the model it holds (since) is answered that it
+// is unchanged, a few bytes, where the whole answer is megabytes.
 func (s *server) tentModel(ctx context.Context, req jsonrpc2.Request) (any, error) {
-	var p struct{}
+	var p struct {
+		Since string `json:"since"`
+	}
 	if raw := req.Params(); len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return nil, paramsError(req.Method(), err)
@@ -44,7 +53,49 @@ func (s *server) tentModel(ctx context.Context, req jsonrpc2.Request) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(data), nil
+	ans := s.answer.of(data)
+	if p.Since != "" && p.Since == ans.tag {
+		return encodedResult(ans.unchanged(version)), nil
+	}
+	return encodedResult(ans.full), nil
+}
+
+// modelAnswer is the last tent/model answered: the model's JSON as
+// model.Cache keeps it, its tag (a digest of those bytes: equal tags,
+// equal models), and the answer, the model with its tag.
+type modelAnswer struct {
+	src  []byte
+	tag  string
+	full []byte
+}
+
+// unchanged is the answer to a client that holds the model already.
+func (a *modelAnswer) unchanged(version int) []byte {
+	return fmt.Appendf(nil, `{"version":%d,"tag":%q,"unchanged":true}`, version, a.tag)
+}
+
+// modelAnswers keeps the last modelAnswer of a session.
+type modelAnswers struct {
+	mu   sync.Mutex
+	last *modelAnswer
+}
+
+// of answers the model data with its tag, made again only where data is
+// not the bytes of the last call (model.Cache hands out the same bytes
+// for the same snapshot).
+func (m *modelAnswers) of(data []byte) *modelAnswer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a := m.last; a != nil && len(a.src) == len(data) && (len(data) == 0 || &a.src[0] == &data[0]) {
+		return a
+	}
+	sum := sha256.Sum256(data)
+	a := &modelAnswer{src: data, tag: hex.EncodeToString(sum[:16])}
+	// The model is a JSON object: the tag goes first in it.
+	a.full = fmt.Appendf(make([]byte, 0, len(data)+64), `{"tag":%q,`, a.tag)
+	a.full = append(a.full, bytes.TrimPrefix(data, []byte("{"))...)
+	m.last = a
+	return a
 }
 
 // tentApplyResult is the answer of tent/apply: the change tool's, with

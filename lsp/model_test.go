@@ -47,8 +47,17 @@ func TestModel(t *testing.T) {
 	if err != nil {
 		t.Fatalf("call model: %v", err)
 	}
-	if compact(t, out) != compact(t, first) {
+	tag := tagOf(t, first)
+	if compact(t, out) != compact(t, withoutTag(t, first)) {
 		t.Errorf("call model differs from tent/model:\n%s\n%s", out, first)
+	}
+	// Asked again with the tag it answered: unchanged, and only that.
+	same := c.must("tent/model", map[string]any{"since": tag})
+	if want := fmt.Sprintf(`{"version":%d,"tag":%q,"unchanged":true}`, v0, tag); string(same) != want {
+		t.Errorf("tent/model since its tag: %s, want %s", same, want)
+	}
+	if again := c.must("tent/model", map[string]any{"since": "0123"}); string(again) != string(first) {
+		t.Errorf("tent/model since another tag: %.200s, want the whole model", again)
 	}
 	mark := c.mark()
 	if out, err := exec.Command(binary, "-C", dir, "rename", "orders.note", "remark").CombinedOutput(); err != nil {
@@ -70,7 +79,49 @@ func TestModel(t *testing.T) {
 	if !strings.Contains(string(second), `"name":"remark"`) || !strings.Contains(string(second), `"was":["note"]`) {
 		t.Errorf("tent/model after the rename: %s", second)
 	}
+	if tagOf(t, second) == tag {
+		t.Errorf("tent/model after the rename has the tag of before: %s", tag)
+	}
+	// Since the tag of before the rename: the whole new model.
+	if third := c.must("tent/model", map[string]any{"since": tag}); string(third) != string(second) {
+		t.Errorf("tent/model since the tag of before: %.200s", third)
+	}
+	// A buffer's edit moves ranges, not the version: a new tag.
+	c.open("tables/orders.ts")
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": c.uri("tables/orders.ts"), "version": 2},
+		"contentChanges": []any{map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0},
+			"end": map[string]any{"line": 0, "character": 0}}, "text": "\n\n"}}})
+	edited := c.must("tent/model", map[string]any{"since": tagOf(t, second)})
+	if v2, _ := modelOf(t, edited); v2 != v1 || tagOf(t, edited) == tagOf(t, second) {
+		t.Errorf("tent/model after a buffer's edit: version %d (before %d), tag %s (before %s)", v2, v1, tagOf(t, edited), tagOf(t, second))
+	}
+	if _, err := c.call("tent/model", map[string]any{"since": 3}); err == nil || err.Code != -32602 {
+		t.Errorf("tent/model since a number: %v", err)
+	}
 	c.shutdown()
+}
+
+// tagOf is the tag of a tent/model answer.
+func tagOf(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var m struct {
+		Tag string `json:"tag"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || len(m.Tag) != 32 {
+		t.Fatalf("tent/model's tag: %v: %.200s", err, raw)
+	}
+	return m.Tag
+}
+
+// withoutTag is a tent/model answer without its tag, which comes first:
+// the model tool's answer.
+func withoutTag(t *testing.T, raw json.RawMessage) []byte {
+	t.Helper()
+	rest, ok := bytes.CutPrefix(raw, fmt.Appendf(nil, `{"tag":%q,`, tagOf(t, raw)))
+	if !ok {
+		t.Fatalf("tent/model's tag is not first: %.200s", raw)
+	}
+	return append([]byte("{"), rest...)
 }
 
 // compact is JSON without its layout.

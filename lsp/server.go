@@ -92,7 +92,7 @@ func ErrNoShutdown(err error) bool { return errors.Is(err, errNoShutdown) }
 // stream. Everything it started (the watcher, the workspace) is stopped
 // before it returns.
 func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) error {
-	return ServeStream(ctx, jsonrpc2.NewStream(rw), opts)
+	return ServeStream(ctx, newFrameStream(rw), opts)
 }
 
 // ServeStream is Serve on a message stream of its own (one message per
@@ -104,6 +104,7 @@ func ServeStream(ctx context.Context, stream jsonrpc2.Stream, opts Options) erro
 		running: map[string]context.CancelFunc{}}
 	conn := jsonrpc2.NewConn(stream)
 	s.conn = conn
+	s.results, _ = stream.(resultWriter)
 	conn.Go(ctx, s.handler())
 	select {
 	case <-conn.Done():
@@ -132,6 +133,9 @@ func ServeStream(ctx context.Context, stream jsonrpc2.Stream, opts Options) erro
 type server struct {
 	opts Options
 	conn jsonrpc2.Conn
+	// results writes an answer encoded already (encodedResult) into its
+	// frame; nil where the stream cannot, which then takes it as JSON.
+	results resultWriter
 
 	mu        sync.Mutex
 	ws        *tools.Workspace
@@ -175,7 +179,8 @@ type server struct {
 	eventsMu   sync.Mutex
 	events     []tools.Event
 
-	models model.Cache // the JSON of the last tent/model (model.go)
+	models model.Cache  // the JSON of the last tent/model (model.go)
+	answer modelAnswers // the last tent/model answered, with its tag
 }
 
 // document is one open document: its text as the client holds it.
@@ -226,7 +231,15 @@ func (s *server) handler() jsonrpc2.Handler {
 			}
 			cancel()
 			// Never the request's own context: a cancelled one drops the reply.
-			return inner(context.WithoutCancel(rctx), result, err)
+			rctx = context.WithoutCancel(rctx)
+			if enc, ok := result.(encodedResult); ok {
+				if err == nil && s.results != nil {
+					_, werr := s.results.writeResult(rctx, call.ID(), enc)
+					return werr
+				}
+				result = json.RawMessage(enc)
+			}
+			return inner(rctx, result, err)
 		}
 		return async(cctx, reply, req)
 	}

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -139,9 +138,9 @@ func (s *wsStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 }
 
 func (s *wsStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	data, err := json.Marshal(msg)
+	data, err := wireMessage(nil, msg)
 	if err != nil {
-		return 0, fmt.Errorf("marshal message: %w", err)
+		return 0, err
 	}
 	return int64(len(data)), s.c.Write(ctx, websocket.MessageText, data)
 }
