@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -27,5 +28,24 @@ func TestBundleIsFresh(t *testing.T) {
 		if len(files[name]) == 0 {
 			t.Errorf("the build made no %s", name)
 		}
+	}
+}
+
+// TestTypes type-checks the page's TypeScript (esbuild strips the types
+// without reading them): tsc, as package-lock.json pins it, over tsconfig.json.
+func TestTypes(t *testing.T) {
+	dir := webDir()
+	tsc := filepath.Join(dir, "node_modules", "typescript", "bin", "tsc")
+	if _, err := os.Stat(tsc); err != nil {
+		testneed.Missing(t, "studio/web/node_modules has no typescript: run npm ci in studio/web (.ci/setup.d/70-studio-web.sh)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		testneed.Missing(t, "no node to run tsc: %v", err)
+	}
+	cmd := exec.Command(node, tsc, "-p", dir)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
 	}
 }

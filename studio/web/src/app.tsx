@@ -4,6 +4,8 @@
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Diagram } from './diagram';
+import { Inspector } from './inspector';
+import { FindingsView, FlowsView, FunctionsView, HistoryView, ScreensView, Source } from './views';
 import type { State, Studio } from './store';
 import { useStudio } from './store';
 import type { Table } from './types';
@@ -48,8 +50,16 @@ export function App({ studio }: { studio: Studio }) {
         <div class="empty-state">{st.conn === 'closed' ? `Not connected: ${st.connError}. Trying again…` : 'Loading the model…'}</div>
       ) : r.tab === 'tables' ? (
         <TablesView studio={studio} st={st} name={r.name} />
+      ) : r.tab === 'flows' ? (
+        <FlowsView studio={studio} st={st} name={r.name} />
+      ) : r.tab === 'functions' ? (
+        <FunctionsView studio={studio} st={st} name={r.name} />
+      ) : r.tab === 'screens' ? (
+        <ScreensView studio={studio} st={st} name={r.name} />
+      ) : r.tab === 'findings' ? (
+        <FindingsView studio={studio} st={st} />
       ) : (
-        <div class="empty-state">{TABS.find((t) => t.id === r.tab)!.label}</div>
+        <HistoryView studio={studio} st={st} />
       )}
     </div>
   );
@@ -91,7 +101,7 @@ function Refusal({ st, studio }: { st: State; studio: Studio }) {
       <div class="refusal-body">
         <strong>Not done: {r.what}.</strong>{' '}
         <span data-testid="refusal-message">{r.message}</span>
-        {r.op !== undefined && <span class="refusal-op"> (operation {r.op + 1})</span>}
+        {r.op !== undefined && (r.ops ?? 1) > 1 && <span class="refusal-op"> (operation {r.op + 1} of {r.ops})</span>}
       </div>
       <button class="icon" data-testid="refusal-dismiss" aria-label="Dismiss" onClick={() => studio.set({ refusal: null })}>×</button>
     </div>
@@ -159,19 +169,11 @@ function TablesView({ studio, st, name }: { studio: Studio; st: State; name: str
       <section class="center" aria-label="Diagram">
         <Diagram tables={m.tables} selected={table?.name ?? null} onSelect={(n) => go('tables', n)} errorsOf={(t: Table) => errs.get(t.path) ?? 0} />
       </section>
-      {table && (
-        <aside class="panel" aria-label={`Table ${table.name}`} data-testid="inspector" data-table={table.name}>
-          <div class="panel-head">
-            <h2>{table.name}</h2>
-            <span class="muted">{table.path}</span>
-          </div>
-          <ul class="cols-plain">
-            {table.columns.map((c) => (
-              <li key={c.name}><span>{c.name}</span> <span class="muted">{c.type === 'ref' ? '→ ' + c.ref : c.type}</span></li>
-            ))}
-          </ul>
-        </aside>
-      )}
+      {table ? (
+        <Inspector key={table.name} studio={studio} model={m} table={table} />
+      ) : st.source ? (
+        <aside class="panel"><Source st={st} studio={studio} /></aside>
+      ) : null}
     </main>
   );
 }

@@ -4,6 +4,7 @@
 // drawn, and past BIG tables a box shows its name and count alone, so a
 // 1,000-table project stays responsive.
 
+import { capture } from './pointer';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { LayoutAnswer, LayoutEdge, LayoutNode } from './layout';
 import type { Table } from './types';
@@ -183,7 +184,7 @@ export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) 
   const onDown = (e: PointerEvent) => {
     if (e.button !== 0) return;
     drag.current = { px: e.clientX, py: e.clientY, x: view.x, y: view.y, moved: false };
-    (e.currentTarget as Element).setPointerCapture(e.pointerId);
+    capture(e);
   };
   const onMove = (e: PointerEvent) => {
     const d = drag.current;

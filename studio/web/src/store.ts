@@ -9,7 +9,7 @@ import type { ApplyAnswer, Diagnostic, Finding, Model, Op, Point } from './types
 
 export type ConnState = 'connecting' | 'ready' | 'closed';
 
-export interface Refusal { code: string; message: string; op?: number; what: string }
+export interface Refusal { code: string; message: string; op?: number; ops?: number; what: string }
 export interface Ask { message: string; actions: string[]; answer: (title: string | null) => void }
 export interface Selection { kind: 'table' | 'flow' | 'function' | 'screen'; name: string }
 export interface Source { path: string; line: number; from: number; text: string; lines: number }
@@ -195,7 +195,7 @@ export class Studio {
       }
       return ans;
     } catch (e) {
-      this.refuse(e, what);
+      this.refuse(e, what, ops.length);
       return null;
     } finally {
       this.set({ busy: this.state.busy - 1 });
@@ -218,9 +218,9 @@ export class Studio {
     }
   }
 
-  refuse(e: unknown, what: string) {
+  refuse(e: unknown, what: string, ops = 1) {
     if (e instanceof RPCError) {
-      this.set({ refusal: { code: e.toolCode, message: e.message, op: e.op, what } });
+      this.set({ refusal: { code: e.toolCode, message: e.message, op: e.op, ops, what } });
     } else {
       this.set({ refusal: { code: '', message: e instanceof Error ? e.message : String(e), what } });
     }

@@ -1,0 +1,187 @@
+// The test data of a table (testdata/T.json, read through tent/call read) as
+// a grid: a cell edited is a setRow, a row added an addRow, a row deleted a
+// removeRow (docs: change). The file is read again when the model's version
+// grows, so a change made elsewhere shows here too.
+
+import { useEffect, useState } from 'preact/hooks';
+import type { Studio } from './store';
+import type { Column, Table } from './types';
+import { parseValue, showValue } from './values';
+
+type Row = Record<string, unknown> & { id?: string };
+
+export function Grid({ studio, table, version }: { studio: Studio; table: Table; version: number }) {
+  const path = `testdata/${table.name}.json`;
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [loadErr, setLoadErr] = useState('');
+  const [editing, setEditing] = useState<{ id: string; col: string; text: string; err: string } | null>(null);
+  const [adding, setAdding] = useState<Record<string, string> | null>(null);
+  const [addErr, setAddErr] = useState('');
+
+  useEffect(() => {
+    let live = true;
+    if (table.rows === 0) {
+      setRows([]);
+      setLoadErr('');
+      return;
+    }
+    studio
+      .call<{ text: string }>('read', { path })
+      .then((ans) => {
+        if (!live) return;
+        const v = JSON.parse(ans.text);
+        setRows(Array.isArray(v) ? v : []);
+        setLoadErr('');
+      })
+      .catch((e: Error) => live && setLoadErr(e.message));
+    return () => {
+      live = false;
+    };
+  }, [path, version, table.rows]);
+
+  const cols = table.columns;
+  const known = new Set(['id', ...cols.map((c) => c.name)]);
+  const extra = rows ? [...new Set(rows.flatMap((r) => Object.keys(r)).filter((k) => !known.has(k)))] : [];
+
+  const commit = async () => {
+    if (!editing) return;
+    const c = cols.find((x) => x.name === editing.col)!;
+    const p = parseValue(c, editing.text);
+    if (!p.ok) { setEditing({ ...editing, err: p.error }); return; }
+    const row = rows?.find((r) => r.id === editing.id);
+    if (row && JSON.stringify(row[editing.col] ?? null) === JSON.stringify(p.value)) { setEditing(null); return; }
+    const ans = await studio.apply([{ op: 'setRow', table: table.name, id: editing.id, set: { [editing.col]: p.value } }], `set ${editing.col} of row ${editing.id}`);
+    if (ans) setEditing(null);
+  };
+
+  const add = async (e: Event) => {
+    e.preventDefault();
+    if (!adding) return;
+    const row: Row = {};
+    if (adding.id?.trim()) row.id = adding.id.trim();
+    for (const c of cols) {
+      const t = adding[c.name] ?? '';
+      if (t.trim() === '') continue;
+      const p = parseValue(c, t);
+      if (!p.ok) { setAddErr(p.error); return; }
+      row[c.name] = p.value;
+    }
+    setAddErr('');
+    const ans = await studio.apply([{ op: 'addRow', table: table.name, row }], `add a row to ${table.name}`);
+    if (ans) setAdding(null);
+  };
+
+  if (loadErr) return <div class="grid-empty bad">Cannot read {path}: {loadErr}</div>;
+  if (!rows) return <div class="grid-empty muted">Reading {path}…</div>;
+
+  return (
+    <div class="gridwrap">
+      <div class="gridbar">
+        <span class="muted">{path} · {rows.length} {rows.length === 1 ? 'row' : 'rows'}</span>
+        <button class="small" data-testid="add-row" onClick={() => setAdding(adding ? null : {})}>{adding ? 'Close' : '+ Add row'}</button>
+      </div>
+      {adding && (
+        <form class="newrow" onSubmit={add} aria-label="New row">
+          <label class="field"><span>id</span>
+            <input placeholder="next id" value={adding.id ?? ''} data-testid="new-row-id" onInput={(e) => { const v = (e.target as HTMLInputElement).value; setAdding((a) => ({ ...a, id: v })); }} />
+          </label>
+          {cols.map((c) => (
+            <label class="field" key={c.name}><span>{c.name} <em class="muted">{c.type}{c.optional || c.default !== null ? '' : ' · required'}</em></span>
+              <CellInput c={c} value={adding[c.name] ?? ''} testid={`new-row-${c.name}`} onInput={(v) => setAdding((a) => ({ ...a, [c.name]: v }))} />
+            </label>
+          ))}
+          {addErr && <div class="fielderr" role="alert">{addErr}</div>}
+          <div class="newrow-actions">
+            <button type="button" data-testid="new-row-cancel" onClick={() => setAdding(null)}>Cancel</button>
+            <button class="primary" type="submit" data-testid="new-row-submit">Add row</button>
+          </div>
+        </form>
+      )}
+      <div class="gridscroll">
+        <table class="grid" data-testid="grid" data-rows={rows.length}>
+          <thead>
+            <tr>
+              <th>id</th>
+              {cols.map((c) => <th key={c.name} title={c.type}>{c.name}</th>)}
+              {extra.map((k) => <th key={k} class="bad" title="no column of this name">{k}</th>)}
+              <th aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => {
+              const id = String(r.id ?? '');
+              return (
+                <tr key={id || i} data-testid={`row-${id}`}>
+                  <td class="idcell">{id}</td>
+                  {cols.map((c) => {
+                    const e = editing && editing.id === id && editing.col === c.name ? editing : null;
+                    const v = r[c.name];
+                    return (
+                      <td key={c.name} class={cellClass(c, v)} data-testid={`cell-${id}-${c.name}`} tabIndex={e ? -1 : 0}
+                        onClick={() => !e && id && setEditing({ id, col: c.name, text: showValue(c.type, v), err: '' })}
+                        onKeyDown={(ev) => { if (!e && ev.key === 'Enter' && id) setEditing({ id, col: c.name, text: showValue(c.type, v), err: '' }); }}>
+                        {e ? (
+                          <span class="celledit">
+                            <CellInput c={c} value={e.text} testid={`cell-input-${id}-${c.name}`} autoFocus
+                              onInput={(t) => setEditing((x) => (x ? { ...x, text: t, err: '' } : x))}
+                              onKeyDown={(ev) => {
+                                if (ev.key === 'Enter') { ev.preventDefault(); commit(); }
+                                if (ev.key === 'Escape') setEditing(null);
+                              }} />
+                            {e.err && <span class="fielderr" role="alert">{e.err}</span>}
+                          </span>
+                        ) : (
+                          cellText(c, v)
+                        )}
+                      </td>
+                    );
+                  })}
+                  {extra.map((k) => <td key={k} class="bad">{JSON.stringify(r[k])}</td>)}
+                  <td class="rowact">
+                    <button class="icon danger" title={`Delete row ${id}`} aria-label={`Delete row ${id}`} data-testid={`row-delete-${id}`}
+                      onClick={() => studio.apply([{ op: 'removeRow', table: table.name, id }], `delete row ${id} of ${table.name}`)}>✕</button>
+                  </td>
+                </tr>
+              );
+            })}
+            {rows.length === 0 && (
+              <tr><td colSpan={cols.length + 2} class="muted grid-none">No test data yet: add a row.</td></tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function cellClass(c: Column, v: unknown): string {
+  if (v === null || v === undefined) return 'cell null';
+  if (c.type === 'int' || c.type === 'num' || c.type === 'money') return 'cell num';
+  return 'cell';
+}
+
+function cellText(c: Column, v: unknown): string {
+  if (v === undefined) return '';
+  if (v === null) return 'null';
+  return showValue(c.type, v);
+}
+
+interface CellInputProps { c: Column; value: string; testid: string; autoFocus?: boolean; onInput: (v: string) => void; onKeyDown?: (e: KeyboardEvent) => void }
+
+function CellInput({ c, value, testid, autoFocus, onInput, onKeyDown }: CellInputProps) {
+  if (c.type === 'choice' || c.type === 'bool') {
+    const opts = c.type === 'bool' ? ['true', 'false'] : c.values ?? [];
+    return (
+      <select value={value} data-testid={testid} autoFocus={autoFocus} onChange={(e) => onInput((e.target as HTMLSelectElement).value)} onKeyDown={onKeyDown}>
+        <option value="">{c.optional ? '(none)' : '—'}</option>
+        {opts.map((o) => <option key={o} value={o}>{o}</option>)}
+      </select>
+    );
+  }
+  return (
+    <input value={value} data-testid={testid} autoFocus={autoFocus} spellcheck={false}
+      inputMode={c.type === 'int' || c.type === 'money' ? 'numeric' : c.type === 'num' ? 'decimal' : undefined}
+      placeholder={c.type === 'time' ? '2024-06-01T10:00:00Z' : c.type === 'ref' ? `id of ${c.ref}` : c.type === 'money' ? 'minor units' : ''}
+      onInput={(e) => onInput((e.target as HTMLInputElement).value)} onKeyDown={onKeyDown} />
+  );
+}

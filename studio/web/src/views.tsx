@@ -1,0 +1,392 @@
+// The sections but the tables: flows with their steps (reordered by drag,
+// by keyboard or by buttons), functions and screens each opening its place,
+// a screen's picture, the findings live, and the history with undo.
+
+import { capture } from './pointer';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { State, Studio } from './store';
+import type { Finding, Flow, Func, Model, Point, Screen } from './types';
+
+/** Source shows the text around the place last opened, its line marked. */
+export function Source({ st, studio }: { st: State; studio: Studio }) {
+  const s = st.source;
+  const v = st.model?.version;
+  const ref = useRef<HTMLDivElement>(null);
+  const opened = useRef('');
+  // the text follows the file as it changes
+  useEffect(() => {
+    const key = s ? `${s.path}:${s.line}` : '';
+    if (s && opened.current === key) studio.open(s.path, s.line);
+    opened.current = key;
+  }, [v]);
+  useEffect(() => {
+    ref.current?.querySelector('.hl')?.scrollIntoView({ block: 'center' });
+  }, [s?.path, s?.line]);
+  if (!s) return <div class="source empty muted" data-testid="source">Pick a definition or a finding to see its place.</div>;
+  const lines = s.text.replace(/\n$/, '').split('\n');
+  return (
+    <div class="source" data-testid="source">
+      <div class="source-head">
+        <span class="mono" data-testid="source-place">{s.path}:{s.line}</span>
+        <span class="muted">{s.lines} lines</span>
+        <button class="icon" aria-label="Close the source" onClick={() => studio.set({ source: null })}>×</button>
+      </div>
+      <div class="code" ref={ref}>
+        {lines.map((l, i) => {
+          const n = s.from + i;
+          return (
+            <div key={n} class={n === s.line ? 'codeline hl' : 'codeline'}>
+              <span class="ln">{n}</span>
+              <span class="lt">{l || ' '}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+interface ListProps<T> { items: T[]; current: string; kind: string; meta: (t: T) => string; title: string }
+
+function SideList<T extends { name: string }>({ items, current, kind, meta, title }: ListProps<T>) {
+  const [filter, setFilter] = useState('');
+  const f = filter.toLowerCase();
+  const shown = (f ? items.filter((i) => i.name.toLowerCase().includes(f)) : items).slice(0, 400);
+  return (
+    <aside class="side" aria-label={title}>
+      <div class="side-head"><h2>{title} <span class="muted">{items.length}</span></h2></div>
+      <input class="search" type="search" placeholder={`Find a ${kind}`} value={filter} data-testid={`${kind}-search`}
+        onInput={(e) => setFilter((e.target as HTMLInputElement).value)} />
+      <ul class="list">
+        {shown.map((i) => (
+          <li key={i.name}>
+            <a href={`#/${kind}s/${encodeURIComponent(i.name)}`} class={i.name === current ? 'item active' : 'item'} data-testid={`${kind}-item-${i.name}`}>
+              <span class="item-name">{i.name}</span>
+              <span class="item-meta">{meta(i)}</span>
+            </a>
+          </li>
+        ))}
+        {items.length === 0 && <li class="more muted">None in this project.</li>}
+      </ul>
+    </aside>
+  );
+}
+
+function openDef(studio: Studio, d: { path: string; range: { start: { line: number } } }) {
+  studio.open(d.path, d.range.start.line + 1);
+}
+
+/** useOpen opens the place of the definition named, when it is picked. */
+function useOpen(studio: Studio, d: { name: string; path: string; range: { start: { line: number } } } | undefined) {
+  useEffect(() => {
+    if (d) openDef(studio, d);
+  }, [d?.name, d?.path]);
+}
+
+// ---- flows
+
+export function FlowsView({ studio, st, name }: { studio: Studio; st: State; name: string }) {
+  const m = st.model!;
+  const flow = m.flows.find((f) => f.name === name) ?? m.flows[0];
+  useOpen(studio, flow);
+  return (
+    <main class="work">
+      <SideList items={m.flows} current={flow?.name ?? ''} kind="flow" title="Flows" meta={(f) => `${f.steps.length} steps`} />
+      <section class="center pad" aria-label="Flow">
+        {flow ? <FlowEditor studio={studio} model={m} flow={flow} /> : <div class="empty-state">No flows in this project.</div>}
+      </section>
+      <aside class="panel"><Source st={st} studio={studio} /></aside>
+    </main>
+  );
+}
+
+function FlowEditor({ studio, model, flow }: { studio: Studio; model: Model; flow: Flow }) {
+  const [drag, setDrag] = useState<{ from: number; over: number; pointer: number } | null>(null);
+  const [pick, setPick] = useState('');
+  const listRef = useRef<HTMLOListElement>(null);
+  const fns = new Set(model.functions.map((f) => f.name));
+  const move = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= flow.steps.length) return;
+    studio.apply([{ op: 'moveStep', flow: flow.name, from, to }], `move step ${flow.steps[from]} of ${flow.name}`);
+  };
+  const overIndex = (y: number): number => {
+    const items = listRef.current ? [...listRef.current.querySelectorAll<HTMLElement>('[data-step-index]')] : [];
+    for (let i = 0; i < items.length; i++) {
+      const r = items[i].getBoundingClientRect();
+      if (y < r.top + r.height / 2) return i;
+    }
+    return Math.max(0, items.length - 1);
+  };
+  const onDown = (i: number) => (e: PointerEvent) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    capture(e);
+    setDrag({ from: i, over: i, pointer: e.pointerId });
+  };
+  const onMove = (e: PointerEvent) => {
+    if (!drag || e.pointerId !== drag.pointer) return;
+    const over = overIndex(e.clientY);
+    if (over !== drag.over) setDrag({ ...drag, over });
+  };
+  const onUp = (e: PointerEvent) => {
+    if (!drag || e.pointerId !== drag.pointer) return;
+    const to = overIndex(e.clientY);
+    const from = drag.from;
+    setDrag(null);
+    move(from, to);
+  };
+  const add = () => {
+    if (!pick) return;
+    studio.apply([{ op: 'addStep', flow: flow.name, step: pick }], `add step ${pick} to ${flow.name}`).then((a) => a && setPick(''));
+  };
+  return (
+    <div class="flow" data-testid="flow" data-flow={flow.name}>
+      <header class="detail-head">
+        <h2>{flow.name}</h2>
+        <a href="#" class="place" onClick={(e) => { e.preventDefault(); openDef(studio, flow); }}>{flow.path}:{flow.range.start.line + 1}</a>
+      </header>
+      {flow.input.length > 0 && (
+        <p class="chips"><span class="muted">input</span>{flow.input.map((i) => <span key={i.name} class="chip">{i.name}: {i.type === 'ref' ? '→ ' + i.ref : i.type}{i.optional ? '?' : ''}</span>)}</p>
+      )}
+      <h3 class="section-title">Steps <span class="muted">drag ⠿, or focus a step and press Alt+↑ / Alt+↓</span></h3>
+      <ol class={drag ? 'steps dragging' : 'steps'} ref={listRef} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => setDrag(null)}>
+        {flow.steps.map((s, i) => {
+          const cls = 'step' + (drag?.from === i ? ' lifted' : '') + (drag && drag.over === i && drag.from !== i ? (drag.from < i ? ' drop-after' : ' drop-before') : '');
+          return (
+            <li key={i + ':' + s} class={cls} data-testid={`step-${i}`} data-step={s} data-step-index={i} tabIndex={0}
+              onKeyDown={(e) => {
+                if (e.altKey && e.key === 'ArrowUp') { e.preventDefault(); move(i, i - 1); }
+                if (e.altKey && e.key === 'ArrowDown') { e.preventDefault(); move(i, i + 1); }
+              }}>
+              <span class="handle" title="Drag to reorder" aria-hidden="true" data-testid={`step-handle-${i}`} onPointerDown={onDown(i)}>⠿</span>
+              <span class="stepno">{i + 1}</span>
+              <a class={fns.has(s) ? 'stepname' : 'stepname bad'} href={`#/functions/${encodeURIComponent(s)}`}>{s}</a>
+              <span class="grow" />
+              <button class="icon" aria-label={`Move ${s} up`} data-testid={`step-up-${i}`} disabled={i === 0} onClick={() => move(i, i - 1)}>↑</button>
+              <button class="icon" aria-label={`Move ${s} down`} data-testid={`step-down-${i}`} disabled={i === flow.steps.length - 1} onClick={() => move(i, i + 1)}>↓</button>
+              <button class="icon danger" aria-label={`Remove step ${s}`} data-testid={`step-remove-${i}`}
+                onClick={() => studio.apply([{ op: 'removeStep', flow: flow.name, at: i }], `remove step ${s} of ${flow.name}`)}>✕</button>
+            </li>
+          );
+        })}
+        {flow.steps.length === 0 && <li class="muted step-none">No steps yet.</li>}
+      </ol>
+      <div class="addstep">
+        <select aria-label="Function to add as a step" value={pick} data-testid="step-add-select" onChange={(e) => setPick((e.target as HTMLSelectElement).value)}>
+          <option value="">Add a step…</option>
+          {model.functions.slice(0, 2000).map((f) => <option key={f.name} value={f.name}>{f.name}</option>)}
+        </select>
+        <button data-testid="step-add" disabled={!pick} onClick={add}>Add step</button>
+      </div>
+    </div>
+  );
+}
+
+// ---- functions
+
+export function FunctionsView({ studio, st, name }: { studio: Studio; st: State; name: string }) {
+  const m = st.model!;
+  const fn = m.functions.find((f) => f.name === name) ?? m.functions[0];
+  useOpen(studio, fn);
+  return (
+    <main class="work two">
+      <SideList items={m.functions} current={fn?.name ?? ''} kind="function" title="Functions"
+        meta={(f) => (f.writes.length ? 'writes' : f.reads.length ? 'reads' : '')} />
+      <section class="center pad" aria-label="Function">
+        {fn ? <FuncDetail studio={studio} fn={fn} model={m} /> : <div class="empty-state">No functions in this project.</div>}
+        <Source st={st} studio={studio} />
+      </section>
+    </main>
+  );
+}
+
+function Chips({ label, names, to }: { label: string; names: string[]; to?: 'tables' | 'functions' }) {
+  if (names.length === 0) return null;
+  return (
+    <p class="chips">
+      <span class="muted">{label}</span>
+      {names.map((n) => (to ? <a key={n} class="chip link" href={`#/${to}/${encodeURIComponent(n)}`}>{n}</a> : <span key={n} class="chip">{n}</span>))}
+    </p>
+  );
+}
+
+function FuncDetail({ studio, fn, model }: { studio: Studio; fn: Func; model: Model }) {
+  const usedBy = model.flows.filter((f) => f.steps.includes(fn.name)).map((f) => f.name);
+  return (
+    <div class="detail" data-testid="function" data-function={fn.name}>
+      <header class="detail-head">
+        <h2>{fn.name}</h2>
+        <a href="#" class="place" onClick={(e) => { e.preventDefault(); openDef(studio, fn); }}>{fn.path}:{fn.range.start.line + 1}</a>
+      </header>
+      {fn.input.length > 0 && (
+        <p class="chips"><span class="muted">input</span>{fn.input.map((i) => <span key={i.name} class="chip">{i.name}: {i.type === 'ref' ? '→ ' + i.ref : i.type}{i.optional ? '?' : ''}</span>)}</p>
+      )}
+      <Chips label="reads" names={fn.reads} to="tables" />
+      <Chips label="writes" names={fn.writes} to="tables" />
+      <Chips label="calls" names={fn.calls} to="functions" />
+      <Chips label="sends" names={fn.sends} />
+      {usedBy.length > 0 && (
+        <p class="chips"><span class="muted">a step of</span>{usedBy.map((n) => <a key={n} class="chip link" href={`#/flows/${encodeURIComponent(n)}`}>{n}</a>)}</p>
+      )}
+    </div>
+  );
+}
+
+// ---- screens
+
+export function ScreensView({ studio, st, name }: { studio: Studio; st: State; name: string }) {
+  const m = st.model!;
+  const sc = m.screens.find((s) => s.name === name) ?? m.screens[0];
+  useOpen(studio, sc);
+  return (
+    <main class="work">
+      <SideList items={m.screens} current={sc?.name ?? ''} kind="screen" title="Screens" meta={(s) => s.route} />
+      <section class="center pad" aria-label="Screen">
+        {sc ? <ScreenDetail key={sc.name} studio={studio} sc={sc} version={m.version} /> : <div class="empty-state">No screens in this project.</div>}
+      </section>
+      <aside class="panel"><Source st={st} studio={studio} /></aside>
+    </main>
+  );
+}
+
+function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; version: number }) {
+  const [route, setRoute] = useState(sc.route);
+  const [size, setSize] = useState('desktop');
+  const [shot, setShot] = useState<{ png: string; path: string; size: string; version: number } | null>(null);
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  const take = async () => {
+    setBusy(true);
+    setErr('');
+    try {
+      const ans = await studio.call<{ png: string; path: string; size: string }>('shot', { path: route, size });
+      setShot({ ...ans, version });
+    } catch (e) {
+      setErr(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const params = /:[A-Za-z_]/.test(route);
+  return (
+    <div class="detail" data-testid="screen" data-screen={sc.name}>
+      <header class="detail-head">
+        <h2>{sc.title || sc.name} <span class="muted">{sc.name}</span></h2>
+        <a href="#" class="place" onClick={(e) => { e.preventDefault(); openDef(studio, sc); }}>{sc.path}:{sc.range.start.line + 1}</a>
+      </header>
+      <Chips label="loads" names={sc.loads} to="tables" />
+      <form class="shotbar" onSubmit={(e) => { e.preventDefault(); take(); }}>
+        <label class="inline grow"><span class="muted">route</span>
+          <input class="mono grow" value={route} aria-label="Route to picture" data-testid="shot-route" spellcheck={false}
+            onInput={(e) => setRoute((e.target as HTMLInputElement).value)} />
+        </label>
+        <select aria-label="Size" value={size} data-testid="shot-size" onChange={(e) => setSize((e.target as HTMLSelectElement).value)}>
+          <option value="desktop">desktop</option>
+          <option value="tablet">tablet</option>
+          <option value="phone">phone</option>
+        </select>
+        <button class="primary" type="submit" data-testid="shot-button" disabled={busy}>{busy ? 'Taking…' : 'Take picture'}</button>
+      </form>
+      {params && !shot && <p class="hint muted">Fill in the route's <code>:params</code> with ids of the test data, e.g. <code>{sc.route.replace(/:([A-Za-z_]\w*)/g, '1')}</code>.</p>}
+      {err && <div class="fielderr" role="alert" data-testid="shot-error">{err}</div>}
+      {shot && (
+        <figure class="shot">
+          <img src={`data:image/png;base64,${shot.png}`} alt={`${sc.name} at ${shot.path}`} data-testid="shot-image" />
+          <figcaption class="muted">{shot.path} · {shot.size}{shot.version !== version ? ' · the app changed since: take it again' : ''}</figcaption>
+        </figure>
+      )}
+    </div>
+  );
+}
+
+// ---- findings
+
+const SEV = ['', 'error', 'warning', 'info', 'hint'];
+
+export function FindingsView({ studio, st }: { studio: Studio; st: State }) {
+  const fs = studio.findings();
+  const m = st.model!;
+  return (
+    <main class="work two">
+      <section class="center pad" aria-label="Findings">
+        <header class="detail-head">
+          <h2>Findings <span class="muted">{fs.length}</span></h2>
+          <span class="muted">live from the check · model: {m.findings.errors} errors, {m.findings.warnings} warnings</span>
+        </header>
+        {fs.length === 0 ? (
+          <div class="empty-state ok" data-testid="findings" data-count="0">✓ No findings: the check finds nothing wrong.</div>
+        ) : (
+          <ul class="findings" data-testid="findings" data-count={fs.length}>
+            {fs.map((f, i) => <FindingItem key={i} f={f} studio={studio} />)}
+          </ul>
+        )}
+      </section>
+      <aside class="panel wide"><Source st={st} studio={studio} /></aside>
+    </main>
+  );
+}
+
+function FindingItem({ f, studio }: { f: Finding; studio: Studio }) {
+  const sev = SEV[f.severity ?? 1] || 'error';
+  const line = f.range.start.line + 1;
+  return (
+    <li>
+      <button class={`finding sev-${sev}`} data-testid="finding" data-code={String(f.code ?? '')} data-path={f.path} data-line={line}
+        onClick={() => studio.open(f.path, line)}>
+        <span class="sev">{sev}</span>
+        <span class="fcode mono">{String(f.code ?? '')}</span>
+        <span class="fmsg">{f.message}</span>
+        <span class="fplace mono">{f.path}:{line}:{f.range.start.character + 1}</span>
+      </button>
+    </li>
+  );
+}
+
+// ---- history
+
+export function HistoryView({ studio, st }: { studio: Studio; st: State }) {
+  const pts = st.history;
+  const undoable = pts.filter((p) => p.kind !== 'undo');
+  return (
+    <main class="work two">
+      <section class="center pad" aria-label="History">
+        <header class="detail-head">
+          <h2>History <span class="muted">{pts.length ? `newest ${pts.length} points` : ''}</span></h2>
+          <button class="primary" data-testid="undo" disabled={undoable.length === 0 || st.busy > 0}
+            onClick={() => studio.run('undo', {}, 'undo the newest change')}>Undo last change</button>
+        </header>
+        {pts.length === 0 ? (
+          <div class="empty-state" data-testid="history" data-count="0">No changes recorded yet.</div>
+        ) : (
+          <ol class="history" data-testid="history" data-count={pts.length}>
+            {pts.map((p) => <PointItem key={p.point} p={p} studio={studio} busy={st.busy > 0} />)}
+          </ol>
+        )}
+      </section>
+      <aside class="panel"><Source st={st} studio={studio} /></aside>
+    </main>
+  );
+}
+
+function PointItem({ p, studio, busy }: { p: Point; studio: Studio; busy: boolean }) {
+  const t = new Date(p.time);
+  return (
+    <li class={`point kind-${p.kind}`} data-testid={`point-${p.point}`} data-kind={p.kind}>
+      <span class="pno mono">#{p.point}</span>
+      <div class="pbody">
+        <div class="psum">{p.summary || p.tool || p.kind}</div>
+        <div class="pmeta muted">
+          <span class={`kind`}>{p.kind}</span> · {p.who}{p.agent ? ` (${p.agent})` : ''} · <time dateTime={p.time} title={p.time}>{isNaN(+t) ? p.time : t.toLocaleString()}</time>
+          {p.files.length > 0 && ' · '}
+          {p.files.slice(0, 3).flatMap((f, i) => [
+            i > 0 ? ', ' : '',
+            <a key={f} href="#" class="mono" onClick={(e) => { e.preventDefault(); studio.open(f, 1); }}>{f}</a>,
+          ])}
+          {p.files.length > 3 ? ` +${p.files.length - 3}` : ''}
+        </div>
+      </div>
+      <button class="small" data-testid={`undo-${p.point}`} disabled={busy} title={`Put the project back as it was before point ${p.point}`}
+        onClick={() => studio.run('undo', { point: p.point }, `undo to before point ${p.point}`)}>{p.kind === 'undo' ? 'Redo' : 'Undo from here'}</button>
+    </li>
+  );
+}
