@@ -173,3 +173,29 @@ func TestWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanLarge plans the largest project the benchmarks make (10,000
+// tables, scripts/bench/lsp.sh) without rendering it: every table's name
+// and its functions' names unique, and every ref naming a planned table.
+func TestPlanLarge(t *testing.T) {
+	specs := plan(10000, 1)
+	names := map[string]bool{}
+	for _, s := range specs {
+		for _, n := range []string{s.name, createName(s), listName(s)} {
+			if names[n] {
+				t.Fatalf("%s is named twice", n)
+			}
+			names[n] = true
+		}
+	}
+	for _, s := range specs {
+		for _, r := range s.refs {
+			if !names[r] {
+				t.Errorf("%s has a ref to %s, which is not planned", s.name, r)
+			}
+		}
+	}
+	if len(specs) != 10000 || specs[0].name != hub {
+		t.Errorf("%d tables, the first %s; want 10000, the first %s", len(specs), specs[0].name, hub)
+	}
+}
