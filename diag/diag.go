@@ -270,6 +270,9 @@ const (
 	// T9123: a listening server's bound is reached: its connections, a
 	// connection's open documents, a token's sessions (lsp --listen, mcp).
 	T9123 = "T9123"
+	// T9124: a listening server's address refused: not the loopback without
+	// --public (and TLS), not HOST:PORT, or its port taken (studio --listen).
+	T9124 = "T9124"
 
 	// T9125: an agent the host handle (package host) has no policy for.
 	T9125 = "T9125"
