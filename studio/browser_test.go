@@ -39,7 +39,7 @@ func closeBrowser() {
 
 // tab opens a new tab of the shared browser at size w×h, failing the
 // test without Chromium under CI (skipped elsewhere).
-func tab(t *testing.T, w, h int) context.Context {
+func tab(t testing.TB, w, h int) context.Context {
 	t.Helper()
 	chromiumtest.Need(t, shot.Find)
 	browser.once.Do(func() {
@@ -75,7 +75,7 @@ func tid(id string) string { return fmt.Sprintf(`[data-testid=%q]`, id) }
 
 // openPage opens the printed URL in a new tab and waits for the studio to
 // draw its first model.
-func openPage(t *testing.T, s *studio, w, h int) context.Context {
+func openPage(t *testing.T, s *studioProc, w, h int) context.Context {
 	t.Helper()
 	ctx := tab(t, w, h)
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS(tid("studio")))); err != nil {

@@ -56,8 +56,8 @@ func copyProject(t testing.TB, name string) string {
 	return sample.Copy(t, filepath.Join("..", "testdata", "projects", name))
 }
 
-// studio is one running `tent-tools studio`.
-type studio struct {
+// studioProc is one running `tent-tools studio`.
+type studioProc struct {
 	dir    string // the project
 	url    string // as printed: http://127.0.0.1:PORT/?token=T
 	base   string // http://127.0.0.1:PORT
@@ -89,7 +89,7 @@ func (s *syncBuffer) String() string {
 // startStudio starts `tent-tools studio -C dir --listen 127.0.0.1:0 args...`
 // and waits for the URL it prints. The cleanup sends SIGINT (Ctrl-C) and
 // holds the process to ending cleanly: status 0, "stopped".
-func startStudio(t testing.TB, dir string, args ...string) *studio {
+func startStudio(t testing.TB, dir string, args ...string) *studioProc {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"studio", "-C", dir, "--listen", "127.0.0.1:0"}, args...)...)
 	stderr := &syncBuffer{}
@@ -129,13 +129,13 @@ func startStudio(t testing.TB, dir string, args ...string) *studio {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &studio{dir: dir, url: raw, base: "http://" + u.Host, host: u.Host, token: u.Query().Get("token"), cmd: cmd, stderr: stderr}
+	s := &studioProc{dir: dir, url: raw, base: "http://" + u.Host, host: u.Host, token: u.Query().Get("token"), cmd: cmd, stderr: stderr}
 	t.Cleanup(func() { s.stop(t) })
 	return s
 }
 
 // stop ends the studio as Ctrl-C does and holds it to a clean end.
-func (s *studio) stop(t testing.TB) {
+func (s *studioProc) stop(t testing.TB) {
 	if s.cmd.ProcessState != nil {
 		return
 	}
@@ -162,7 +162,7 @@ var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request
 
 // cookie trades the printed URL's token for the studio's cookie, as a
 // browser opening it does.
-func (s *studio) cookie(t testing.TB) *http.Cookie {
+func (s *studioProc) cookie(t testing.TB) *http.Cookie {
 	t.Helper()
 	resp, err := noRedirect.Get(s.url)
 	if err != nil {
@@ -182,7 +182,7 @@ func (s *studio) cookie(t testing.TB) *http.Cookie {
 }
 
 // get answers a GET of path with the headers h.
-func (s *studio) get(t testing.TB, path string, h http.Header) (int, http.Header, string) {
+func (s *studioProc) get(t testing.TB, path string, h http.Header) (int, http.Header, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, s.base+path, nil)
 	if err != nil {
@@ -235,7 +235,7 @@ type session struct {
 
 // dial opens the WebSocket at /lsp with the headers h, answering the
 // upgrade's response where it is refused.
-func (s *studio) dial(t testing.TB, path string, h http.Header) (*session, *http.Response, error) {
+func (s *studioProc) dial(t testing.TB, path string, h http.Header) (*session, *http.Response, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -253,7 +253,7 @@ func (s *studio) dial(t testing.TB, path string, h http.Header) (*session, *http
 // open dials /lsp with the cookie and the page's Origin and initializes a
 // session on the project, writes "server" (the page's mode) unless opts
 // say otherwise.
-func (s *studio) open(t testing.TB, opts map[string]any) *session {
+func (s *studioProc) open(t testing.TB, opts map[string]any) *session {
 	t.Helper()
 	ck := s.cookie(t)
 	h := http.Header{"Cookie": {ck.String()}, "Origin": {s.base}}

@@ -85,11 +85,16 @@ func newServer(c Config, addr net.Addr) *server {
 	// request handed on with the token as its Bearer header: the lsp guard
 	// then asks the token again and bounds the connections.
 	ws := lsp.Handler(lsp.ListenOptions{Token: c.Token, MaxConns: c.MaxConns}, lspOpts)
+	return &server{c: c, port: port, cookie: CookieName(port), ws: ws, page: Page()}
+}
+
+// Page is the page's files as embedded (web/dist), index.html at its root.
+func Page() fs.FS {
 	sub, err := fs.Sub(dist, "web/dist")
 	if err != nil {
 		panic("studio: the embedded page is unreadable: " + err.Error()) // the embed is built in
 	}
-	return &server{c: c, port: port, cookie: CookieName(port), ws: ws, page: sub}
+	return sub
 }
 
 // server is one studio's handler.
