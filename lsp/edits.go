@@ -243,13 +243,14 @@ func (s *server) serverWrite(ctx context.Context, tool string, input json.RawMes
 	if _, err := tools.Call(ctx, ws, tool, input); err != nil {
 		return nil, err
 	}
-	return s.syncOpenDocuments(), nil
+	return s.syncOpenDocuments(ctx), nil
 }
 
 // syncOpenDocuments is the edit that brings every open document whose
 // file changed on the disk to the disk's text (a whole-text replacement,
-// versioned); closed files get nothing.
-func (s *server) syncOpenDocuments() *workspaceEdit {
+// versioned); closed files get nothing. The disk is looked at once for
+// all of them (the disk's index, as the read tool reads).
+func (s *server) syncOpenDocuments(ctx context.Context) *workspaceEdit {
 	ws, _ := s.workspace()
 	s.mu.Lock()
 	docs := make([]*document, 0, len(s.docs))
@@ -259,15 +260,23 @@ func (s *server) syncOpenDocuments() *workspaceEdit {
 	enc := s.enc
 	caps := s.caps.Workspace.WorkspaceEdit
 	s.mu.Unlock()
-	slices.SortFunc(docs, func(a, b *document) int { return strings.Compare(a.path, b.path) })
 	edit := &workspaceEdit{}
+	if len(docs) == 0 {
+		return edit
+	}
+	disk, err := ws.DiskIndex(context.WithoutCancel(ctx))
+	if err != nil {
+		s.logf("bring the open documents along: %v", err)
+		return edit
+	}
+	slices.SortFunc(docs, func(a, b *document) int { return strings.Compare(a.path, b.path) })
 	for _, d := range docs {
-		disk, err := readProjectFile(ws, d.path)
-		if err != nil || bytes.Equal(disk, d.text) {
+		f := disk.File(d.path)
+		if f == nil || bytes.Equal(f.Src, d.text) {
 			continue
 		}
 		l := newLines(d.text, enc)
-		te := protocol.TextEdit{Range: l.span(0, len(d.text)), NewText: string(disk)}
+		te := protocol.TextEdit{Range: l.span(0, len(d.text)), NewText: string(f.Src)}
 		if caps.DocumentChanges {
 			v := d.version
 			edit.DocumentChanges = append(edit.DocumentChanges, documentChange{Edit: &textDocumentEdit{
@@ -280,17 +289,6 @@ func (s *server) syncOpenDocuments() *workspaceEdit {
 		}
 	}
 	return edit
-}
-
-// readProjectFile reads a file of the project as the read tool does.
-func readProjectFile(ws *tools.Workspace, rel string) ([]byte, error) {
-	ix, err := ws.DiskIndex(context.Background())
-	if err == nil {
-		if f := ix.File(rel); f != nil {
-			return f.Src, nil
-		}
-	}
-	return nil, fmt.Errorf("%s is not in the index", rel)
 }
 
 // actionData is what a code action carries until it is resolved.
@@ -486,7 +484,7 @@ func (s *server) call(ctx context.Context, tool string, input json.RawMessage) (
 		return nil, err
 	}
 	if t, ok := tools.Lookup(tool); ok && (t.Writes || t.WritesWith != nil) { // check with fix writes
-		if edit := s.syncOpenDocuments(); len(edit.DocumentChanges) > 0 || len(edit.Changes) > 0 {
+		if edit := s.syncOpenDocuments(ctx); len(edit.DocumentChanges) > 0 || len(edit.Changes) > 0 {
 			go func() {
 				var res json.RawMessage
 				if _, err := s.conn.Call(context.Background(), "workspace/applyEdit", map[string]any{"label": "tent: " + tool, "edit": edit}, &res); err != nil {

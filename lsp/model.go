@@ -131,7 +131,7 @@ func (s *server) tentApply(ctx context.Context, req jsonrpc2.Request) (any, erro
 			return nil, err
 		}
 		a := ans.Data.(*tools.ChangeAnswer)
-		return tentApplyResult{Version: a.Version, Point: a.Point, Changed: a.Changed, Left: a.Left, Edit: s.syncOpenDocuments()}, nil
+		return tentApplyResult{Version: a.Version, Point: a.Point, Changed: a.Changed, Left: a.Left, Edit: s.syncOpenDocuments(ctx)}, nil
 	}
 	// Planned on the disk as it is now and the buffers.
 	ix, err := ws.Index(ctx)

@@ -156,11 +156,14 @@ func (s *server) referencesOf(ctx context.Context, req jsonrpc2.Request) ([]tent
 	if !ok {
 		return out, nil
 	}
+	var decl *protocol.Location // left out where the client asks so
+	if path, span, ok := tools.Declaration(ix, t.Name); ok && !p.Context.IncludeDeclaration {
+		l := s.location(ix, path, span)
+		decl = &l
+	}
 	for _, r := range s.placesOf(ix, t.Name) {
-		if !p.Context.IncludeDeclaration {
-			if path, span, ok := tools.Declaration(ix, t.Name); ok && s.uriOf(path) == string(r.Location.URI) && r.Location.Range == s.location(ix, path, span).Range {
-				continue
-			}
+		if decl != nil && r.Location == *decl {
+			continue
 		}
 		out = append(out, r)
 	}
