@@ -40,9 +40,12 @@ import (
 
 // series is the samples of one request on one server at one size.
 type series struct {
-	MS   []float64 `json:"ms,omitempty"`
-	Note string    `json:"note,omitempty"` // what the answer held (a count)
-	Err  string    `json:"err,omitempty"`  // why it has no more samples
+	MS []float64 `json:"ms,omitempty"`
+	// CPUMS is the server's CPU time over every timed request, in ms
+	// (10 ms ticks: read the sum, or the mean of many).
+	CPUMS float64 `json:"cpuMs,omitempty"`
+	Note  string  `json:"note,omitempty"` // what the answer held (a count)
+	Err   string  `json:"err,omitempty"`  // why it has no more samples
 }
 
 // serverResult is one server's results at one size.
@@ -265,12 +268,17 @@ func measureSize(ctx context.Context, n int, tent, tsc, types, work string, roun
 					continue
 				}
 				rctx, cancel := context.WithTimeout(ctx, timeout)
+				cpu0, err0 := s.c.cpuMS()
 				ds, note, err := req.run(rctx, s)
+				cpu1, err1 := s.c.cpuMS()
 				cancel()
 				if err != nil {
 					se.Err = err.Error()
 					fmt.Fprintf(os.Stderr, "%d tables: %s: %s: %v\n", n, s.name, req.key, err)
 					continue
+				}
+				if err0 == nil && err1 == nil {
+					se.CPUMS += cpu1 - cpu0
 				}
 				for _, d := range ds {
 					se.MS = append(se.MS, ms(d))
@@ -454,7 +462,7 @@ func textSummary(res *sizeResult) string {
 			case len(se.MS) == 0:
 				fmt.Fprintf(&b, "  %s failed", name)
 			default:
-				fmt.Fprintf(&b, "  %s %s (%s)", name, fmtMS(median(se.MS)), se.Note)
+				fmt.Fprintf(&b, "  %s %s, CPU %s (%s)", name, fmtMS(median(se.MS)), fmtMS(se.CPUMS/float64(len(se.MS))), se.Note)
 			}
 		}
 		b.WriteString("\n")

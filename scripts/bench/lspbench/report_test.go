@@ -63,7 +63,7 @@ func sample() *run {
 			}
 			sr := &serverResult{Version: "v", OpenMS: 1000 * g, MemOpen: 100 * g, MemEnd: 150 * g, Requests: map[string]*series{}}
 			for _, req := range requests {
-				sr.Requests[req.key] = &series{MS: []float64{1 * g, 3 * g, 2 * g}, Note: "3 things"}
+				sr.Requests[req.key] = &series{MS: []float64{1 * g, 3 * g, 2 * g}, CPUMS: 30 * g, Note: "3 things"}
 			}
 			s.Servers[name] = sr
 		}
@@ -87,6 +87,8 @@ func TestMarkdown(t *testing.T) {
 		// Medians (of 1, 3, 2) and ratios.
 		"| hover on a table | 2.00 ms | 8.00 ms | 4.00× | 10.0 ms | 40.0 ms | 4.00× |",
 		"| rename the hub table (planned) | 2.00 ms | 8.00 ms | 4.00× | 10.0 ms | failed |  |",
+		// The CPU table: 30 ms (120 ms) over three samples.
+		"| hover on a table | 10.0 ms | 40.0 ms | 4.00× | 50.0 ms | 200 ms | 4.00× |",
 		"| memory after the open | 100 MB | 400 MB | 4.00× | 500 MB | 2,000 MB | 4.00× |",
 		"| `change`: the hub table renamed, dryRun | 5.00 ms (8.0 KB / 20.0 KB) | 25.0 ms (8.0 KB / 20.0 KB) |",
 		"- 5,000 tables, tsgo, rename the hub table (planned): tsgo textDocument/rename: context deadline exceeded",

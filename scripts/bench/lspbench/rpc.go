@@ -329,6 +329,30 @@ func (c *conn) rssMB() (float64, error) {
 	return 0, errors.New("memory of " + c.name + ": no VmRSS in /proc")
 }
 
+// cpuMS is the CPU time (user and system) the server's process has used
+// so far, in ms (Linux's /proc, in clock ticks of 10 ms).
+func (c *conn) cpuMS() (float64, error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+	if err != nil {
+		return 0, fmt.Errorf("CPU time of %s: %w", c.name, err)
+	}
+	// The fields after the command's name, which is in parentheses.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("CPU time of %s: a short /proc stat", c.name)
+	}
+	utime, err1 := strconv.ParseFloat(fields[11], 64)
+	stime, err2 := strconv.ParseFloat(fields[12], 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("CPU time of %s: %q %q", c.name, fields[11], fields[12])
+	}
+	return (utime + stime) * 1000 / clockTicks, nil
+}
+
+// clockTicks is Linux's USER_HZ, the unit of /proc's CPU times: 100 on
+// every architecture Go supports there.
+const clockTicks = 100
+
 // tailBuffer keeps the last max bytes written to it: a server's stderr,
 // for the error that says why it went.
 type tailBuffer struct {
