@@ -1,16 +1,21 @@
 // The tables as a diagram: a box per table with its columns, an arrow per
 // ref, laid out by dagre in a worker (layout.ts), with pan (drag), zoom
-// (wheel, buttons) and fit. Only the boxes and arrows inside the view are
-// drawn, and past BIG tables a box shows its name and count alone, so a
-// 1,000-table project stays responsive.
+// (wheel, buttons, keys) and fit. Only the boxes and arrows inside the view
+// are drawn. Past FULL tables the diagram shows the selected table and the
+// tables around it (what it refers to, what refers to it), laid out in a
+// blink; "All tables" lays out the whole project with compact boxes (name
+// and counts), which takes dagre seconds at 1,000 tables, in the worker.
 
 import { capture } from './pointer';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { LayoutAnswer, LayoutEdge, LayoutNode } from './layout';
 import type { Table } from './types';
 
-/** Past BIG tables the boxes are compact (name and counts, no columns). */
-export const BIG = 120;
+/** Past FULL tables the diagram shows a table and its neighbours. */
+export const FULL = 150;
+/** At most AROUND tables are drawn around the one in focus, INTO of them referring to it. */
+const AROUND = 32;
+const INTO = 16;
 
 const HEAD = 30;
 const ROW = 20;
@@ -24,7 +29,7 @@ function colLabel(c: Table['columns'][number]): string {
 }
 
 function boxesOf(tables: Table[]): Box[] {
-  const big = tables.length > BIG;
+  const big = tables.length > FULL;
   return tables.map((t) => {
     let chars = t.name.length + 8;
     if (!big) for (const c of t.columns) chars = Math.max(chars, c.name.length + colLabel(c).length + 3);
@@ -34,6 +39,22 @@ function boxesOf(tables: Table[]): Box[] {
   });
 }
 
+/**
+ * anchored starts an arrow at its column's row, on the side of the box it
+ * leaves by, instead of the box's middle.
+ */
+function anchored(pts: { x: number; y: number }[], e: LayoutEdge, byName: Map<string, Box>, lay: LayoutAnswer) {
+  const b = byName.get(e.from);
+  const p = lay.nodes[e.from];
+  if (!b || !p) return pts;
+  const i = b.t.columns.findIndex((c) => e.id === b.t.name + '.' + c.name);
+  if (i < 0) return pts;
+  const y = p.y - b.h / 2 + HEAD + 4 + i * ROW + 10;
+  const right = pts[1].x >= p.x;
+  const x = right ? p.x + b.w / 2 : p.x - b.w / 2;
+  return [{ x, y }, { x: x + (right ? 16 : -16), y }, ...pts.slice(1)];
+}
+
 function edgesOf(tables: Table[]): LayoutEdge[] {
   const names = new Set(tables.map((t) => t.name));
   const out: LayoutEdge[] = [];
@@ -41,6 +62,50 @@ function edgesOf(tables: Table[]): LayoutEdge[] {
     for (const c of t.columns)
       if (c.ref && names.has(c.ref) && c.ref !== t.name) out.push({ id: t.name + '.' + c.name, from: t.name, to: c.ref });
   return out;
+}
+
+interface Around { focus: string; shown: Table[]; more: number }
+
+/**
+ * around picks the table in focus (the selected one, else the one that
+ * refers to the most tables) and the tables next to it: all it refers to,
+ * up to INTO of those that refer to it, then, while there is room, the
+ * tables its neighbours refer to.
+ */
+function around(tables: Table[], byName: Map<string, Table>, selected: string | null): Around {
+  const into = new Map<string, string[]>();
+  for (const t of tables)
+    for (const c of t.columns)
+      if (c.ref && c.ref !== t.name) {
+        const l = into.get(c.ref) ?? [];
+        l.push(t.name);
+        into.set(c.ref, l);
+      }
+  const outOf = (name: string) => {
+    const t = byName.get(name);
+    return t ? [...new Set(t.columns.filter((c) => c.ref && c.ref !== name && byName.has(c.ref)).map((c) => c.ref!))] : [];
+  };
+  let focus = selected && byName.has(selected) ? selected : '';
+  if (!focus) {
+    let best = -1;
+    for (const t of tables) {
+      const n = outOf(t.name).length * 1000 + (into.get(t.name)?.length ?? 0);
+      if (n > best) { best = n; focus = t.name; }
+    }
+  }
+  const pick = new Set<string>([focus]);
+  for (const n of outOf(focus)) pick.add(n);
+  const referrers = [...new Set(into.get(focus) ?? [])];
+  let more = 0;
+  for (const n of referrers) {
+    if (pick.has(n)) continue;
+    if (pick.size < AROUND && referrers.indexOf(n) < INTO) pick.add(n);
+    else more++;
+  }
+  for (const n of [...pick]) {
+    for (const m of outOf(n)) if (pick.size < AROUND / 2 + 4) pick.add(m);
+  }
+  return { focus, shown: tables.filter((t) => pick.has(t.name)), more };
 }
 
 let worker: Worker | null = null;
@@ -97,7 +162,12 @@ export interface DiagramProps {
 }
 
 /** Diagram draws the tables and their refs. */
-export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) {
+export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramProps) {
+  const allByName = useMemo(() => new Map(all.map((t) => [t.name, t])), [all]);
+  const big = all.length > FULL;
+  const [overview, setOverview] = useState(false);
+  const near = useMemo(() => (big && !overview ? around(all, allByName, selected) : null), [all, allByName, selected, big, overview]);
+  const tables = near ? near.shown : all;
   const boxes = useMemo(() => boxesOf(tables), [tables]);
   const byName = useMemo(() => new Map(boxes.map((b) => [b.t.name, b])), [boxes]);
   const edges = useMemo(() => edgesOf(tables), [tables]);
@@ -106,22 +176,26 @@ export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) 
     () => boxes.map((b) => `${b.t.name}:${b.w}x${b.h}`).join(',') + '|' + edges.map((e) => e.id + '>' + e.to).join(','),
     [boxes, edges],
   );
+  // A new set of tables (another focus, the overview) is fitted anew.
+  const view0 = near ? 'around:' + near.focus : overview ? 'all' : 'whole';
   const [lay, setLay] = useState<LayoutAnswer>(() => gridLayout(boxes));
   const [laying, setLaying] = useState(true);
+  const [laidShape, setLaidShape] = useState('');
   const [view, setView] = useState<View>({ x: 0, y: 0, k: 1 });
   const [size, setSize] = useState({ w: 800, h: 600 });
   const svgRef = useRef<SVGSVGElement>(null);
-  const fitted = useRef(false);
+  const fitted = useRef('');
   const drag = useRef<{ px: number; py: number; x: number; y: number; moved: boolean } | null>(null);
 
   useEffect(() => {
     let live = true;
     setLaying(true);
-    if (!fitted.current) setLay(gridLayout(boxes));
+    if (fitted.current !== view0) setLay(gridLayout(boxes));
     requestLayout(boxes.map((b) => ({ id: b.t.name, width: b.w, height: b.h })), edges)
       .then((ans) => {
         if (!live) return;
         setLay(ans);
+        setLaidShape(shape);
         setLaying(false);
       })
       .catch(() => live && setLaying(false));
@@ -131,6 +205,7 @@ export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) 
   }, [shape]);
 
   useEffect(() => {
+    performance.mark('tent:diagram');
     const el = svgRef.current;
     if (!el) return;
     const ro = new ResizeObserver(() => setSize({ w: el.clientWidth || 800, h: el.clientHeight || 600 }));
@@ -140,18 +215,25 @@ export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) 
 
   const fit = (l: LayoutAnswer = lay) => {
     const k = Math.min(1.2, Math.max(0.05, Math.min(size.w / (l.width + 40), size.h / (l.height + 40))));
+    const p = near ? l.nodes[near.focus] : undefined;
+    if (p && k < 0.5) {
+      // around a table, the table stays readable: the rest is a pan away
+      setView({ k: 0.5, x: size.w / 2 - p.x * 0.5, y: size.h / 2 - p.y * 0.5 });
+      return;
+    }
     setView({ k, x: (size.w - l.width * k) / 2, y: (size.h - l.height * k) / 2 });
   };
 
   useEffect(() => {
-    if (!laying && !fitted.current && size.w > 0) {
-      fitted.current = true;
-      const big = tables.length > BIG;
-      // a large project opens readable at its start, not as a cloud of dots
-      if (big) setView({ k: 0.8, x: 0, y: 0 });
-      else fit(lay);
+    if (!laying && laidShape === shape && fitted.current !== view0 && size.w > 0) {
+      fitted.current = view0;
+      const p = overview ? lay.nodes[selected ?? ''] ?? lay.nodes[around(all, allByName, null).focus] : undefined;
+      if (p) {
+        // the whole of a large project opens readable around a table, not as a cloud of dots
+        setView({ k: 0.6, x: size.w / 2 - p.x * 0.6, y: size.h / 2 - p.y * 0.6 });
+      } else fit(lay);
     }
-  }, [laying, size]);
+  }, [laying, laidShape, size, view0]);
 
   // bring the selected table into view where it is outside
   useEffect(() => {
@@ -159,8 +241,12 @@ export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) 
     const p = lay.nodes[selected];
     const b = byName.get(selected);
     if (!p || !b) return;
-    const sx = p.x * view.k + view.x, sy = p.y * view.k + view.y;
-    if (sx < 0 || sy < 0 || sx > size.w || sy > size.h) setView({ ...view, x: size.w / 2 - p.x * view.k, y: size.h / 2 - p.y * view.k });
+    if (fitted.current !== view0) return; // the fit to come places it
+    setView((v) => {
+      const sx = p.x * v.k + v.x, sy = p.y * v.k + v.y;
+      if (sx >= 0 && sy >= 0 && sx <= size.w && sy <= size.h) return v;
+      return { ...v, x: size.w / 2 - p.x * v.k, y: size.h / 2 - p.y * v.k };
+    });
   }, [selected, lay]);
 
   const zoom = (f: number, cx = size.w / 2, cy = size.h / 2) => {
@@ -219,7 +305,7 @@ export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) 
   // what the view shows, in the layout's coordinates, with a margin
   const vx0 = -view.x / view.k - 50, vy0 = -view.y / view.k - 50;
   const vx1 = vx0 + size.w / view.k + 100, vy1 = vy0 + size.h / view.k + 100;
-  const big = tables.length > BIG;
+  const compact = big && !near;
   const detail = view.k >= 0.35;
   const related = new Set<string>();
   if (selected) for (const e of edges) if (e.from === selected || e.to === selected) { related.add(e.from); related.add(e.to); }
@@ -231,14 +317,15 @@ export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) 
     const x = p.x - b.w / 2, y = p.y - b.h / 2;
     if (x > vx1 || y > vy1 || x + b.w < vx0 || y + b.h < vy0) continue;
     shownNodes.push(
-      <TableBox key={b.t.name} b={b} x={x} y={y} detail={detail} big={big} errors={errorsOf(b.t)}
+      <TableBox key={b.t.name} b={b} x={x} y={y} detail={detail} big={compact} errors={errorsOf(b.t)}
         selected={selected === b.t.name} related={related.has(b.t.name)} />,
     );
   }
   const shownEdges = [];
   for (const e of edges) {
-    const pts = lay.edges[e.id];
-    if (!pts || pts.length < 2) continue;
+    const raw = lay.edges[e.id];
+    if (!raw || raw.length < 2) continue;
+    const pts = compact ? raw : anchored(raw, e, byName, lay);
     let minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
     for (const p of pts) { minx = Math.min(minx, p.x); maxx = Math.max(maxx, p.x); miny = Math.min(miny, p.y); maxy = Math.max(maxy, p.y); }
     if (minx > vx1 || miny > vy1 || maxx < vx0 || maxy < vy0) continue;
@@ -273,6 +360,18 @@ export function Diagram({ tables, selected, onSelect, errorsOf }: DiagramProps) 
         <button data-testid="zoom-fit" title="Fit (0)" onClick={() => fit()}>Fit</button>
         <span class="zoomlevel" data-testid="zoom-level">{Math.round(view.k * 100)}%</span>
       </div>
+      {big && (
+        <div class="scope" data-testid="diagram-scope">
+          {near ? (
+            <span>Around <strong>{near.focus}</strong>: {tables.length} of {all.length} tables{near.more > 0 ? `; ${near.more} more refer to it` : ''}</span>
+          ) : (
+            <span>All {all.length} tables</span>
+          )}
+          <button class="small" data-testid="diagram-overview" onClick={() => setOverview(!overview)}>
+            {near ? 'All tables' : selected ? `Around ${selected}` : 'Around the most used'}
+          </button>
+        </div>
+      )}
       {laying && <div class="laying" data-testid="laying-out">Laying out {tables.length} tables…</div>}
       {!laying && lay.ms > 0 && <div class="layinfo" title="Layout by dagre">{tables.length} tables · {edges.length} refs · layout {lay.ms} ms</div>}
     </div>

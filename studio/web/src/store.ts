@@ -48,6 +48,9 @@ export class Studio {
   private wanted = 0;
   private historyTimer = 0;
   private retry = 0;
+  private pendingDiags = new Map<string, Diagnostic[]>();
+  private diagTimer = 0;
+  private findingsOf: { from: Map<string, Diagnostic[]>; list: Finding[] } | null = null;
 
   subscribe(fn: () => void): () => void {
     this.subs.add(fn);
@@ -86,6 +89,7 @@ export class Studio {
         initializationOptions: { writes: 'server', agent: 'studio' },
       });
       conn.notify('initialized', {});
+      performance.mark('tent:initialized');
       this.retry = 0;
       this.set({ conn: 'ready', connError: '', name: info.name ?? '', root: info.root ?? '' });
       await Promise.all([this.refresh(0), this.loadHistory()]);
@@ -112,6 +116,7 @@ export class Studio {
         const want = this.wanted;
         const t0 = performance.now();
         const m = await this.conn.request<Model>('tent/model', {});
+        performance.mark('tent:model');
         this.set({ model: m, modelMs: Math.round(performance.now() - t0) });
         if (m.version >= this.wanted || this.wanted === want) break;
       }
@@ -138,15 +143,25 @@ export class Studio {
       clearTimeout(this.historyTimer);
       this.historyTimer = window.setTimeout(() => this.loadHistory(), 150);
     } else if (method === 'textDocument/publishDiagnostics') {
+      // A change publishes many files at once: they are drawn together.
       const p = params as { uri: string; diagnostics: Diagnostic[] };
-      const d = new Map(this.state.diagnostics);
-      if (p.diagnostics.length) d.set(p.uri, p.diagnostics);
-      else d.delete(p.uri);
-      this.set({ diagnostics: d });
+      this.pendingDiags.set(p.uri, p.diagnostics);
+      if (!this.diagTimer) this.diagTimer = window.setTimeout(() => this.flushDiagnostics(), 30);
     } else if (method === 'window/showMessage') {
       const p = params as { message: string };
       this.set({ toast: { text: p.message, at: Date.now() } });
     }
+  }
+
+  private flushDiagnostics() {
+    this.diagTimer = 0;
+    const d = new Map(this.state.diagnostics);
+    for (const [uri, ds] of this.pendingDiags) {
+      if (ds.length) d.set(uri, ds);
+      else d.delete(uri);
+    }
+    this.pendingDiags.clear();
+    this.set({ diagnostics: d });
   }
 
   private asked(method: string, params: unknown): Promise<unknown> {
@@ -243,12 +258,14 @@ export class Studio {
 
   /** findings lists the published diagnostics, errors first, by place. */
   findings(): Finding[] {
+    if (this.findingsOf?.from === this.state.diagnostics) return this.findingsOf.list;
     const out: Finding[] = [];
     for (const [uri, ds] of this.state.diagnostics) {
       const path = this.pathOf(uri);
       for (const d of ds) out.push({ ...d, path });
     }
     out.sort((a, b) => (a.severity ?? 1) - (b.severity ?? 1) || a.path.localeCompare(b.path) || a.range.start.line - b.range.start.line);
+    this.findingsOf = { from: this.state.diagnostics, list: out };
     return out;
   }
 
