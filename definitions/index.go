@@ -28,10 +28,15 @@ type Index struct {
 	// name come from the lineage's join where they can (codeindex.go).
 	once     sync.Once
 	defs     []*Definition
-	names    *nameIndex // the shared namespace (codeindex.go)
 	project  *Definition
 	engine   *Definition
 	findings []diag.Finding
+
+	// The shared namespace by name (codeindex.go), made on first use
+	// apart from the views: a lookup by name costs the files changed
+	// since the lineage's join, not a pass over every file.
+	namesOnce sync.Once
+	names     *nameIndex
 
 	// The code lookups (codeindex.go), made on first use, from the join
 	// that the snapshots of one lineage share where they can.
@@ -41,7 +46,7 @@ type Index struct {
 
 	// The row sites (rowsites.go), joined on first use.
 	rowsOnce sync.Once
-	rowsBy   map[string][]RowSite
+	rowsBy   rowSiteMap
 }
 
 // code returns the snapshot's code lookups, made on first use.
@@ -90,8 +95,13 @@ func (ix *Index) views() {
 			ix.findings = append(ix.findings, f.Findings...)
 		}
 		diag.Sort(ix.findings)
-		ix.names = newNameIndex(ix)
 	})
+}
+
+// nameIx returns the snapshot's definitions by name, made on first use.
+func (ix *Index) nameIx() *nameIndex {
+	ix.namesOnce.Do(func() { ix.names = newNameIndex(ix) })
+	return ix.names
 }
 
 // Update returns a new snapshot with one file replaced (src == nil: the
@@ -318,8 +328,7 @@ func (ix *Index) Definitions() []*Definition {
 // or engine) called name, the first by path order where several are, or
 // nil.
 func (ix *Index) Definition(name string) *Definition {
-	ix.views()
-	if ds := ix.names.named(name); len(ds) > 0 {
+	if ds := ix.nameIx().named(name); len(ds) > 0 {
 		return ds[0]
 	}
 	return nil
@@ -328,8 +337,7 @@ func (ix *Index) Definition(name string) *Definition {
 // DefinitionsNamed returns every definition of the shared namespace
 // called name, by path order (more than one is T2001 for the check).
 func (ix *Index) DefinitionsNamed(name string) []*Definition {
-	ix.views()
-	return append([]*Definition(nil), ix.names.named(name)...)
+	return append([]*Definition(nil), ix.nameIx().named(name)...)
 }
 
 // Project returns the default export of project.ts, or nil.
@@ -356,12 +364,11 @@ func (ix *Index) Findings() []diag.Finding {
 // which has no Prop. Anything not found is a T9103 error that says what
 // there is instead.
 func (ix *Index) Lookup(target string) (*Definition, *Column, *diag.ToolError) {
-	ix.views()
 	name, col, hasCol := strings.Cut(target, ".")
 	def := ix.Definition(name)
 	if def == nil {
 		msg := "no definition is named `" + name + "`"
-		if near := spelling.Nearest(name, ix.names.names()); near != "" {
+		if near := spelling.Nearest(name, ix.nameIx().names()); near != "" {
 			msg += "; did you mean `" + near + "`?"
 		}
 		return nil, nil, diag.Errorf(diag.T9103, "%s", msg).With("name", name)

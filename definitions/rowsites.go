@@ -1,7 +1,6 @@
 package definitions
 
 import (
-	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -30,7 +29,7 @@ type RowSite struct {
 
 // RowSites returns the row sites of the file at path, by offset.
 func (ix *Index) RowSites(path string) []RowSite {
-	return ix.rowSites()[path]
+	return ix.rowSites().get(path)
 }
 
 // AllRowSites returns every row site of the project, by path and offset.
@@ -38,7 +37,7 @@ func (ix *Index) AllRowSites() []RowSite {
 	all := ix.rowSites()
 	var out []RowSite
 	for _, f := range ix.sorted {
-		out = append(out, all[f.Path]...)
+		out = append(out, all.get(f.Path)...)
 	}
 	return out
 }
@@ -46,7 +45,7 @@ func (ix *Index) AllRowSites() []RowSite {
 // RowSiteAt returns the row site of the file at path whose column name
 // starts at offset, and whether there is one.
 func (ix *Index) RowSiteAt(path string, offset int) (RowSite, bool) {
-	sites := ix.rowSites()[path]
+	sites := ix.rowSites().get(path)
 	i := sort.Search(len(sites), func(i int) bool { return sites[i].Column.Span.Start >= offset })
 	if i < len(sites) && sites[i].Column.Span.Start == offset {
 		return sites[i], true
@@ -54,9 +53,25 @@ func (ix *Index) RowSiteAt(path string, offset int) (RowSite, bool) {
 	return RowSite{}, false
 }
 
-func (ix *Index) rowSites() map[string][]RowSite {
+func (ix *Index) rowSites() rowSiteMap {
 	ix.rowsOnce.Do(func() { ix.rowsBy = ix.joinRows() })
 	return ix.rowsBy
+}
+
+// rowSiteMap is the row sites of one snapshot by path: base, the sites of
+// the lineage's full join, shared and never changed, under over, the sites
+// of the files resolved again on top of it (nil where a file has none).
+// A snapshot so costs its changed files, not a copy of every file's sites.
+type rowSiteMap struct {
+	base, over map[string][]RowSite
+}
+
+// get returns the row sites of the file at path.
+func (m rowSiteMap) get(path string) []RowSite {
+	if s, ok := m.over[path]; ok {
+		return s
+	}
+	return m.base[path]
 }
 
 // rowBase is a full join of the row flows that the snapshots of a lineage
@@ -74,7 +89,7 @@ type rowBase struct {
 
 // joinRows answers ix's row sites from the lineage's base where it can,
 // else joins all files and keeps that as the base.
-func (ix *Index) joinRows() map[string][]RowSite {
+func (ix *Index) joinRows() rowSiteMap {
 	l := ix.lineage
 	l.mu.Lock()
 	base := l.rows
@@ -82,15 +97,11 @@ func (ix *Index) joinRows() map[string][]RowSite {
 	if base != nil {
 		if changed, ok := changedFiles(base.files, ix.sorted); ok && base.users == usersTable(ix) && sameShapes(base, changed) {
 			j := &rowJoin{ix: ix, calls: base.j.calls, escaped: base.j.escaped, memo: map[string]rowOf{}, base: base.j.memo, busy: map[string]bool{}}
-			sites := maps.Clone(base.sites)
+			over := make(map[string][]RowSite, len(changed))
 			for _, f := range changed {
-				if s := j.fileSites(f); s != nil {
-					sites[f.Path] = s
-				} else {
-					delete(sites, f.Path)
-				}
+				over[f.Path] = j.fileSites(f)
 			}
-			return sites
+			return rowSiteMap{base: base.sites, over: over}
 		}
 	}
 	j, sites := joinRowFlows(ix)
@@ -101,7 +112,7 @@ func (ix *Index) joinRows() map[string][]RowSite {
 	l.mu.Lock()
 	l.rows = base
 	l.mu.Unlock()
-	return sites
+	return rowSiteMap{base: sites}
 }
 
 // sameShapes reports whether each changed file has the row shape its
