@@ -103,11 +103,11 @@ func (v *values) compute(d dep) string {
 	s := v.s
 	switch d.kind {
 	case depDef:
-		return v.digest(s.byName[d.name])
+		return v.digest(s.firstOf(d.name))
 	case depProject:
-		return v.digest(s.ix.Project())
+		return v.digest(s.projectDef())
 	case depFirst:
-		first := s.byName[d.name]
+		first := s.firstOf(d.name)
 		if first == nil {
 			return ""
 		}
@@ -117,25 +117,16 @@ func (v *values) compute(d dep) string {
 		}
 		return first.Path + "\x00" + strconv.Itoa(first.NameSpan.Start) + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col) + "\x00" + string(first.Kind)
 	case depKindOf:
-		if first := s.byName[d.name]; first != nil {
-			return string(first.Kind)
+		return string(kindOf(s.firstOf(d.name)))
+	case depNames:
+		// The tables count each change of a sorted list: the count says
+		// whether the list is the one a unit saw.
+		if k := namesSlot(definitions.Kind(d.name)); k >= 0 {
+			return strconv.FormatUint(s.gen[k], 36)
 		}
 		return ""
-	case depNames:
-		names := (&pass{shared: s}).names(definitions.Kind(d.name))
-		return hashStrings(names)
 	case depTableWas:
-		var h maphash.Hash
-		h.SetSeed(seed)
-		for _, t := range s.tables {
-			h.WriteString(t)
-			h.WriteByte(0)
-			for _, w := range s.byName[t].Table.Was {
-				h.WriteString(w.Name)
-				h.WriteByte(1)
-			}
-		}
-		return strconv.FormatUint(h.Sum64(), 36)
+		return strconv.FormatUint(s.wasGen, 36)
 	case depRows:
 		set := s.rowSet(d.name)
 		ids := make([]string, 0, len(set))

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -15,20 +16,31 @@ import (
 
 // Checker checks one project again and again, as its index changes, and
 // gives each time exactly the findings of a full Run. It keeps the
-// findings of the file-by-file rules per file, with what they looked up in
-// the rest of the project (deps.go); a new snapshot makes them again only
-// for the files that changed and the files whose lookups the change
-// alters (a file that uses a table whose text changed, an import whose
-// file came or went). The rules that join files run again in full; they
-// are cheap. It is safe for concurrent use; runs take turns.
+// project-wide tables the rules look up (tables.go), brought up to date
+// from the files that changed, and the findings of the file-by-file rules
+// per file, with what they looked up in the rest of the project (deps.go),
+// filed by the name looked up (depindex.go). A new snapshot makes the
+// findings again only for the files that changed and the files whose
+// lookups the change alters (a file that uses a table whose text changed,
+// an import whose file came or went), found through that index, not by
+// walking every file. The rules that join files run again in full over the
+// few definitions they read. It is safe for concurrent use; runs take
+// turns.
 type Checker struct {
 	mu sync.Mutex
-	// ix is the snapshot last checked in full, units its files' findings
-	// in its order of paths, and digests the digests of its definitions
-	// (deps.go).
-	ix      *definitions.Index
+	// files is the snapshot last checked, by path; units their findings,
+	// nil for a file whose findings a stopped run did not make; tabs its
+	// tables; uses the units' lookups by key; digests the digests of its
+	// definitions (deps.go).
+	files   []*definitions.File
 	units   []*unit
+	tabs    *tables
+	uses    depIndex
 	digests map[*definitions.Definition]string
+	// joined holds the findings of the rules that join files that
+	// depend only on the definitions they read (joinable): T2007 and
+	// T2008, by code, until a change reaches those (dropJoined).
+	joined map[string][]diag.Finding
 	// remade counts the files whose findings the last Run made anew.
 	remade int
 	// once says the Checker runs once (the package's Run): it records no
@@ -43,6 +55,11 @@ type unit struct {
 	found [][]diag.Finding // by the rule's place in registry()
 	any   bool             // whether found holds any finding
 	deps  []seen
+	// pos is where each of deps stands in its key's list of the
+	// depIndex, -1 for one not filed.
+	pos []int32
+	// stale says a change alters what the unit saw: it is made again.
+	stale bool
 }
 
 // seen is one lookup of a unit, with what it saw.
@@ -53,25 +70,30 @@ type seen struct {
 
 // NewChecker returns a Checker that has checked nothing yet.
 func NewChecker() *Checker {
-	return &Checker{digests: map[*definitions.Definition]string{}}
+	return &Checker{digests: map[*definitions.Definition]string{}, uses: depIndex{}, joined: map[string][]diag.Finding{}}
 }
 
 // Run checks the project ix holds, as the package's Run does, making again
 // only what changed since the snapshot this Checker checked last. A run
-// stopped by ctx answers the findings so far and keeps nothing.
+// stopped by ctx answers the findings so far; it keeps what it finished,
+// and the next run makes the rest.
 func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) []diag.Finding {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := newShared(ix)
+	files := ix.Files()
+	joinGen := c.tabs.joinGenOr()
+	ch, units := c.changeTo(files)
+	c.dropJoined(ch, joinGen)
+	s := &shared{ix: ix, tables: c.tabs}
 	s.values = &values{s: s, memo: map[dep]string{}, digests: c.digests}
 	rules := registry()
-	files := s.files
 
-	ch, units := c.changeTo(files)
+	if !ch.all {
+		c.stale(ch, s.values, files, units)
+	}
 	var todo []int
 	for i, u := range units {
-		if u == nil || ch.alters(u, s.values) {
-			units[i] = nil
+		if u == nil {
 			todo = append(todo, i)
 		}
 	}
@@ -84,18 +106,21 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 			found = append(found, u)
 		}
 	}
-	out := append([]diag.Finding(nil), ix.Findings()...)
+	var out []diag.Finding
+	for _, f := range c.tabs.found {
+		out = append(out, f.Findings...)
+	}
 	for r, rule := range rules {
 		for _, u := range found {
 			out = append(out, u.found[r]...)
 		}
 		if rule.joined != nil && ctx.Err() == nil {
-			out = append(out, rule.joined(s.joined())...)
+			out = append(out, c.runJoined(ctx, rule, s)...)
 		}
 	}
 	out = append(out, opts.Extra...)
 	diag.Sort(out)
-	if ctx.Err() != nil || c.once {
+	if c.once {
 		return out
 	}
 
@@ -104,8 +129,73 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 			delete(c.digests, d)
 		}
 	}
-	c.ix, c.units, c.remade = ix, units, len(todo)
+	remade := 0
+	for _, i := range todo {
+		if u := units[i]; u != nil {
+			c.uses.add(u)
+			remade++
+		}
+	}
+	c.files, c.units, c.remade = files, units, remade
 	return out
+}
+
+// cachedJoins are the codes of the rules that join files whose findings
+// a Checker keeps (joined).
+var cachedJoins = []string{diag.T2007, diag.T2008}
+
+// dropJoined drops the kept findings of the rules that join files that ch
+// may alter: those of every one where the definitions they read changed
+// (the tables' joinGen moved from gen), T2007's where a changed file
+// declares or declared a name a table's was names (the kind of the
+// definition of that name is in its messages).
+func (c *Checker) dropJoined(ch *change, gen uint64) {
+	if ch.all || c.tabs.joinGen != gen {
+		clear(c.joined)
+		return
+	}
+	for name := range ch.names {
+		if c.tabs.wasRefs[name] > 0 {
+			delete(c.joined, diag.T2007)
+			return
+		}
+	}
+}
+
+// runJoined runs a rule that joins files, or answers its kept findings.
+func (c *Checker) runJoined(ctx context.Context, rule Rule, s *shared) []diag.Finding {
+	if found, ok := c.joined[rule.Code]; ok {
+		return found
+	}
+	found := rule.joined(s.joined())
+	if !c.once && ctx.Err() == nil && slices.Contains(cachedJoins, rule.Code) {
+		c.joined[rule.Code] = found
+	}
+	return found
+}
+
+// stale finds, through the index of lookups, the units whose lookups ch
+// alters: each lookup filed under a key the change touches is worked out
+// again and compared. Those units are taken out of units (and of the
+// index), to be made again.
+func (c *Checker) stale(ch *change, v *values, files []*definitions.File, units []*unit) {
+	var hit []*unit
+	for _, k := range ch.keys() {
+		for _, r := range c.uses[k] {
+			if r.u.stale {
+				continue
+			}
+			if sn := r.u.deps[r.i]; v.of(sn.dep) != sn.val {
+				r.u.stale = true
+				hit = append(hit, r.u)
+			}
+		}
+	}
+	for _, u := range hit {
+		c.uses.remove(u)
+		i := sort.Search(len(files), func(i int) bool { return files[i].Path >= u.file.Path })
+		units[i] = nil
+	}
 }
 
 // remake makes the findings of the files at the indexes todo, on a pool of
@@ -156,9 +246,11 @@ type change struct {
 	names map[string]bool
 	// tables are the tables whose test data files changed.
 	tables map[string]bool
-	// paths says a file came or went (imports may resolve otherwise).
-	paths bool
-	// project says project.ts changed.
+	// paths are the paths of the files that came or went (imports may
+	// resolve otherwise).
+	paths []string
+	// project says project.ts changed, or a file that declares or
+	// declared a project.
 	project bool
 	// code says a changed file's calls, sends, imports or exports differ
 	// (the inferred sends of any function may differ).
@@ -166,46 +258,51 @@ type change struct {
 	// rows says a changed file's row shape differs
 	// (definitions.SameRowShape): other files' row sites may differ.
 	rows bool
+	// sorted says which sorted lists of names changed (by namesSlot),
+	// was that the tables' was names did.
+	sorted [3]bool
+	was    bool
 	// gone are the old versions of the files that changed or went.
 	gone []*definitions.File
 }
 
-// changeTo works out what changed from the last snapshot to files, and
-// lines up the units of the files that did not change with files (nil
-// for the others).
-func (c *Checker) changeTo(files []*definitions.File) (*change, []*unit) {
-	ch := &change{names: map[string]bool{}, tables: map[string]bool{}}
-	units := make([]*unit, len(files))
-	if c.ix == nil {
-		ch.all = true
-		return ch, units
+// keys are the keys of the depIndex under which the lookups the change
+// may alter are filed.
+func (ch *change) keys() []dep {
+	var keys []dep
+	for name := range ch.names {
+		keys = append(keys, dep{depDef, name})
 	}
-	// Both lists are sorted by path: walk them side by side.
-	old := c.units
-	i, j := 0, 0
-	for i < len(files) || j < len(old) {
-		switch {
-		case j == len(old) || i < len(files) && files[i].Path < old[j].file.Path:
-			ch.paths = true
-			ch.touch(nil, files[i])
-			i++
-		case i == len(files) || old[j].file.Path < files[i].Path:
-			ch.paths = true
-			ch.touch(old[j].file, nil)
-			ch.gone = append(ch.gone, old[j].file)
-			j++
-		default:
-			if old[j].file == files[i] {
-				units[i] = old[j]
-			} else {
-				ch.touch(old[j].file, files[i])
-				ch.gone = append(ch.gone, old[j].file)
-			}
-			i++
-			j++
+	for k, changed := range ch.sorted {
+		if changed {
+			keys = append(keys, dep{depNames, string([]definitions.Kind{definitions.KindTable, definitions.KindFn, definitions.KindFlow}[k])})
 		}
 	}
-	return ch, units
+	if ch.was {
+		keys = append(keys, dep{depTableWas, ""})
+	}
+	for t := range ch.tables {
+		keys = append(keys, dep{depRows, t})
+	}
+	for _, p := range ch.paths {
+		keys = append(keys, resolveKeys(p)...)
+	}
+	if ch.project {
+		keys = append(keys, dep{depProject, ""})
+	}
+	if ch.code || len(ch.paths) > 0 {
+		// The same names and kinds, calls, sends, imports and exports in
+		// every changed file, and the same paths: the search that infers
+		// them walks the same way.
+		keys = append(keys, dep{depSends, ""})
+	}
+	if ch.rows || len(ch.paths) > 0 {
+		// A changed file's calls, returns, escapes, imports or exports
+		// can make a helper's parameter in another file a row, or not;
+		// its own uses alter only its own sites.
+		keys = append(keys, dep{depRowSites, ""})
+	}
+	return keys
 }
 
 // touch notes a file that changed from old to new (either nil where the
@@ -217,6 +314,9 @@ func (ch *change) touch(old, new *definitions.File) {
 		}
 		for _, d := range f.Definitions {
 			ch.names[d.Name] = true
+			if d.Kind == definitions.KindProject {
+				ch.project = true
+			}
 		}
 		if f.TestData != nil {
 			ch.tables[f.TestData.Table] = true
@@ -224,6 +324,9 @@ func (ch *change) touch(old, new *definitions.File) {
 		if f.Path == "project.ts" {
 			ch.project = true
 		}
+	}
+	if old == nil || new == nil {
+		ch.paths = append(ch.paths, pathOf(old, new))
 	}
 	if old == nil || new == nil || codeShape(old) != codeShape(new) {
 		ch.code = true
@@ -233,42 +336,104 @@ func (ch *change) touch(old, new *definitions.File) {
 	}
 }
 
-// alters reports whether the change may alter what unit u looked up: a
-// lookup it could touch is worked out again and compared.
-func (ch *change) alters(u *unit, v *values) bool {
-	if ch.all {
-		return true
+// remakeAll is the share of the files past which a change is checked as
+// a new project: the tables made anew, every file's findings made again.
+const remakeAll = 4
+
+// changeTo works out what changed from the last snapshot to files, brings
+// the tables up to date, and lines up the units of the files that did not
+// change with files (nil for the others).
+func (c *Checker) changeTo(files []*definitions.File) (*change, []*unit) {
+	ch := &change{names: map[string]bool{}, tables: map[string]bool{}}
+	var pairs [][2]*definitions.File
+	var units []*unit
+	if c.tabs != nil && !c.once {
+		pairs, units = c.pairs(files)
 	}
-	for _, sn := range u.deps {
-		d := sn.dep
-		var may bool
-		switch d.kind {
-		case depDef, depFirst, depKindOf:
-			may = ch.names[d.name]
-		case depNames, depTableWas:
-			may = len(ch.names) > 0
-		case depRows:
-			may = ch.tables[d.name]
-		case depResolve:
-			may = ch.paths
-		case depProject:
-			may = ch.project
-		case depSends, depCalls:
-			// The same names and kinds, calls, sends, imports and
-			// exports in every changed file, and the same paths: the
-			// search that infers them walks the same way.
-			may = ch.code || ch.paths
-		case depRowSites:
-			// A changed file's calls, returns, escapes, imports or
-			// exports can make a helper's parameter in another file a
-			// row, or not; its own uses alter only its own sites.
-			may = ch.rows || ch.paths
+	if units == nil || len(pairs) > len(files)/remakeAll {
+		ch.all = true
+		ch.gone = c.files
+		c.tabs, c.uses = newTables(files), depIndex{}
+		return ch, make([]*unit, len(files))
+	}
+	gen, was := c.tabs.gen, c.tabs.wasGen
+	for _, pr := range pairs {
+		ch.touch(pr[0], pr[1])
+		if pr[0] != nil {
+			ch.gone = append(ch.gone, pr[0])
 		}
-		if may && v.of(d) != sn.val {
-			return true
+		c.tabs.update(pr[0], pr[1])
+	}
+	for k := range gen {
+		ch.sorted[k] = gen[k] != c.tabs.gen[k]
+	}
+	ch.was = was != c.tabs.wasGen
+	return ch, units
+}
+
+// pairs walks the last snapshot's files and files side by side (both by
+// path), and answers the files that changed, came or went (old, new; nil
+// where there is none), and files' units where they did not change, nil
+// for the others, whose old units it takes out of the index.
+func (c *Checker) pairs(files []*definitions.File) ([][2]*definitions.File, []*unit) {
+	var pairs [][2]*definitions.File
+	old := c.files
+	if len(old) == len(files) {
+		// Mostly the same paths, some files changed: no path compared
+		// but those of the changed files.
+		aligned := true
+		for i := range files {
+			if files[i] != old[i] {
+				if files[i].Path != old[i].Path {
+					aligned = false
+					break
+				}
+				pairs = append(pairs, [2]*definitions.File{old[i], files[i]})
+			}
+		}
+		if aligned {
+			units := c.units
+			for _, pr := range pairs {
+				i := sort.Search(len(files), func(i int) bool { return files[i].Path >= pr[1].Path })
+				if units[i] != nil {
+					c.uses.remove(units[i])
+					units[i] = nil
+				}
+			}
+			return pairs, units
+		}
+		pairs = pairs[:0]
+	}
+	units := make([]*unit, 0, len(files))
+	drop := func(u *unit) {
+		if u != nil {
+			c.uses.remove(u)
 		}
 	}
-	return false
+	i, j := 0, 0
+	for i < len(files) || j < len(old) {
+		switch {
+		case i < len(files) && j < len(old) && files[i] == old[j]:
+			units = append(units, c.units[j])
+			i++
+			j++
+		case j == len(old) || i < len(files) && files[i].Path < old[j].Path:
+			pairs = append(pairs, [2]*definitions.File{nil, files[i]})
+			units = append(units, nil)
+			i++
+		case i == len(files) || old[j].Path < files[i].Path:
+			pairs = append(pairs, [2]*definitions.File{old[j], nil})
+			drop(c.units[j])
+			j++
+		default:
+			pairs = append(pairs, [2]*definitions.File{old[j], files[i]})
+			drop(c.units[j])
+			units = append(units, nil)
+			i++
+			j++
+		}
+	}
+	return pairs, units
 }
 
 // codeShape hashes what the index infers sends and calls from in one file:

@@ -1,32 +1,18 @@
 package check
 
 import (
-	"sort"
 	"strings"
-	"sync"
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 )
 
-// shared holds what every rule looks up, built once per run from the index
-// so that the rules, running at the same time, share it read-only.
+// shared holds what every rule looks up in one run: the index and the
+// project-wide tables, which the rules, running at the same time, share
+// read-only.
 type shared struct {
 	ix *definitions.Index
-	// files are the index's files, by path.
-	files []*definitions.File
-	// allDefs is every definition of the shared namespace (not project or
-	// engine), in the index's order: by path, then offset.
-	allDefs []*definitions.Definition
-	// byName is the first definition of each name, by path order.
-	byName map[string]*definitions.Definition
-	// tables, fns and flows are the names of each kind, sorted.
-	tables, fns, flows []string
-	// testData maps a table to its test data files, and rowIDs to the ids
-	// of their rows, made on first use (rowSet).
-	testData map[string][]*definitions.File
-	rowsMu   sync.Mutex
-	rowIDs   map[string]map[string]bool
+	*tables
 	// values computes what a rule saw of the project outside its own file
 	// (deps.go); nil where nothing is recorded.
 	values *values
@@ -49,63 +35,10 @@ type pass struct {
 	deps map[dep]string
 }
 
-func newShared(ix *definitions.Index) *shared {
-	defs := ix.Definitions()
-	s := &shared{ix: ix, files: ix.Files(), byName: make(map[string]*definitions.Definition, len(defs)),
-		testData: map[string][]*definitions.File{}, rowIDs: map[string]map[string]bool{}}
-	s.allDefs = make([]*definitions.Definition, 0, len(defs))
-	for _, d := range defs {
-		if d.Kind == definitions.KindProject || d.Kind == definitions.KindEngine {
-			continue
-		}
-		s.allDefs = append(s.allDefs, d)
-		if _, seen := s.byName[d.Name]; seen {
-			continue
-		}
-		s.byName[d.Name] = d
-		switch d.Kind {
-		case definitions.KindTable:
-			s.tables = append(s.tables, d.Name)
-		case definitions.KindFn:
-			s.fns = append(s.fns, d.Name)
-		case definitions.KindFlow:
-			s.flows = append(s.flows, d.Name)
-		}
-	}
-	sort.Strings(s.tables)
-	sort.Strings(s.fns)
-	sort.Strings(s.flows)
-	for _, f := range s.files {
-		if f.TestData != nil {
-			s.testData[f.TestData.Table] = append(s.testData[f.TestData.Table], f)
-		}
-	}
-	return s
-}
-
-// rowSet returns the ids of the test data rows of table, made on first use.
-func (s *shared) rowSet(table string) map[string]bool {
-	s.rowsMu.Lock()
-	defer s.rowsMu.Unlock()
-	if ids, ok := s.rowIDs[table]; ok {
-		return ids
-	}
-	ids := map[string]bool{}
-	for _, f := range s.testData[table] {
-		for _, r := range f.TestData.Rows {
-			if r.ID != "" {
-				ids[r.ID] = true
-			}
-		}
-	}
-	s.rowIDs[table] = ids
-	return ids
-}
-
-// joined is the pass of a rule that joins files: every definition and
-// file, nothing recorded.
+// joined is the pass of a rule that joins files: every definition such a
+// rule reads (joinable), nothing recorded.
 func (s *shared) joined() *pass {
-	return &pass{shared: s, defs: s.allDefs, files: s.files}
+	return &pass{shared: s, defs: s.tables.joined()}
 }
 
 // fileUnit is the pass of a rule that checks file by file, over file f.
@@ -123,14 +56,14 @@ func (s *shared) fileUnit(f *definitions.File) *pass {
 // the rule may read all of it.
 func (p *pass) first(name string) *definitions.Definition {
 	p.record(dep{depDef, name})
-	return p.byName[name]
+	return p.firstOf(name)
 }
 
 // firstIs reports whether d is the first definition of its name; where it
 // is not, the first one is returned for its path, position and kind.
 func (p *pass) firstIs(d *definitions.Definition) (*definitions.Definition, bool) {
 	p.record(dep{depFirst, d.Name})
-	first := p.byName[d.Name]
+	first := p.firstOf(d.Name)
 	return first, first == d
 }
 
@@ -150,24 +83,13 @@ func (p *pass) isTable(name string) bool {
 // kindOf returns the kind of the definition named name, or "" when none is.
 func (p *pass) kindOf(name string) definitions.Kind {
 	p.record(dep{depKindOf, name})
-	if d := p.byName[name]; d != nil {
-		return d.Kind
-	}
-	return ""
+	return kindOf(p.firstOf(name))
 }
 
 // names returns the sorted names of the tables, fns or flows.
 func (p *pass) names(kind definitions.Kind) []string {
 	p.record(dep{depNames, string(kind)})
-	switch kind {
-	case definitions.KindTable:
-		return p.tables
-	case definitions.KindFn:
-		return p.fns
-	case definitions.KindFlow:
-		return p.flows
-	}
-	return nil
+	return p.tables.names(kind)
 }
 
 // rows returns the ids of the test data rows of table.
@@ -186,7 +108,7 @@ func (p *pass) resolve(from, module string) string {
 // project returns the project's definition, or nil.
 func (p *pass) project() *definitions.Definition {
 	p.record(dep{depProject, ""})
-	return p.ix.Project()
+	return p.projectDef()
 }
 
 // sends returns the ways definition name is inferred to send.

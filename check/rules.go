@@ -62,7 +62,7 @@ func registry() []Rule {
 		{diag.T2006, diag.Error, "defined and removed",
 			"A name in a table's removed may not be a live column, and a name in the project's removed may not be a live table: drop the name from removed, or remove the definition.", definedAndRemoved, removedTables},
 		{diag.T2007, diag.Error, "was clash",
-			"A was name tells the migration which old column (or table) to rename. It may not be the name of another live column of the same table (or another definition), nor the was name of another one.", nil, wasClashes},
+			"A was name tells the migration which old column (or table) to rename. It may not be the name of another live column of the same table (or another definition), nor the was name of another one.", columnWasClashes, wasClashes},
 		{diag.T2008, diag.Error, "duplicate screen path",
 			"Screen paths are routes and must be unique; paths that differ only in the names of their :parameters are the same route.", nil, duplicatePaths},
 		{diag.T2009, diag.Error, "bad project.ts or engine.ts",

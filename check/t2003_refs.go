@@ -50,7 +50,7 @@ func unknownRefs(p *pass) []diag.Finding {
 func (p *pass) tableFor(name string) (table, hint string) {
 	p.record(dep{depTableWas, ""})
 	for _, t := range p.names(definitions.KindTable) {
-		for _, w := range p.byName[t].Table.Was {
+		for _, w := range p.firstOf(t).Table.Was {
 			if w.Name == name {
 				return t, "; table " + name + " was renamed to " + t
 			}

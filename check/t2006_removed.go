@@ -32,7 +32,7 @@ func definedAndRemoved(p *pass) []diag.Finding {
 // naming a live table.
 func removedTables(p *pass) []diag.Finding {
 	var out []diag.Finding
-	if proj := p.ix.Project(); proj != nil && proj.Project != nil {
+	if proj := p.projectDef(); proj != nil && proj.Project != nil {
 		for _, r := range proj.Project.Removed {
 			if t := p.table(r.Name); t != nil {
 				out = append(out, p.at(proj.Path, "", diag.T2006, diag.Error,

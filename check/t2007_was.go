@@ -10,7 +10,9 @@ import (
 // safely. For a column: its own name, the name of another live column of
 // the table (or id), or a was name of an earlier column of the table. For a
 // table: its own name, the name of another definition, or a was name of an
-// earlier table.
+// earlier table. The tables' was names are joined across files here
+// (wasClashes); the columns', which stay within their table, file by file
+// (columnWasClashes).
 func wasClashes(p *pass) []diag.Finding {
 	var out []diag.Finding
 	tableWas := map[string]string{} // was name -> table that claims it
@@ -20,7 +22,7 @@ func wasClashes(p *pass) []diag.Finding {
 		}
 		for _, w := range d.Table.Was {
 			var msg string
-			switch other := p.byName[w.Name]; {
+			switch other := p.firstOf(w.Name); {
 			case w.Name == d.Name:
 				msg = fmt.Sprintf("table %s lists its own name in was", d.Name)
 			case other != nil && other != d:
@@ -34,6 +36,18 @@ func wasClashes(p *pass) []diag.Finding {
 			out = append(out, p.on(d, diag.T2007, diag.Error, msg, w.Span))
 		}
 
+	}
+	return out
+}
+
+// columnWasClashes reports T2007 for the columns of the tables of one
+// file: their was names need nothing outside their own table.
+func columnWasClashes(p *pass) []diag.Finding {
+	var out []diag.Finding
+	for _, d := range p.defs {
+		if d.Table == nil {
+			continue
+		}
 		columnWas := map[string]string{} // was name -> column that claims it
 		for _, c := range d.Table.Columns {
 			name := c.Schema.Name

@@ -20,7 +20,7 @@ func badProjectOrEngine(p *pass) []diag.Finding {
 func checkProject(p *pass) []diag.Finding {
 	const path = "project.ts"
 	file := p.ix.File(path)
-	proj := p.ix.Project()
+	proj := p.projectDef()
 	switch {
 	case file == nil:
 		return []diag.Finding{p.at(path, "", diag.T2009, diag.Error,
@@ -73,7 +73,7 @@ func checkEngine(p *pass) []diag.Finding {
 	if file == nil {
 		return nil
 	}
-	eng := p.ix.Engine()
+	eng := p.engineDef()
 	if eng == nil || eng.Arg == nil || eng.Arg.Kind != definitions.ValObject {
 		return []diag.Finding{p.at(path, "", diag.T2009, diag.Error,
 			"engine.ts has no export default engine({...})", firstLine(file))}
