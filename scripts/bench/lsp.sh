@@ -24,7 +24,7 @@ set -euo pipefail
 
 sizes=${SIZES:-1000,5000,10000}
 rounds=${ROUNDS:-5}
-budget=${BUDGET:-10m}
+budget=${BUDGET:-4m}
 timeout=${TIMEOUT:-5m}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tent-tools-bench}

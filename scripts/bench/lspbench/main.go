@@ -84,6 +84,7 @@ type run struct {
 	LoadStart string        `json:"loadStart"`
 	LoadEnd   string        `json:"loadEnd"`
 	Commit    string        `json:"commit"`
+	Budget    string        `json:"budget,omitempty"` // the most a size's rounds may take
 	Sizes     []*sizeResult `json:"sizes"`
 }
 
@@ -142,7 +143,7 @@ func main() {
 		}
 		ns = append(ns, n)
 	}
-	r := &run{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Cores: runtime.NumCPU(), CPU: cpuModel(), LoadStart: load(), Commit: *commit}
+	r := &run{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Cores: runtime.NumCPU(), CPU: cpuModel(), LoadStart: load(), Commit: *commit, Budget: duration(*budget)}
 	ctx := context.Background()
 	for _, n := range ns {
 		res, err := measureSize(ctx, n, *tent, *tsc, *types, *work, *rounds, *budget, *timeout, *mcpOn, *warmup)
@@ -488,4 +489,13 @@ func serverNames(res *sizeResult) []string {
 		}
 	}
 	return names
+}
+
+// duration writes a duration as people do: 3m, not 3m0s.
+func duration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	return s
 }

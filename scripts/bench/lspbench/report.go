@@ -31,7 +31,7 @@ func markdown(r *run, svgRef string) string {
 		"(T2501 or T2003; TS2304) and then gone; a rename (planned: the `WorkspaceEdit`, nothing\n" +
 		"written) and references must answer edits and locations. Each server answers by its own rules\n" +
 		"(tent-tools renames a table in `ref('accounts')`, `ctx.db.accounts` and test data too;\n" +
-		"TypeScript renames the identifier), so the second table says what each answered. Memory is\n" +
+		"TypeScript renames the identifier), so the last table says what each answered. Memory is\n" +
 		"each process's resident set (`/proc/PID/status`) after the open and at the end of the session.\n" +
 		"Every request is made once before the rounds, checked and not timed, as an editor's session\n" +
 		"pays for what a server builds once. The MCP calls are made once before the timing (warm), after\n" +
@@ -57,7 +57,11 @@ func markdown(r *run, svgRef string) string {
 	for _, s := range r.Sizes {
 		rounds = append(rounds, fmt.Sprintf("%d at %s tables", s.Rounds, thousands(s.Tables)))
 	}
-	fmt.Fprintf(&b, "Rounds: %s (a didChange gives two samples a round). %s.\n\n", strings.Join(rounds, ", "), strings.Join(versions, "; "))
+	budget := ""
+	if r.Budget != "" {
+		budget = ", as many as fit in " + r.Budget + " a size after the warm-up"
+	}
+	fmt.Fprintf(&b, "Rounds: %s%s (a didChange gives two samples a round). %s.\n\n", strings.Join(rounds, ", "), budget, strings.Join(versions, "; "))
 
 	two := r.Sizes[0].Servers[tsgoName] != nil
 	// The medians.

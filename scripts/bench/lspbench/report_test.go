@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestUpdatePage(t *testing.T) {
@@ -132,6 +133,14 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 10000: "10,000", 1234567: "1,234,567", -5000: "-5,000"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %s, want %s", n, got, want)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{3 * time.Minute: "3m", 10 * time.Second: "10s", 90 * time.Second: "1m30s", time.Hour: "1h0m"} {
+		if got := duration(d); got != want {
+			t.Errorf("duration(%v) = %s, want %s", d, got, want)
 		}
 	}
 }
