@@ -5,6 +5,7 @@ import (
 	"context"
 	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -239,23 +240,47 @@ const parallelUpdates = 4
 // replaced returns a new snapshot with the files of put in place of ix's
 // (nil: the file is gone), sharing the rest and the lineage's joins.
 func (ix *Index) replaced(put map[string]*File) *Index {
-	base := make(map[string]*File, len(ix.sorted)+len(put))
-	for _, f := range ix.sorted {
-		base[f.Path] = f
+	next := &Index{ignore: ix.ignore, lineage: ix.lineage}
+	if len(ix.files.over)+len(put) <= maxFileOverlay {
+		over := make(map[string]*File, len(ix.files.over)+len(put))
+		maps.Copy(over, ix.files.over)
+		maps.Copy(over, put)
+		next.files = fileMap{base: ix.files.base, over: over}
+	} else {
+		base := make(map[string]*File, len(ix.sorted)+len(put))
+		for _, f := range ix.sorted {
+			base[f.Path] = f
+		}
+		for p, f := range put {
+			if f == nil {
+				delete(base, p)
+			} else {
+				base[p] = f
+			}
+		}
+		next.files = fileMap{base: base}
 	}
-	for p, f := range put {
-		if f == nil {
-			delete(base, p)
-		} else {
-			base[p] = f
+	// The sorted files: ix's, merged with put's in path order (a copy
+	// and a search per changed path, no sort of every file).
+	paths := make([]string, 0, len(put))
+	for p := range put {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	next.sorted = make([]*File, 0, len(ix.sorted)+len(paths))
+	rest := ix.sorted
+	for _, p := range paths {
+		i := sort.Search(len(rest), func(i int) bool { return rest[i].Path >= p })
+		next.sorted = append(next.sorted, rest[:i]...)
+		if i < len(rest) && rest[i].Path == p {
+			i++ // replaced or gone
+		}
+		rest = rest[i:]
+		if f := put[p]; f != nil {
+			next.sorted = append(next.sorted, f)
 		}
 	}
-	next := &Index{files: fileMap{base: base}, ignore: ix.ignore, lineage: ix.lineage}
-	next.sorted = make([]*File, 0, len(base))
-	for _, f := range base {
-		next.sorted = append(next.sorted, f)
-	}
-	sort.Slice(next.sorted, func(i, j int) bool { return next.sorted[i].Path < next.sorted[j].Path })
+	next.sorted = append(next.sorted, rest...)
 	return next
 }
 

@@ -105,6 +105,7 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 		return nil, err
 	}
 	st.dropUnchanged()
+	st.readAhead = s.ReadAhead // a rename's new texts, read by its planner already
 	_, before, after := reread(ctx, ix, st, w.walkRules())
 	if err := checkReadable(st, before, after); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,6 +34,9 @@ type indexCache struct {
 	// tried says the index cache file was looked at (once per process),
 	// loaded that the index was read from it.
 	tried, loaded bool
+	// racy are the files of seen whose stamp was racy when taken: a
+	// watched look (updateHeard) reads them again unheard of.
+	racy map[string]bool
 	// dirty says ix or its stamps changed since the index cache file was
 	// read or written; gen counts those changes (touch), so that a save
 	// made in the background knows whether it saved the latest.
@@ -93,6 +97,11 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 	c := &w.index
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.ix != nil && c.rules != nil && c.ig != nil && w.scanned == nil {
+		if heard, ok := w.news.take(newsIndex); ok {
+			return c.updateHeard(ctx, w, heard), nil
+		}
+	}
 	if c.ig == nil {
 		c.ig = newIgnores(w)
 	}
@@ -134,6 +143,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
 		}
 		c.ix, c.seen, c.rules = ix, seen, rules
+		c.noteAllRacy()
 		c.touch()
 		if first && !w.settled {
 			c.saveSoon(w)
@@ -176,10 +186,90 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		}
 	}
 	c.ix, c.seen = c.ix.UpdateFiles(ctx, changes), seen
+	c.noteAllRacy()
 	if first && c.dirty && !w.settled {
 		c.saveSoon(w)
 	}
 	return c.ix, nil
+}
+
+// updateHeard is the index's look in a watched folder that trusts its
+// watcher (news.go; c.mu held): the paths heard since the last look, and
+// the files whose stamp was racy at it, are stamped and read again where
+// their stamp changed or proves nothing; nothing else is looked at.
+func (c *indexCache) updateHeard(ctx context.Context, w *Workspace, heard []string) *definitions.Index {
+	paths := heard
+	if len(c.racy) > 0 {
+		paths = append(slices.Clone(heard), sortedKeys(c.racy)...)
+	}
+	start := time.Now().UnixNano()
+	var changes []definitions.FileChange
+	var retry []string
+	for _, p := range paths {
+		if isRulesFile(p) || !indexCandidate(p) {
+			continue // a .gitignore heard of distrusts the news (watch.go)
+		}
+		state, ok := w.statHeard(c.ig, p)
+		if !ok {
+			if _, was := c.seen[p]; was {
+				delete(c.seen, p)
+				c.touch()
+				changes = append(changes, definitions.FileChange{Path: p, Gone: true})
+			}
+			continue
+		}
+		st := stampFrom(state, start)
+		if old, ok := c.seen[p]; ok && old.Same(st) && !old.Racy() {
+			continue
+		}
+		c.seen[p] = st
+		c.touch()
+		if c.ix.File(p) == nil && !c.ix.Indexes(p) {
+			continue
+		}
+		src, err := definitions.ReadIndexed(w.fsys.FS(), p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			changes = append(changes, definitions.FileChange{Path: p, Gone: true})
+			delete(c.seen, p)
+			retry = append(retry, p) // gone since the stat: looked at again
+		case err != nil:
+			changes = append(changes, definitions.FileChange{Path: p, Err: err})
+		default:
+			changes = append(changes, definitions.FileChange{Path: p, Src: src})
+		}
+	}
+	w.news.again(newsIndex, retry...)
+	if len(changes) > 0 {
+		c.ix = c.ix.UpdateFiles(ctx, changes)
+	}
+	for _, p := range paths {
+		c.noteRacy(p)
+	}
+	return c.ix
+}
+
+// noteRacy notes whether the stamp of the file p is racy (c.mu held): a
+// watched look reads such a file again though it heard nothing of it, as
+// a walk would (definitions.Stamp.Racy). They are the few written just
+// before.
+func (c *indexCache) noteRacy(p string) {
+	if st, ok := c.seen[p]; ok && st.Racy() {
+		if c.racy == nil {
+			c.racy = map[string]bool{}
+		}
+		c.racy[p] = true
+		return
+	}
+	delete(c.racy, p)
+}
+
+// noteAllRacy is noteRacy of every file, after a walk (c.mu held).
+func (c *indexCache) noteAllRacy() {
+	clear(c.racy)
+	for p := range c.seen {
+		c.noteRacy(p)
+	}
 }
 
 // load reads the index cache into c, where there is one of this version
@@ -363,6 +453,7 @@ func (w *Workspace) wrote(rel string, src []byte, gone bool) {
 	}
 	c.ix = c.ix.Update(rel, src)
 	c.seen[rel] = stampOf(info, seen)
+	c.noteRacy(rel)
 	c.touch()
 }
 
@@ -378,7 +469,7 @@ func (c *indexCache) current() *definitions.Index {
 // change finished at the start of a call may have touched any file.
 func (c *indexCache) forget() {
 	c.mu.Lock()
-	c.ix, c.seen, c.rules, c.ig = nil, nil, nil, nil
+	c.ix, c.seen, c.rules, c.ig, c.racy = nil, nil, nil, nil, nil
 	c.mu.Unlock()
 }
 
@@ -405,6 +496,7 @@ func (c *indexCache) committed(w *Workspace, ix, next *definitions.Index, st *St
 			} else {
 				c.seen[f.rel] = stampFrom(f.stamp, seen)
 			}
+			c.noteRacy(f.rel)
 		}
 		c.mu.Unlock()
 		return
@@ -437,6 +529,7 @@ func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[
 		seen, rules, err = w.scan(ctx, ig)
 		return seen, rules, nil, err
 	}
+	w.news.walked(newsIndex, w.scannedMark)
 	seen, rules = map[string]definitions.Stamp{}, map[string]definitions.Stamp{}
 	for p, st := range all {
 		s := stampFrom(st, w.scannedAt)
@@ -454,6 +547,7 @@ func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[
 // .gitignore files.
 func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[string]definitions.Stamp, err error) {
 	seen, rules = map[string]definitions.Stamp{}, map[string]definitions.Stamp{}
+	mark := w.news.mark()
 	start := time.Now().UnixNano()
 	err = w.statWalk(ctx, ig, func(p string, st history.FileState) {
 		s := stampFrom(st, start)
@@ -467,6 +561,7 @@ func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[stri
 	if err != nil {
 		return nil, nil, fmt.Errorf("index %s: %w", w.root, err)
 	}
+	w.news.walked(newsIndex, mark)
 	return seen, rules, nil
 }
 

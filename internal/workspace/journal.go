@@ -627,6 +627,7 @@ func (w *Workspace) finishPending(ctx context.Context, hs *history.Store) error 
 		}
 		w.state.forget()
 		w.index.forget()
+		w.news.distrust() // the walks see what the finished change wrote
 	}
 	return clearTmp(tmpDir)
 }

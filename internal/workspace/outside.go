@@ -115,11 +115,13 @@ func (w *Workspace) settle(ctx context.Context) error {
 // disk in the same call needs no walk of its own.
 func (w *Workspace) tracked(ctx context.Context) (map[string]history.FileState, error) {
 	all := map[string]history.FileState{}
+	mark := w.news.mark()
 	start := time.Now().UnixNano()
 	if err := w.statWalk(ctx, nil, func(p string, st history.FileState) { all[p] = st }); err != nil {
 		return nil, fmt.Errorf("look at %s: %w", w.root, err)
 	}
-	w.scanned, w.scannedAt = all, start
+	w.news.walked(newsHistory, mark)
+	w.scanned, w.scannedAt, w.scannedMark = all, start, mark
 	files := make(map[string]history.FileState, len(all))
 	for p, st := range all {
 		if !isFrameworkFile(p) {
@@ -133,6 +135,9 @@ func (w *Workspace) tracked(ctx context.Context) (map[string]history.FileState, 
 // and records a point of the kind outside for what changed; the first
 // look records the starting state instead.
 func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error {
+	if heard, ok := w.news.take(newsHistory); ok {
+		return w.noticeHeard(ctx, hs, heard)
+	}
 	// The history's state is read while the walk stamps the disk: the
 	// two share nothing, and each keeps one core busy (on the 1,000-table
 	// project, reading 3,641 rows about 8 ms of CPU, the walk about 20).
@@ -155,11 +160,50 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 	if version == 0 {
 		return w.recordStart(ctx, hs, disk)
 	}
-	seen := w.compareDisk(disk, known)
-	// An editor's saves of a change planned for it are its point (expect.go).
-	if seen.changed, seen.gone, err = w.claimExpected(ctx, hs, known, seen.changed, seen.gone); err != nil {
+	return w.recordOutside(ctx, hs, w.compareDisk(disk, known, nil))
+}
+
+// noticeHeard is noticeOutside in a watched folder that trusts its
+// watcher (news.go): only the paths heard since the last look are
+// stamped and compared with the history's state. A path this look cannot
+// settle (unreadable now, a planned file held back) is looked at again
+// at the next look.
+func (w *Workspace) noticeHeard(ctx context.Context, hs *history.Store, heard []string) error {
+	known, version, err := w.state.load(ctx, hs)
+	if err != nil {
+		w.news.again(newsHistory, heard...)
 		return err
 	}
+	if version == 0 { // no starting state yet: the first look records it
+		w.news.distrust()
+		return w.noticeOutside(ctx, hs)
+	}
+	ig := w.walkRules()
+	disk := map[string]history.FileState{}
+	for _, p := range heard {
+		if isFrameworkFile(p) {
+			continue
+		}
+		if st, ok := w.statHeard(ig, p); ok {
+			disk[p] = st
+		}
+	}
+	return w.recordOutside(ctx, hs, w.compareDisk(disk, known, heard))
+}
+
+// recordOutside records what a look at the disk found (compareDisk) as a
+// point of the kind outside, after an editor's saves of a change planned
+// for it are taken out as its own point (expect.go).
+func (w *Workspace) recordOutside(ctx context.Context, hs *history.Store, seen diskChanges) error {
+	changed, gone := seen.changed, seen.gone
+	var err error
+	if seen.changed, seen.gone, err = w.claimExpected(ctx, hs, seen.known, changed, gone); err != nil {
+		return err
+	}
+	// What a planned change holds back is looked at again, as is what
+	// could not be read: a watched look would not hear of it again.
+	w.news.again(newsHistory, seen.retry...)
+	w.news.again(newsHistory, heldBack(changed, gone, seen.changed, seen.gone)...)
 	if seen.none() {
 		return w.restamp(ctx, hs, seen.restamp)
 	}
@@ -170,6 +214,36 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 	return err
 }
 
+// heldBack are the paths of changed and gone that are in neither of what
+// claimExpected left (restChanged, restGone) nor recorded by a plan's
+// point: those it held back for a later look. A path a plan's point
+// recorded is held back too by this count; looking at it again finds its
+// stamp the history's, and nothing to do.
+func heldBack(changed []fileSeen, gone []string, restChanged []fileSeen, restGone []string) []string {
+	if len(restChanged) == len(changed) && len(restGone) == len(gone) {
+		return nil
+	}
+	rest := map[string]bool{}
+	for _, c := range restChanged {
+		rest[c.state.Path] = true
+	}
+	for _, p := range restGone {
+		rest[p] = true
+	}
+	var out []string
+	for _, c := range changed {
+		if !rest[c.state.Path] {
+			out = append(out, c.state.Path)
+		}
+	}
+	for _, p := range gone {
+		if !rest[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // diskChanges is what a look at the disk found against the history's
 // state: files whose content differs or that are new, files gone, and
 // files whose stamp alone changed.
@@ -178,6 +252,7 @@ type diskChanges struct {
 	changed []fileSeen
 	gone    []string
 	restamp []history.FileState
+	retry   []string // files that could not be read now
 }
 
 // none reports whether no file's content changed.
@@ -195,8 +270,10 @@ func (d diskChanges) paths() []string {
 }
 
 // compareDisk reads the files whose stamp differs from the history's and
-// sorts them into changed, gone and restamped.
-func (w *Workspace) compareDisk(disk, known map[string]history.FileState) diskChanges {
+// sorts them into changed, gone and restamped. heard, where not nil, are
+// the only paths looked at (disk stamps those of them that are there); nil
+// compares the whole disk.
+func (w *Workspace) compareDisk(disk, known map[string]history.FileState, heard []string) diskChanges {
 	d := diskChanges{known: known}
 	for p, now := range disk {
 		was, ok := known[p]
@@ -205,13 +282,24 @@ func (w *Workspace) compareDisk(disk, known map[string]history.FileState) diskCh
 		}
 		seen, err := w.look(p, now)
 		if err != nil {
-			continue // unreadable now: the next look tries again
+			d.retry = append(d.retry, p) // unreadable now: the next look tries again
+			continue
 		}
 		if ok && seen.state.Hash == was.Hash {
 			d.restamp = append(d.restamp, seen.state)
 			continue
 		}
 		d.changed = append(d.changed, seen)
+	}
+	if heard != nil {
+		for _, p := range heard {
+			if _, ok := disk[p]; !ok {
+				if _, was := known[p]; was {
+					d.gone = append(d.gone, p)
+				}
+			}
+		}
+		return d
 	}
 	for p := range known {
 		if _, ok := disk[p]; !ok {

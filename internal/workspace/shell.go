@@ -41,7 +41,7 @@ func (w *Workspace) KeepCommandChanges(ctx context.Context, label string, noAsk 
 	if err != nil {
 		return 0, nil, err
 	}
-	seen := w.compareDisk(disk, known)
+	seen := w.compareDisk(disk, known, nil)
 	if seen.none() {
 		return 0, nil, w.restamp(ctx, hs, seen.restamp)
 	}

@@ -29,6 +29,7 @@ func (w *Workspace) statWalk(ctx context.Context, ig *ignores, fn func(rel strin
 	if ig == nil {
 		ig = w.walkRules()
 	}
+	w.walks.Add(1)
 	root, err := w.fsys.Open(".")
 	if err != nil {
 		return fmt.Errorf("walk %s: %w", w.root, err)

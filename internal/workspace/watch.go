@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -58,33 +60,64 @@ type Watcher struct {
 	done   chan struct{}
 	// OnError is told what a refresh failed with; nil drops it.
 	onError func(error)
+	// dirs are the folders watched, by resolved path: one of them gone
+	// (removed or moved away) takes its files with it unheard of.
+	dirs map[string]bool
+	// rescan is how often the folder is walked whole anyway
+	// (safetyRescan; tests shorten it).
+	rescan time.Duration
+	// drop, where set (tests), makes the watcher miss the events it
+	// answers true for, as a filesystem that tells nothing of a write.
+	drop func(rel string) bool
 }
 
 // Watch starts watching the workspace's folder (every folder of it but
 // .tent/, .git/ and node_modules/, and new folders as they appear) and
 // refreshes the workspace after each burst of changes. onError, where not
 // nil, hears what a refresh failed with. Close stops it.
+//
+// While it watches, the workspace trusts it (news.go): a call looks only
+// at the files the watcher heard of since the last look, not at every
+// file of the project; the folder is walked whole at the first look,
+// after the watcher lost events, after a folder or a .gitignore changed,
+// and every minute anyway.
 func (w *Workspace) Watch(onError func(error)) (*Watcher, error) {
+	return w.watch(onError, safetyRescan, nil)
+}
+
+// watch is Watch with the period of the safety rescan and the events to
+// miss (drop, for tests; nil misses none).
+func (w *Workspace) watch(onError func(error), rescan time.Duration, drop func(string) bool) (*Watcher, error) {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watch %s: %w", w.root, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	wt := &Watcher{w: w, fsw: fsw, cancel: cancel, done: make(chan struct{}), onError: onError}
+	wt := &Watcher{w: w, fsw: fsw, cancel: cancel, done: make(chan struct{}), onError: onError,
+		dirs: map[string]bool{}, rescan: rescan, drop: drop}
+	// Counted in before the folders are added: a look from now on walks
+	// once more (the news is distrusted until then), and a change made
+	// while the folders are added is heard or found by that walk.
+	w.news.watching(+1)
+	w.news.distrust()
 	if err := wt.addTree(w.root); err != nil {
 		fsw.Close()
 		cancel()
+		w.news.watching(-1)
 		return nil, err
 	}
 	go wt.listen(ctx)
 	return wt, nil
 }
 
-// Close stops the watcher and waits for its goroutine to end.
+// Close stops the watcher and waits for its goroutine to end. The
+// folder's looks walk it again from then on, where no other watcher
+// watches it.
 func (wt *Watcher) Close() error {
 	wt.cancel()
 	err := wt.fsw.Close()
 	<-wt.done
+	wt.w.news.watching(-1)
 	return err
 }
 
@@ -103,9 +136,16 @@ func (wt *Watcher) addTree(dir string) error {
 		if p != dir && watchSkipped(d.Name()) {
 			return filepath.SkipDir
 		}
-		if err := wt.fsw.Add(p); err != nil && p == dir {
-			return fmt.Errorf("watch %s: %w", p, err)
+		if err := wt.fsw.Add(p); err != nil {
+			if p == dir {
+				return fmt.Errorf("watch %s: %w", p, err)
+			}
+			// A folder that cannot be watched (the watches ran out):
+			// the news cannot be trusted for it.
+			wt.w.news.distrust()
+			return nil
 		}
+		wt.dirs[p] = true
 		return nil
 	})
 }
@@ -116,11 +156,22 @@ func watchSkipped(name string) bool {
 	return name == stateFolder || name == gitFolder || name == "node_modules"
 }
 
-// listen hears the events and refreshes after each quiet moment.
+// listen hears the events and refreshes after each quiet moment, and
+// walks the folder whole every rescan.
 func (wt *Watcher) listen(ctx context.Context) {
 	defer close(wt.done)
 	var timer *time.Timer
 	var fire <-chan time.Time
+	soon := func() {
+		if timer == nil {
+			timer = time.NewTimer(watchQuiet)
+		} else {
+			timer.Reset(watchQuiet)
+		}
+		fire = timer.C
+	}
+	safety := time.NewTicker(wt.rescan)
+	defer safety.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -135,20 +186,22 @@ func (wt *Watcher) listen(ctx context.Context) {
 			if !wt.relevant(ev) {
 				continue
 			}
-			if ev.Has(fsnotify.Create) {
-				wt.addTree(ev.Name) // a new folder: watch it and what it holds
-			}
-			if timer == nil {
-				timer = time.NewTimer(watchQuiet)
-			} else {
-				timer.Reset(watchQuiet)
-			}
-			fire = timer.C
+			wt.hear(ev)
+			soon()
 		case err, ok := <-wt.fsw.Errors:
 			if !ok {
 				return
 			}
-			wt.report(err)
+			// Events lost (the kernel's queue overflowed) or a watch
+			// failed: what changed meanwhile is found by a walk.
+			wt.w.news.distrust()
+			soon()
+			if !errors.Is(err, fsnotify.ErrEventOverflow) {
+				wt.report(err)
+			}
+		case <-safety.C:
+			wt.w.news.distrust()
+			soon()
 		case <-fire:
 			fire = nil
 			if err := wt.w.Refresh(ctx); err != nil && !errors.Is(err, context.Canceled) {
@@ -162,6 +215,45 @@ func (wt *Watcher) listen(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// hear tells the folder's news of an event (news.go): a file's path is
+// heard; a folder that appears (watched from now on), a watched folder
+// that goes or a .gitignore that changes distrusts the news, so that the
+// next look walks the folder whole.
+func (wt *Watcher) hear(ev fsnotify.Event) {
+	rel, err := filepath.Rel(wt.w.root, ev.Name)
+	if err != nil || rel == "." {
+		wt.w.news.distrust()
+		return
+	}
+	rel = filepath.ToSlash(rel)
+	if wt.drop != nil && wt.drop(rel) {
+		return
+	}
+	if ev.Has(fsnotify.Create) {
+		if info, err := os.Lstat(ev.Name); err == nil && info.IsDir() {
+			wt.addTree(ev.Name) // a new folder: watch it and what it holds
+			wt.w.news.distrust()
+			return
+		}
+	}
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		if wt.dirs[ev.Name] {
+			for d := range wt.dirs {
+				if d == ev.Name || strings.HasPrefix(d, ev.Name+string(filepath.Separator)) {
+					delete(wt.dirs, d)
+				}
+			}
+			wt.w.news.distrust()
+			return
+		}
+	}
+	if path.Base(rel) == ".gitignore" {
+		wt.w.news.distrust()
+		return
+	}
+	wt.w.news.heard(rel)
 }
 
 // relevant reports whether an event is about the project's files (not

@@ -67,8 +67,10 @@ type Workspace struct {
 	// scanned is the walk that settling made, which the index's look at
 	// the disk in the same call takes instead of walking again.
 	scanned map[string]history.FileState
-	// scannedAt is when that walk began (Unix nanoseconds).
-	scannedAt int64
+	// scannedAt is when that walk began (Unix nanoseconds), scannedMark
+	// the watchers' news then (news.go).
+	scannedAt   int64
+	scannedMark uint64
 	// startTexts are the texts of the files the index may hold that the
 	// first call read to record the starting state (recordStart), after
 	// the walk in scanned: the index's look in the same call takes them
@@ -85,9 +87,11 @@ type folder struct {
 	noExchange atomic.Bool
 
 	index   indexCache
-	overlay overlays // an editor's unsaved texts (overlay.go)
-	events  events   // who hears of every change (events.go)
-	expect  expects  // changes planned for an editor to save (expect.go)
+	overlay overlays     // an editor's unsaved texts (overlay.go)
+	events  events       // who hears of every change (events.go)
+	expect  expects      // changes planned for an editor to save (expect.go)
+	news    news         // what the watchers heard, for a watched folder's looks (news.go)
+	walks   atomic.Int64 // the stat walks of the whole folder made (statWalk), for tests
 	locks   locks
 	state   stateCache
 	ops     FileOps // renames and removals into place; nil: noFollow (tests fail them on purpose)
