@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -87,12 +88,23 @@ func BenchmarkToolsList(b *testing.B) {
 	}
 }
 
-// bigProject writes a generated 1,000-table project into a new folder.
+// bigProject writes a generated 1,000-table project into a new folder,
+// its files older than the racy window, change times too (as a project's
+// files are but for the few just edited; a file changed less than 2 s
+// before a look is read again at every look, definitions.Stamp.Racy).
 func bigProject(b *testing.B) string {
 	dir := b.TempDir()
 	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: 1000, Seed: 1})); err != nil {
 		b.Fatal(err)
 	}
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	time.Sleep(2100 * time.Millisecond)
 	return dir
 }
 

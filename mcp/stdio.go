@@ -35,7 +35,15 @@ func NewProjectServer(ws *tools.Workspace, opts Options) *sdk.Server {
 // ServeStdio serves the project ws to one client over in and out (the
 // MCP stdio transport: newline-delimited JSON-RPC), until the client
 // closes in or ctx ends.
+//
+// The folder is watched while it serves (tools.Workspace.Watch): a call
+// looks only at the files the watcher heard of since the last one, not
+// at every file of the project. Where the folder cannot be watched, each
+// call walks it, as a one-shot command does.
 func ServeStdio(ctx context.Context, ws *tools.Workspace, opts Options, in io.ReadCloser, out io.WriteCloser) error {
+	if wt, err := ws.Watch(nil); err == nil {
+		defer wt.Close()
+	}
 	calls := newInflight()
 	server := newServer(project{ws: ws}, opts, calls)
 	// A client that closes stdin is gone: its calls under way stop.

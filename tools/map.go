@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/outline"
@@ -44,10 +45,27 @@ func (w *Workspace) projectMap(ctx context.Context, in MapInput) (Answer, error)
 	if err != nil {
 		return Answer{}, err
 	}
-	m := outline.Build(ix).Under(in.Path)
-	if len(m.Files) == 0 {
+	// The outline of a snapshot is made once: a long-lived face's warm
+	// call (the snapshot unchanged) answers from the workspace's memo.
+	whole := w.state.Memo(ix, "map", func() any { return outline.Build(ix) }).(*outline.Map)
+	key := fmt.Sprintf("map %q %d", in.Path, in.Budget)
+	got := w.state.Memo(ix, key, func() any {
+		m := whole.Under(in.Path)
+		if len(m.Files) == 0 {
+			return mapAnswer{}
+		}
+		text, shown := m.Bounded(in.Budget)
+		return mapAnswer{text: text, shown: shown}
+	}).(mapAnswer)
+	if got.shown == nil {
 		return Answer{}, diag.Errorf(diag.T9103, "no file of the map is at or under %s (map with no path lists the files)", in.Path).With("path", in.Path)
 	}
-	text, shown := m.Bounded(in.Budget)
-	return Answer{Text: text, Data: shown}, nil
+	return Answer{Text: got.text, Data: got.shown}, nil
+}
+
+// mapAnswer is a map's answer as the memo keeps it: shown is nil where no
+// file is at or under the path.
+type mapAnswer struct {
+	text  string
+	shown *outline.Map
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -103,6 +104,34 @@ func reportCPU(b *testing.B) func() {
 		cpu := time.Duration(end.Utime.Nano() + end.Stime.Nano() - start.Utime.Nano() - start.Stime.Nano())
 		if b.N > 0 {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+// BenchmarkWatchedMap is a warm map call through tools.Call on a watched
+// folder, nothing changed (the MCP face's target: 10 ms at 1,000 tables,
+// mcp's BenchmarkMapBig over stdio).
+//
+//	go test ./tools -run '^$' -bench WatchedMap -benchtime 100x
+func BenchmarkWatchedMap(b *testing.B) {
+	w, err := Open(benchProject(b, benchTables(b)), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	wt, err := w.Watch(func(err error) { b.Errorf("watch: %v", err) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer wt.Close()
+	ctx := context.Background()
+	if _, err := Call(ctx, w, "map", json.RawMessage(`{}`)); err != nil {
+		b.Fatal(err)
+	}
+	defer reportCPU(b)()
+	for b.Loop() {
+		if _, err := Call(ctx, w, "map", json.RawMessage(`{}`)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -92,6 +92,7 @@ type folder struct {
 	expect  expects      // changes planned for an editor to save (expect.go)
 	news    news         // what the watchers heard, for a watched folder's looks (news.go)
 	walks   atomic.Int64 // the stat walks of the whole folder made (statWalk), for tests
+	memos   memo         // answers computed from the newest snapshot (memo.go)
 	locks   locks
 	state   stateCache
 	ops     FileOps // renames and removals into place; nil: noFollow (tests fail them on purpose)
