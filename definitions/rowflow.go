@@ -36,8 +36,8 @@ import (
 //   - a parameter of a project function every call of which passes a row of
 //     T, and what a project function returns where each return is one.
 //
-// A name that is assigned anywhere in the file (`x = …`, `x++`) is never
-// bound: only values that cannot change are followed.
+// A name that is assigned anywhere in its outermost function (`x = …`,
+// `x++`) is never bound: only values that cannot change are followed.
 
 // RowFlow is what a file's code says of rows.
 type RowFlow struct {
@@ -261,6 +261,8 @@ var rkNames = map[string]rk{
 var (
 	rkOnce          sync.Once
 	rkTS, rkTSX     []rk
+	rkWritesTS      []uint16 // the symbols of assignments and updates
+	rkWritesTSX     []uint16
 	rowListKeep     = map[string]bool{"filter": true, "slice": true, "sort": true, "reverse": true, "toSorted": true, "toReversed": true}
 	rowListElem     = map[string]bool{"find": true, "findLast": true, "at": true, "pop": true, "shift": true}
 	rowListCallback = map[string]bool{"map": true, "flatMap": true, "forEach": true, "some": true, "every": true, "findIndex": true, "findLastIndex": true,
@@ -283,6 +285,16 @@ func rkTables() (ts, tsx []rk) {
 			return out
 		}
 		rkTS, rkTSX = mk(g1), mk(g2)
+		writes := func(kinds []rk) []uint16 {
+			var out []uint16
+			for s, k := range kinds {
+				if k == rkAssignment || k == rkUpdate {
+					out = append(out, uint16(s))
+				}
+			}
+			return out
+		}
+		rkWritesTS, rkWritesTSX = writes(rkTS), writes(rkTSX)
 	})
 	return rkTS, rkTSX
 }
@@ -362,24 +374,43 @@ func same(a, b *aval) bool {
 	return a.o == b.o
 }
 
+// rowScope is the names a block or function binds, in the order bound (a
+// few at most: looked up by a scan, which makes no map per block).
 type rowScope struct {
-	names map[string]*aval
+	names []rowName
 	up    *rowScope
+	// inline holds the first names, so that a scope of few names makes
+	// no second allocation.
+	inline [3]rowName
 }
 
-// set binds name in s (its map made on the first name: most blocks
-// bind none).
+type rowName struct {
+	name string
+	v    *aval
+}
+
+// set binds name in s.
 func (s *rowScope) set(name string, v *aval) {
-	if s.names == nil {
-		s.names = map[string]*aval{}
+	for i := range s.names {
+		if s.names[i].name == name {
+			s.names[i].v = v
+			return
+		}
 	}
-	s.names[name] = v
+	if s.names == nil {
+		s.names = s.inline[:0]
+	}
+	s.names = append(s.names, rowName{name, v})
 }
 
-func (s *rowScope) lookup(name string) (*aval, bool) {
+// lookup finds name (the bytes of an identifier, so that no string is
+// made for it) in s or a scope around it.
+func (s *rowScope) lookup(name []byte) (*aval, bool) {
 	for ; s != nil; s = s.up {
-		if v, ok := s.names[name]; ok {
-			return v, true
+		for i := range s.names {
+			if s.names[i].name == string(name) {
+				return s.names[i].v, true
+			}
 		}
 	}
 	return nil, false
@@ -391,12 +422,20 @@ type rowWalker struct {
 	st    *stree
 	kinds []rk
 	flow  RowFlow
-	// assigned are the names assigned anywhere in the file.
+	// assigned are the names assigned anywhere in the outermost function
+	// being walked (writtenIn); writes are the grammar's symbols of
+	// assignments and updates.
 	assigned map[string]bool
+	writes   []uint16
 	// funcs are the top-level functions of the file.
 	funcs map[string]bool
 	// imports are the relative imports, by local name.
 	imports map[string]*Import
+	// bindings are the project functions the file's names bind where no
+	// scope does, as RowCall.Callee (binding), made on first use.
+	bindings map[string]string
+	// argStack holds the arguments of the calls being walked (args).
+	argStack []int32
 	// uiTable is the local name of tent/ui's Table, "" where none.
 	uiTable string
 	def     string // the definition being walked
@@ -423,26 +462,23 @@ func readRowFlow(f *File, st *stree) RowFlow {
 		return RowFlow{}
 	}
 	ts, tsx := rkTables()
-	w := &rowWalker{f: f, st: st, kinds: ts, assigned: map[string]bool{}, funcs: map[string]bool{},
-		imports: map[string]*Import{}, escapes: map[string]bool{}}
+	// The walker's maps are made on their first name: many files have
+	// none of some.
+	w := &rowWalker{f: f, st: st, kinds: ts}
+	writes := rkWritesTS
 	if f.Lang == LangTSX {
-		w.kinds = tsx
+		w.kinds, writes = tsx, rkWritesTSX
 	}
 	for i := range f.Imports {
 		im := &f.Imports[i]
 		if strings.HasPrefix(im.Module, ".") {
-			w.imports[im.Local] = im
+			w.imports = setIn(w.imports, im.Local, im)
 		}
 		if im.Module == "tent/ui" && im.Imported == "Table" {
 			w.uiTable = im.Local
 		}
 	}
-	for i := range st.nodes {
-		switch w.k(int32(i)) {
-		case rkAssignment, rkUpdate:
-			w.assignedIn(int32(i))
-		}
-	}
+	w.writes = writes
 	tops := st.topStatements()
 	for _, s := range tops {
 		w.topFunctions(s, func(string, int32) {})
@@ -466,13 +502,33 @@ func readRowFlow(f *File, st *stree) RowFlow {
 	return w.flow
 }
 
+// writtenIn sets w.assigned to the names written in the subtree of node
+// fn, an outermost function: a name bound in a function can be assigned
+// only there, so its subtree is all the row flow scans (in one tight
+// loop over the symbols: the nodes are in pre-order, so a subtree is a
+// run of them), not the file's declarative parts.
+func (w *rowWalker) writtenIn(fn int32) {
+	clear(w.assigned)
+	st := w.st
+	end := st.nodes[fn].end
+	for i := int(fn) + 1; i < len(st.nodes) && st.nodes[i].start < end; i++ {
+		sym := st.nodes[i].sym
+		for _, x := range w.writes {
+			if sym == x {
+				w.assignedIn(int32(i))
+				break
+			}
+		}
+	}
+}
+
 // assignedIn marks the name an assignment or update writes.
 func (w *rowWalker) assignedIn(i int32) {
 	st := w.st
 	for c := st.nodes[i].first; c >= 0; c = st.nodes[c].next {
 		if st.nodes[c].named {
 			if w.k(c) == rkIdentifier {
-				w.assigned[st.text(c)] = true
+				w.assigned = setIn(w.assigned, st.text(c), true)
 			}
 			return
 		}
@@ -492,7 +548,7 @@ func (w *rowWalker) topFunctions(s int32, fn func(name string, node int32)) {
 		}
 	case rkFuncDecl:
 		if id := w.childOf(s, rkIdentifier); id >= 0 {
-			w.funcs[st.text(id)] = true
+			w.funcs = setIn(w.funcs, st.text(id), true)
 			fn(st.text(id), s)
 		}
 	case rkLexical:
@@ -506,7 +562,7 @@ func (w *rowWalker) topFunctions(s int32, fn func(name string, node int32)) {
 			}
 			switch w.k(val) {
 			case rkArrow, rkFunction:
-				w.funcs[st.text(name)] = true
+				w.funcs = setIn(w.funcs, st.text(name), true)
 				fn(st.text(name), val)
 			}
 		}
@@ -701,7 +757,13 @@ func (w *rowWalker) params(fn int32) []int32 {
 
 // function walks function node fn with its parameters bound to in (nil:
 // nothing known), in a rowScope under up, and returns what it returns.
+//
+// An outermost function (up nil: a definition's code, a top-level
+// function) is first scanned for the names it writes.
 func (w *rowWalker) function(fn int32, in []*aval, up *rowScope) []*aval {
+	if up == nil {
+		w.writtenIn(fn)
+	}
 	sc := &rowScope{up: up}
 	for k, p := range w.params(fn) {
 		if p < 0 {
@@ -903,12 +965,12 @@ func (w *rowWalker) eval(i int32, sc *rowScope) *aval {
 	case rkComment, rkTypeAnnotation, rkNumber, rkString, rkPropertyIdentifier:
 		return nil
 	case rkIdentifier:
-		name := st.text(i)
+		name := st.bytes(i)
 		if v, ok := sc.lookup(name); ok {
 			return v
 		}
 		if b := w.binding(name); b != "" {
-			w.escapes[b] = true
+			w.escapes = setIn(w.escapes, b, true)
 		}
 		return nil
 	case rkAwait, rkParen, rkNonNull, rkAs:
@@ -1023,7 +1085,7 @@ func (w *rowWalker) forIn(i int32, sc *rowScope) *aval {
 // object evaluates an object literal: its fields where every key is plain.
 func (w *rowWalker) object(i int32, sc *rowScope) *aval {
 	st := w.st
-	fields := map[string]*aval{}
+	var fields map[string]*aval
 	plain := true
 	for c := st.nodes[i].first; c >= 0; c = st.nodes[c].next {
 		switch w.k(c) {
@@ -1033,8 +1095,11 @@ func (w *rowWalker) object(i int32, sc *rowScope) *aval {
 			if val >= 0 && val != key {
 				v = w.eval(val, sc)
 			}
-			if name, _, ok := w.keyName(key); ok && key >= 0 {
-				fields[name] = v
+			if key >= 0 && w.plainKey(key) {
+				if v != nil {
+					name, _, _ := w.keyName(key)
+					fields = fieldsWith(fields, name, v)
+				}
 			} else {
 				plain = false
 				if key >= 0 {
@@ -1042,12 +1107,14 @@ func (w *rowWalker) object(i int32, sc *rowScope) *aval {
 				}
 			}
 		case rkShorthand:
-			name := st.text(c)
+			name := st.bytes(c)
 			v, bound := sc.lookup(name)
 			if b := w.binding(name); !bound && b != "" {
-				w.escapes[b] = true
+				w.escapes = setIn(w.escapes, b, true)
 			}
-			fields[name] = v
+			if v != nil {
+				fields = fieldsWith(fields, string(name), v)
+			}
 		case rkSpread:
 			plain = false
 			w.children(c, sc)
@@ -1061,7 +1128,35 @@ func (w *rowWalker) object(i int32, sc *rowScope) *aval {
 	if !plain {
 		return nil
 	}
-	return &aval{fields: fields, o: RowOrigin{}}
+	if fields == nil {
+		return plainObject
+	}
+	return &aval{fields: fields}
+}
+
+// plainObject is an object literal none of whose fields is known: one
+// value for them all, only read, never written.
+var plainObject = &aval{fields: map[string]*aval{}}
+
+// fieldsWith is fields with name set to v, made where nil.
+func fieldsWith(fields map[string]*aval, name string, v *aval) map[string]*aval {
+	if fields == nil {
+		fields = map[string]*aval{}
+	}
+	fields[name] = v
+	return fields
+}
+
+// plainKey reports whether key gives a name (keyName), making no string.
+func (w *rowWalker) plainKey(key int32) bool {
+	switch w.k(key) {
+	case rkPropertyIdentifier, rkShorthandPattern, rkIdentifier:
+		return true
+	case rkString:
+		v, _, ok := w.st.stringValue(key)
+		return ok && v != ""
+	}
+	return false
 }
 
 // member evaluates `obj.name`: a field of an object, a column of a row.
@@ -1076,20 +1171,20 @@ func (w *rowWalker) member(i int32, sc *rowScope) *aval {
 	if w.k(prop) != rkPropertyIdentifier || v == nil {
 		return nil
 	}
-	name := st.text(prop)
+	name := st.bytes(prop)
 	if v.fields != nil {
-		return v.fields[name]
+		return v.fields[string(name)]
 	}
 	if v.o.isCtx() {
-		if name == "user" {
+		if string(name) == "user" {
 			return v.via("user")
 		}
 		return nil
 	}
-	if v.rowish() && !(v.listish() && (name == "length" || rowListKeep[name] || rowListElem[name] || rowListCallback[name])) {
-		w.use(v.o, name, st.span(prop), st.span(prop), RowMember)
+	if v.rowish() && !(v.listish() && listMethod(name)) {
+		w.use(v.o, string(name), st.span(prop), st.span(prop), RowMember)
 	}
-	if name == "user" && v.ctxish() {
+	if string(name) == "user" && v.ctxish() {
 		// A parameter's user: a row of users where the parameter is a ctx.
 		return v.via("user")
 	}
@@ -1133,20 +1228,41 @@ func (w *rowWalker) subscript(i int32, sc *rowScope) *aval {
 	return nil
 }
 
-// binding is the project function an identifier names where the rowScope
-// does not bind it: an import of a relative module, or a top-level
-// function of the file; "" for anything else.
-func (w *rowWalker) binding(name string) string {
-	if im := w.imports[name]; im != nil {
-		if im.Imported == "*" {
-			return ""
+// listMethod reports whether name is length or a list method the row flow
+// knows.
+func listMethod(name []byte) bool {
+	n := string(name)
+	return n == "length" || rowListKeep[n] || rowListElem[n] || rowListCallback[n]
+}
+
+// binding is the project function an identifier (its bytes) names where
+// the rowScope does not bind it: an import of a relative module, or a
+// top-level function of the file; "" for anything else.
+func (w *rowWalker) binding(name []byte) string {
+	if b, ok := w.bindings[string(name)]; ok {
+		return b
+	}
+	b := ""
+	if im := w.imports[string(name)]; im != nil {
+		if im.Imported != "*" {
+			b = im.Module + "#" + im.Imported
 		}
-		return im.Module + "#" + im.Imported
+	} else if w.funcs[string(name)] {
+		b = "#" + string(name)
+	} else {
+		return ""
 	}
-	if w.funcs[name] {
-		return "#" + name
+	w.bindings = setIn(w.bindings, string(name), b)
+	return b
+}
+
+// setIn sets k to v in m, made where nil, and returns m.
+func setIn[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = map[string]V{}
 	}
-	return ""
+	m[k] = v
+	return m
 }
 
 // dbCall matches `<expr>.db.T.m` at callee fn: the table and method.
@@ -1156,7 +1272,7 @@ func (w *rowWalker) dbCall(fn int32) (table, method string, ok bool) {
 		return "", "", false
 	}
 	acc, m := w.named(fn, 0), w.lastNamed(fn)
-	if acc < 0 || m < 0 || w.k(m) != rkPropertyIdentifier || !dbMethods[st.text(m)] {
+	if acc < 0 || m < 0 || w.k(m) != rkPropertyIdentifier || !dbMethods[string(st.bytes(m))] {
 		return "", "", false
 	}
 	switch w.k(acc) {
@@ -1184,19 +1300,28 @@ func (w *rowWalker) dbCall(fn int32) (table, method string, ok bool) {
 }
 
 // args returns the argument nodes of call c.
+//
+// The list is cut from the walker's argument stack (w.argStack), which
+// the caller gives back with dropArgs once done with it: calls nest, so
+// a call's arguments stand above its caller's.
 func (w *rowWalker) args(c int32) []int32 {
 	st := w.st
 	a := w.childOf(c, rkArguments)
 	if a < 0 {
 		return nil
 	}
-	var out []int32
+	base := len(w.argStack)
 	for x := st.nodes[a].first; x >= 0; x = st.nodes[x].next {
 		if st.nodes[x].named && w.k(x) != rkComment {
-			out = append(out, x)
+			w.argStack = append(w.argStack, x)
 		}
 	}
-	return out
+	return w.argStack[base:len(w.argStack):len(w.argStack)]
+}
+
+// dropArgs gives back the arguments args took from the stack.
+func (w *rowWalker) dropArgs(args []int32) {
+	w.argStack = w.argStack[:len(w.argStack)-len(args)]
 }
 
 // call evaluates a call: a ctx.db method, a list method on rows, a call of
@@ -1209,6 +1334,7 @@ func (w *rowWalker) call(c int32, sc *rowScope) *aval {
 		return nil
 	}
 	args := w.args(c)
+	defer w.dropArgs(args)
 	if table, method, ok := w.dbCall(fn); ok {
 		w.eval(fn, sc)
 		vals := make([]*aval, len(args))
@@ -1242,18 +1368,18 @@ func (w *rowWalker) call(c int32, sc *rowScope) *aval {
 	case rkMember:
 		obj, prop := w.named(fn, 0), w.lastNamed(fn)
 		if obj >= 0 && prop >= 0 && obj != prop && w.k(prop) == rkPropertyIdentifier {
-			name := st.text(prop)
+			nb := st.bytes(prop)
 			// ns.helper(...)
 			if w.k(obj) == rkIdentifier {
-				if _, bound := sc.lookup(st.text(obj)); !bound {
-					if im := w.imports[st.text(obj)]; im != nil && im.Imported == "*" {
-						return w.projectCall(im.Module+"#"+name, args, sc)
+				if _, bound := sc.lookup(st.bytes(obj)); !bound {
+					if im := w.imports[string(st.bytes(obj))]; im != nil && im.Imported == "*" {
+						return w.projectCall(im.Module+"#"+string(nb), args, sc)
 					}
 				}
 			}
 			// Promise.all(list) is the list, awaited.
-			if name == "all" && w.k(obj) == rkIdentifier && st.is(obj, "Promise") && len(args) == 1 {
-				if _, bound := sc.lookup("Promise"); !bound {
+			if string(nb) == "all" && w.k(obj) == rkIdentifier && st.is(obj, "Promise") && len(args) == 1 {
+				if _, bound := sc.lookup(st.bytes(obj)); !bound {
 					if v := w.eval(args[0], sc); v.listish() {
 						return v
 					}
@@ -1262,7 +1388,7 @@ func (w *rowWalker) call(c int32, sc *rowScope) *aval {
 			}
 			v := w.eval(obj, sc)
 			// ctx.call('N', input): what N's run returns.
-			if name == "call" && v.ctxish() && len(args) > 0 {
+			if string(nb) == "call" && v.ctxish() && len(args) > 0 {
 				for _, a := range args[1:] {
 					w.eval(a, sc)
 				}
@@ -1275,11 +1401,11 @@ func (w *rowWalker) call(c int32, sc *rowScope) *aval {
 			// A list of rows, or any value's map: an app has no library
 			// whose map is not Array's, so its result holds what the
 			// callback returns.
-			if v.listish() && (rowListKeep[name] || rowListElem[name] || rowListCallback[name]) || v == nil && name == "map" {
-				return w.listCall(v, name, args, sc)
+			if v.listish() && listMethod(nb) && string(nb) != "length" || v == nil && string(nb) == "map" {
+				return w.listCall(v, string(nb), args, sc)
 			}
 			if v != nil && v.fields == nil && v.rowish() && !v.listish() {
-				w.use(v.o, name, st.span(prop), st.span(prop), RowMember)
+				w.use(v.o, string(nb), st.span(prop), st.span(prop), RowMember)
 			}
 			for _, a := range args {
 				w.eval(a, sc)
@@ -1287,7 +1413,7 @@ func (w *rowWalker) call(c int32, sc *rowScope) *aval {
 			return nil
 		}
 	case rkIdentifier:
-		name := st.text(fn)
+		name := st.bytes(fn)
 		if _, bound := sc.lookup(name); !bound {
 			if b := w.binding(name); b != "" {
 				return w.projectCall(b, args, sc)
@@ -1321,8 +1447,8 @@ func (w *rowWalker) listCall(v *aval, name string, args []int32, sc *rowScope) *
 		case rkIdentifier:
 			// A project function as the callback: called with an
 			// element, its index and the list.
-			if b := w.binding(st.text(a)); b != "" && rowListCallback[name] && k == 0 {
-				if _, bound := sc.lookup(st.text(a)); !bound {
+			if b := w.binding(st.bytes(a)); b != "" && rowListCallback[name] && k == 0 {
+				if _, bound := sc.lookup(st.bytes(a)); !bound {
 					call := RowCall{Callee: b, Args: make([]RowOrigin, 3)}
 					if e != nil && e.fields == nil && e.items == nil {
 						call.Args[0] = e.o

@@ -219,15 +219,29 @@ func joinRowFlows(ix *Index) (*rowJoin, map[string][]RowSite) {
 // fileSites resolves the row uses of file f into its row sites, by
 // offset; nil where it has none.
 func (j *rowJoin) fileSites(f *File) []RowSite {
-	var sites []RowSite
-	for _, u := range f.Uses.Rows.Uses {
+	uses := f.Uses.Rows.Uses
+	if len(uses) == 0 {
+		return nil
+	}
+	// Most uses are sites: one slice for them all.
+	sites := make([]RowSite, 0, len(uses))
+	sorted := true
+	for _, u := range uses {
 		r := j.resolve(u.Of, f.Path)
 		if !r.ok || r.list || r.ctx {
 			continue
 		}
+		if n := len(sites); n > 0 && sites[n-1].Column.Span.Start > u.Column.Span.Start {
+			sorted = false
+		}
 		sites = append(sites, RowSite{Path: f.Path, Def: u.Def, Table: r.table, Column: u.Column, How: u.How, From: rowFrom(u.Of.Via)})
 	}
-	sort.SliceStable(sites, func(a, b int) bool { return sites[a].Column.Span.Start < sites[b].Column.Span.Start })
+	if len(sites) == 0 {
+		return nil
+	}
+	if !sorted {
+		slices.SortStableFunc(sites, func(a, b RowSite) int { return a.Column.Span.Start - b.Column.Span.Start })
+	}
 	return sites
 }
 

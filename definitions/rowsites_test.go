@@ -95,3 +95,42 @@ func rowSitesUpdate(t *testing.T, archive string, edits []rowEdit) {
 		}
 	}
 }
+
+// BenchmarkRowFlow is the row flow's read of every file of the
+// 1,000-table project (each file's tree flattened outside the timing),
+// the part of a cold index it adds per file.
+//
+//	go test ./definitions -run XXX -bench 'Row(Flow|Join)' -benchtime 10x
+func BenchmarkRowFlow(b *testing.B) {
+	ix := FromFiles(context.Background(), benchProject(b))
+	type flat struct {
+		f  *File
+		st *stree
+	}
+	var fs []flat
+	for _, f := range ix.Files() {
+		if f.Tree != nil {
+			fs = append(fs, flat{f, flatten(f.Tree.RootNode(), f.Src, f.Lang)})
+		}
+	}
+	b.ReportAllocs()
+	cpu := startCPU(b)
+	for b.Loop() {
+		for _, x := range fs {
+			readRowFlow(x.f, x.st)
+		}
+	}
+	reportCPU(b, cpu)
+}
+
+// BenchmarkRowJoin is the join of the 1,000-table project's row flows
+// into its row sites, once per snapshot.
+func BenchmarkRowJoin(b *testing.B) {
+	ix := FromFiles(context.Background(), benchProject(b))
+	b.ReportAllocs()
+	cpu := startCPU(b)
+	for b.Loop() {
+		joinRowFlows(ix)
+	}
+	reportCPU(b, cpu)
+}
