@@ -113,12 +113,14 @@ function AskDialog({ st }: { st: State }) {
   const actions = a.actions.length ? a.actions : ['Yes', 'No'];
   return (
     <div class="modal-back">
-      <div class="modal" role="alertdialog" aria-modal="true" aria-labelledby="ask-msg" data-testid="ask-dialog">
+      <div class="modal" role="alertdialog" aria-modal="true" aria-labelledby="ask-msg" data-testid="ask-dialog"
+        onKeyDown={(e) => { if (e.key === 'Escape') a.answer(actions.find((t) => /^no$/i.test(t)) ?? null); }}>
         <h2>Allow this change?</h2>
         <p id="ask-msg" data-testid="ask-message">{a.message}</p>
         <div class="modal-actions">
           {actions.map((t) => (
-            <button key={t} class={/^(yes|allow|ok)$/i.test(t) ? 'primary' : ''} data-testid={`ask-${t.toLowerCase()}`} onClick={() => a.answer(t)}>{t}</button>
+            <button key={t} class={/^(yes|allow|ok)$/i.test(t) ? 'primary' : ''} data-testid={`ask-${t.toLowerCase()}`}
+              autoFocus={/^(yes|allow|ok)$/i.test(t)} onClick={() => a.answer(t)}>{t}</button>
           ))}
         </div>
       </div>

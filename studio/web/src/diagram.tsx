@@ -291,6 +291,12 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
 
   const onKey = (e: KeyboardEvent) => {
     const step = 60;
+    const box = (e.target as Element).closest?.('[data-table]');
+    if (box && (e.key === 'Enter' || e.key === ' ')) {
+      e.preventDefault();
+      onSelect(box.getAttribute('data-table')!);
+      return;
+    }
     if (e.key === '+' || e.key === '=') zoom(1.25);
     else if (e.key === '-') zoom(0.8);
     else if (e.key === '0') fit();
@@ -336,6 +342,25 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
       </path>,
     );
   }
+  // a ref of a table to itself (a parent category) loops on the box's right
+  if (!compact)
+    for (const b of boxes) {
+      const p = lay.nodes[b.t.name];
+      if (!p) continue;
+      b.t.columns.forEach((c, i) => {
+        if (c.ref !== b.t.name) return;
+        const r = p.x + b.w / 2, top = p.y - b.h / 2;
+        const y = top + HEAD + 4 + i * ROW + 10, h = top + HEAD / 2;
+        if (r < vx0 || r > vx1 || top > vy1 || y < vy0) return;
+        const hot = selected === b.t.name;
+        shownEdges.push(
+          <path key={b.t.name + '.' + c.name} class={hot ? 'edge hot' : 'edge'} d={`M${r},${y} C${r + 40},${y} ${r + 40},${h} ${r + 1},${h}`}
+            marker-end={hot ? 'url(#arrow-hot)' : 'url(#arrow)'}>
+            <title>{`${b.t.name}.${c.name} → ${b.t.name}`}</title>
+          </path>,
+        );
+      });
+    }
 
   return (
     <div class="diagram" data-testid="diagram" data-laid-out={laying ? 'no' : 'yes'} data-tables={tables.length}>
@@ -384,7 +409,8 @@ function TableBox({ b, x, y, detail, big, errors, selected, related }: TableBoxP
   const t = b.t;
   const cls = 'tbox' + (selected ? ' selected' : '') + (related ? ' related' : '') + (errors ? ' haserr' : '');
   return (
-    <g class={cls} transform={`translate(${x},${y})`} data-table={t.name} data-testid={`table-node-${t.name}`}>
+    <g class={cls} transform={`translate(${x},${y})`} data-table={t.name} data-testid={`table-node-${t.name}`}
+      tabIndex={0} role="button" aria-label={`Table ${t.name}, ${t.columns.length} columns, ${t.rows} rows`}>
       <rect class="body" width={b.w} height={b.h} rx="7" />
       <path class="head" d={`M0,7 a7,7 0 0 1 7,-7 h${b.w - 14} a7,7 0 0 1 7,7 v${HEAD - 7} h-${b.w} z`} />
       {detail && (

@@ -71,6 +71,8 @@ export interface Diagnostic {
   severity?: number;
   code?: string | number;
   message: string;
+  /** The finding's certain fix: text for the bytes start to end of path. */
+  data?: { fix?: { title: string; path: string; start: number; end: number; text: string } };
 }
 
 /** A finding as the page lists it: a diagnostic with its file. */

@@ -20,7 +20,10 @@ export function Source({ st, studio }: { st: State; studio: Studio }) {
     opened.current = key;
   }, [v]);
   useEffect(() => {
-    ref.current?.querySelector('.hl')?.scrollIntoView({ block: 'center' });
+    // scrolled within the code alone, never the page around it
+    const code = ref.current;
+    const hl = code?.querySelector<HTMLElement>('.hl');
+    if (code && hl) code.scrollTop = hl.offsetTop - code.clientHeight / 2;
   }, [s?.path, s?.line]);
   if (!s) return <div class="source empty muted" data-testid="source">Pick a definition or a finding to see its place.</div>;
   const lines = s.text.replace(/\n$/, '').split('\n');
@@ -252,6 +255,7 @@ export function ScreensView({ studio, st, name }: { studio: Studio; st: State; n
 function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; version: number }) {
   const [route, setRoute] = useState(sc.route);
   const [size, setSize] = useState('desktop');
+  const [as, setAs] = useState('');
   const [shot, setShot] = useState<{ png: string; path: string; size: string; version: number } | null>(null);
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
@@ -259,7 +263,9 @@ function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; ver
     setBusy(true);
     setErr('');
     try {
-      const ans = await studio.call<{ png: string; path: string; size: string }>('shot', { path: route, size });
+      const input: Record<string, string> = { path: route, size };
+      if (as.trim()) input.as = as.trim();
+      const ans = await studio.call<{ png: string; path: string; size: string }>('shot', input);
       setShot({ ...ans, version });
     } catch (e) {
       setErr(e instanceof Error ? e.message : String(e));
@@ -279,6 +285,11 @@ function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; ver
         <label class="inline grow"><span class="muted">route</span>
           <input class="mono grow" value={route} aria-label="Route to picture" data-testid="shot-route" spellcheck={false}
             onInput={(e) => setRoute((e.target as HTMLInputElement).value)} />
+        </label>
+        <label class="inline"><span class="muted">as</span>
+          <input class="as" value={as} placeholder="nobody" aria-label="Who looks: a user's id, email or name" data-testid="shot-as" spellcheck={false}
+            title="Who looks: the id, email or name of a row of the project's users; empty is nobody"
+            onInput={(e) => setAs((e.target as HTMLInputElement).value)} />
         </label>
         <select aria-label="Size" value={size} data-testid="shot-size" onChange={(e) => setSize((e.target as HTMLSelectElement).value)}>
           <option value="desktop">desktop</option>
@@ -329,8 +340,9 @@ export function FindingsView({ studio, st }: { studio: Studio; st: State }) {
 function FindingItem({ f, studio }: { f: Finding; studio: Studio }) {
   const sev = SEV[f.severity ?? 1] || 'error';
   const line = f.range.start.line + 1;
+  const fix = f.data?.fix;
   return (
-    <li>
+    <li class="findingrow">
       <button class={`finding sev-${sev}`} data-testid="finding" data-code={String(f.code ?? '')} data-path={f.path} data-line={line}
         onClick={() => studio.open(f.path, line)}>
         <span class="sev">{sev}</span>
@@ -338,8 +350,28 @@ function FindingItem({ f, studio }: { f: Finding; studio: Studio }) {
         <span class="fmsg">{f.message}</span>
         <span class="fplace mono">{f.path}:{line}:{f.range.start.character + 1}</span>
       </button>
+      {fix && (
+        <button class="small fixbtn" data-testid="finding-fix" title={`Apply the certain fix: ${fix.title}`}
+          onClick={() => applyFix(studio, String(f.code ?? ''), fix)}>{fix.title || 'Fix'}</button>
+      )}
     </li>
   );
+}
+
+/**
+ * applyFix applies a finding's certain fix through the fix tool, which
+ * wants the text the fix replaces (the bytes start to end of the file as
+ * it is now): read here, so a file changed since is refused (T9126).
+ */
+async function applyFix(studio: Studio, code: string, fix: { title: string; path: string; start: number; end: number }) {
+  try {
+    const ans = await studio.call<{ text: string }>('read', { path: fix.path });
+    const bytes = new TextEncoder().encode(ans.text);
+    const old = new TextDecoder().decode(bytes.slice(fix.start, fix.end));
+    await studio.run('fix', { code, path: fix.path, start: fix.start, end: fix.end, old }, `fix ${code} in ${fix.path}`);
+  } catch (e) {
+    studio.refuse(e, `fix ${code} in ${fix.path}`);
+  }
 }
 
 // ---- history
