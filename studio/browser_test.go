@@ -12,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/tent-tools/tent-tools/internal/chromiumtest"
+	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/shot"
 )
 
@@ -204,4 +206,248 @@ func TestBrowserLive(t *testing.T) {
 		t.Fatal("the page was reloaded")
 	}
 	t.Logf("the CLI's edit took %s; the page showed it %s after it ended", edited, time.Since(start)-edited)
+}
+
+// click clicks a data-testid's element, as a person's mouse does: a
+// press and a release at its middle, scrolled into view.
+func click(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	run(t, wait, "wait for "+id, chromedp.WaitVisible(chromedp.CSS(tid(id))))
+	x, y := at(t, ctx, id, 0.5)
+	run(t, ctx, "click "+id, chromedp.MouseClickXY(x, y))
+}
+
+// typeInto replaces the text of an input by typing, as a person does.
+func typeInto(t *testing.T, ctx context.Context, id, text string) {
+	t.Helper()
+	sel := chromedp.CSS(tid(id))
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	run(t, ctx, "type into "+id, chromedp.WaitVisible(sel), chromedp.Focus(sel),
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).select()`, tid(id))),
+		chromedp.SendKeys(sel, text))
+}
+
+// check sets a checkbox to on or off, clicking it where it is not so.
+func check(t *testing.T, ctx context.Context, id string, on bool) {
+	t.Helper()
+	is := fmt.Sprintf(`document.querySelector(%q).checked`, tid(id))
+	if eval[bool](t, ctx, is) != on {
+		click(t, ctx, id)
+	}
+	waitJS(t, ctx, id+" set", fmt.Sprintf(`%s === %v`, is, on), 2*time.Second)
+}
+
+// choose picks an option of a select, as a person's choice does (its
+// change event).
+func choose(t *testing.T, ctx context.Context, id, value string) {
+	t.Helper()
+	waitJS(t, ctx, "the select "+id, fmt.Sprintf(`!!document.querySelector(%q)`, tid(id)), 5*time.Second)
+	if !eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = document.querySelector(%q); if (![...s.options].some(o => o.value === %q)) return false;
+		s.value = %q; s.dispatchEvent(new Event('input', {bubbles: true})); s.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, tid(id), value, value)) {
+		t.Fatalf("%s has no option %q", id, value)
+	}
+}
+
+// at answers a point of a data-testid's element in the viewport: its
+// middle across, fy of its height down.
+func at(t *testing.T, ctx context.Context, id string, fy float64) (float64, float64) {
+	t.Helper()
+	xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.scrollIntoView({block: 'center', behavior: 'instant'}); const r = e.getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height*%g] })()`, tid(id), fy))
+	return xy[0], xy[1]
+}
+
+// drag presses the mouse on one element, moves it over the upper part of
+// another in steps and lets go there.
+func drag(t *testing.T, ctx context.Context, from, to string) {
+	t.Helper()
+	x0, y0 := at(t, ctx, from, 0.5)
+	x1, y1 := at(t, ctx, to, 0.3)
+	steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0, y0), chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1))}
+	for i := 1; i <= 8; i++ {
+		f := float64(i) / 8
+		steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, chromedp.ButtonLeft))
+	}
+	steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	run(t, ctx, "drag "+from+" to "+to, steps...)
+}
+
+// ready waits until the page shows a model newer than version.
+func ready(t *testing.T, ctx context.Context, after int) int {
+	t.Helper()
+	sel := tid("studio")
+	waitJS(t, ctx, fmt.Sprintf("a model after version %d", after), fmt.Sprintf(`(() => { const s = document.querySelector(%q); return !!s && s.dataset.state === 'ready' && Number(s.dataset.version) > %d })()`, sel, after), 10*time.Second)
+	return eval[int](t, ctx, fmt.Sprintf(`Number(document.querySelector(%q).dataset.version)`, sel))
+}
+
+// sameAsChange holds the project dir, after the page's actions, to the
+// bytes that `tent-tools call change` with ops writes on a fresh copy of
+// the sample: the page edits by the same operations as the agent.
+func sameAsChange(t *testing.T, dir, sampleName string, ops string) {
+	t.Helper()
+	want := copyProject(t, sampleName)
+	if out, err := exec.Command(bin, "-C", want, "call", "change", `{"ops": `+ops+`}`).CombinedOutput(); err != nil {
+		t.Fatalf("call change %s: %v\n%s", ops, err, out)
+	}
+	got, exp := sample.Load(t, dir), sample.Load(t, want)
+	for path, text := range exp {
+		if string(got[path]) != string(text) {
+			t.Errorf("%s after the page's action differs from call change %s:\n%s\nwant:\n%s", path, ops, got[path], text)
+		}
+	}
+	for path := range got {
+		if _, ok := exp[path]; !ok {
+			t.Errorf("the page wrote %s, which call change %s does not", path, ops)
+		}
+	}
+}
+
+// wantPoints holds the history to its points' tools, newest first.
+func wantPoints(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	var got []string
+	for _, p := range cliPoints(t, dir) {
+		got = append(got, strings.Fields(p)[1])
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("the history's points: %v; want the tools %v", cliPoints(t, dir), want)
+	}
+}
+
+// TestBrowserAddColumn: a column added in the inspector is written as the
+// change tool writes it, one point.
+func TestBrowserAddColumn(t *testing.T) {
+	dir := copyProject(t, "clinic")
+	s := startStudio(t, dir)
+	ctx := openPage(t, s, 1280, 800)
+	v := ready(t, ctx, -1)
+	click(t, ctx, "table-item-patients")
+	waitJS(t, ctx, "the inspector of patients", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'patients'`, tid("inspector")), 5*time.Second)
+	typeInto(t, ctx, "add-column-name", "phone")
+	choose(t, ctx, "add-column-type", "text")
+	check(t, ctx, "add-column-optional", true)
+	click(t, ctx, "add-column-submit")
+	waitFile(t, dir, "tables/patients.ts", func(s string) bool { return strings.Contains(s, "phone") }, "the column added")
+	ready(t, ctx, v)
+	waitJS(t, ctx, "the column in the inspector", fmt.Sprintf(`!!document.querySelector(%q)`, tid("column-phone")), 5*time.Second)
+	sameAsChange(t, dir, "clinic", `[{"op": "addColumn", "table": "patients", "name": "phone", "type": "text", "optional": true}]`)
+	wantPoints(t, dir, "change")
+}
+
+// TestBrowserRenameTable: a table renamed in the inspector is the rename
+// of the change tool, everywhere it is named.
+func TestBrowserRenameTable(t *testing.T) {
+	dir := copyProject(t, "clinic")
+	s := startStudio(t, dir)
+	ctx := openPage(t, s, 1280, 800)
+	v := ready(t, ctx, -1)
+	click(t, ctx, "table-item-staff")
+	waitJS(t, ctx, "the inspector of staff", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'staff'`, tid("inspector")), 5*time.Second)
+	typeInto(t, ctx, "table-name", "doctors")
+	click(t, ctx, "table-rename")
+	waitFile(t, dir, "tables/staff.ts", func(s string) bool { return strings.Contains(s, "export const doctors = table(") }, "the table renamed")
+	ready(t, ctx, v)
+	waitJS(t, ctx, "the renamed box", fmt.Sprintf(`!!document.querySelector(%q)`, tid("table-node-doctors")), 5*time.Second)
+	sameAsChange(t, dir, "clinic", `[{"op": "rename", "name": "staff", "to": "doctors"}]`)
+	wantPoints(t, dir, "change")
+}
+
+// TestBrowserDragStep: a step dragged below the next one is moveStep.
+func TestBrowserDragStep(t *testing.T) {
+	dir := copyProject(t, "shop")
+	s := startStudio(t, dir)
+	ctx := openPage(t, s, 1280, 800)
+	v := ready(t, ctx, -1)
+	run(t, ctx, "open the flow", chromedp.Navigate(s.base+"/#/flows/checkout"))
+	waitJS(t, ctx, "the flow's steps", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.step === 'reserveStock'`, tid("step-0")), 10*time.Second)
+	drag(t, ctx, "step-handle-0", "step-1")
+	waitFile(t, dir, "flows/checkout.ts", func(s string) bool { return strings.Contains(s, "steps: ['placeOrder', 'reserveStock', 'chargeCard']") }, "the step moved")
+	ready(t, ctx, v)
+	waitJS(t, ctx, "the steps in their new order", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.step === 'placeOrder'`, tid("step-0")), 5*time.Second)
+	sameAsChange(t, dir, "shop", `[{"op": "moveStep", "flow": "checkout", "from": 0, "to": 1}]`)
+	wantPoints(t, dir, "change")
+}
+
+// TestBrowserAddRow: a row added in the grid is addRow, in the test data.
+func TestBrowserAddRow(t *testing.T) {
+	dir := copyProject(t, "clinic")
+	s := startStudio(t, dir)
+	ctx := openPage(t, s, 1280, 800)
+	v := ready(t, ctx, -1)
+	click(t, ctx, "table-item-patients")
+	click(t, ctx, "inspector-data")
+	waitJS(t, ctx, "the grid", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.rows === '2'`, tid("grid")), 5*time.Second)
+	click(t, ctx, "add-row")
+	typeInto(t, ctx, "new-row-id", "p3")
+	typeInto(t, ctx, "new-row-fullName", "Ama Owusu")
+	typeInto(t, ctx, "new-row-born", "1975-01-02T00:00:00Z")
+	click(t, ctx, "new-row-submit")
+	waitFile(t, dir, "testdata/patients.json", func(s string) bool { return strings.Contains(s, "Ama Owusu") }, "the row added")
+	ready(t, ctx, v)
+	waitJS(t, ctx, "the row in the grid", fmt.Sprintf(`!!document.querySelector(%q)`, tid("row-p3")), 5*time.Second)
+	wantPoints(t, dir, "change")
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(readTestFile(t, dir, "testdata/patients.json")), &rows); err != nil || len(rows) != 3 || rows[2]["id"] != "p3" || rows[2]["fullName"] != "Ama Owusu" {
+		t.Fatalf("testdata/patients.json after the row: %v %v", rows, err)
+	}
+}
+
+// TestBrowserUndo: undo from the history puts the bytes back, as a point of
+// its own.
+func TestBrowserUndo(t *testing.T) {
+	dir := copyProject(t, "clinic")
+	before := sample.Load(t, dir)
+	s := startStudio(t, dir)
+	if out, err := exec.Command(bin, "-C", dir, "call", "change", `{"ops": [{"op": "addColumn", "table": "patients", "name": "phone", "type": "text", "optional": true}]}`).CombinedOutput(); err != nil {
+		t.Fatalf("call change: %v\n%s", err, out)
+	}
+	ctx := openPage(t, s, 1280, 800)
+	v := ready(t, ctx, -1)
+	click(t, ctx, "tab-history")
+	waitJS(t, ctx, "the point in the history", `!!document.querySelector('[data-testid^="point-"]')`, 5*time.Second)
+	click(t, ctx, "undo")
+	waitFile(t, dir, "tables/patients.ts", func(s string) bool { return s == string(before["tables/patients.ts"]) }, "the undo")
+	ready(t, ctx, v)
+	after := sample.Load(t, dir)
+	for path, text := range before {
+		if string(after[path]) != string(text) {
+			t.Errorf("%s after undo is not as it was", path)
+		}
+	}
+	wantPoints(t, dir, "undo", "change")
+	waitJS(t, ctx, "the undo point in the page", `document.querySelectorAll('[data-testid^="point-"]').length === 2`, 5*time.Second)
+}
+
+// TestBrowserRefused: a change the operator's policy refuses is shown to
+// the person, with its code, and writes nothing.
+func TestBrowserRefused(t *testing.T) {
+	dir := copyProject(t, "clinic")
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	os.WriteFile(policy, []byte(`{"deny": ["add:column"]}`), 0o600)
+	before := readTestFile(t, dir, "tables/patients.ts")
+	s := startStudio(t, dir, "--policy", policy)
+	ctx := openPage(t, s, 1280, 800)
+	ready(t, ctx, -1)
+	click(t, ctx, "table-item-patients")
+	typeInto(t, ctx, "add-column-name", "phone")
+	click(t, ctx, "add-column-submit")
+	waitJS(t, ctx, "the refusal shown", fmt.Sprintf(`(() => { const r = document.querySelector(%q); return !!r && !r.hidden && r.dataset.code === 'T9105' && r.offsetParent !== null })()`, tid("refusal")), 5*time.Second)
+	if msg := textOf(t, ctx, "refusal-message"); !strings.Contains(msg, "add:column") {
+		t.Errorf("the refusal says %q; want the rule add:column", msg)
+	}
+	if readTestFile(t, dir, "tables/patients.ts") != before {
+		t.Fatal("a refused change wrote tables/patients.ts")
+	}
+	wantPoints(t, dir)
+}
+
+func readTestFile(t *testing.T, dir, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
