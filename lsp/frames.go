@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,13 +23,18 @@ import (
 // JSON) without the library touching it at all.
 
 // encodedResult is an answer that is JSON already (valid and compact, as
-// encoding/json makes it): the server writes it into its frame as it is.
-type encodedResult []byte
+// encoding/json makes it), in parts that follow each other (so that a
+// kept answer is not copied to be framed with a head of its own): the
+// server writes them into its frame as they are.
+type encodedResult [][]byte
+
+// joined is the answer in one piece, for a stream that takes a value.
+func (r encodedResult) joined() json.RawMessage { return bytes.Join(r, nil) }
 
 // resultWriter is a stream that writes an encoded answer itself; both
 // the server's streams are (frameStream, wsStream).
 type resultWriter interface {
-	writeResult(ctx context.Context, id jsonrpc2.ID, result []byte) (int64, error)
+	writeResult(ctx context.Context, id jsonrpc2.ID, result encodedResult) (int64, error)
 }
 
 // wireMessage appends the JSON of msg to b, reusing the bytes the library
@@ -139,7 +145,7 @@ func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, e
 	return s.frame(body, nil, nil)
 }
 
-func (s *frameStream) writeResult(ctx context.Context, id jsonrpc2.ID, result []byte) (int64, error) {
+func (s *frameStream) writeResult(ctx context.Context, id jsonrpc2.ID, result encodedResult) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -149,10 +155,8 @@ func (s *frameStream) writeResult(ctx context.Context, id jsonrpc2.ID, result []
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(result) < bigResult {
-		return s.frame(append(append(head, result...), '}'), nil, nil)
-	}
-	return s.frame(head, result, []byte{'}'})
+	parts := append(append([][]byte{head}, result...), []byte{'}'})
+	return s.frame(parts...)
 }
 
 // frame writes the header and the parts of one message's body: in one
@@ -188,7 +192,7 @@ func (s *frameStream) Close() error { return s.in.Close() }
 
 // writeResult writes an encoded answer as one WebSocket message, its
 // parts in turn (the library frames them), not copied into one buffer.
-func (s *wsStream) writeResult(ctx context.Context, id jsonrpc2.ID, result []byte) (int64, error) {
+func (s *wsStream) writeResult(ctx context.Context, id jsonrpc2.ID, result encodedResult) (int64, error) {
 	head, err := responseHead(nil, id)
 	if err != nil {
 		return 0, err
@@ -197,14 +201,16 @@ func (s *wsStream) writeResult(ctx context.Context, id jsonrpc2.ID, result []byt
 	if err != nil {
 		return 0, err
 	}
-	for _, p := range [][]byte{head, result, {'}'}} {
+	n := 0
+	for _, p := range append(append([][]byte{head}, result...), []byte{'}'}) {
 		if _, err := w.Write(p); err != nil {
 			w.Close()
 			return 0, fmt.Errorf("write message: %w", err)
 		}
+		n += len(p)
 	}
 	if err := w.Close(); err != nil {
 		return 0, fmt.Errorf("write message: %w", err)
 	}
-	return int64(len(head) + len(result) + 1), nil
+	return int64(n), nil
 }

@@ -83,9 +83,10 @@ func TestFrameStream(t *testing.T) {
 	if _, err := s.Write(ctx, note); err != nil {
 		t.Fatal(err)
 	}
-	encoded := []string{`{"a":1}`, `{"big":"` + big + `"}`}
-	for i, e := range encoded {
-		if _, err := s.writeResult(ctx, jsonrpc2.NewNumberID(int32(10+i)), []byte(e)); err != nil {
+	encoded := []string{`{"a":1}`, `{"big":"` + big + `"}`, `{"tag":"x","big":"` + big + `"}`}
+	parts := []encodedResult{{[]byte(encoded[0])}, {[]byte(encoded[1])}, {[]byte(`{"tag":"x",`), []byte(`"big":"` + big + `"}`)}}
+	for i, p := range parts {
+		if _, err := s.writeResult(ctx, jsonrpc2.NewNumberID(int32(10+i)), p); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -55,18 +55,20 @@ func (s *server) tentModel(ctx context.Context, req jsonrpc2.Request) (any, erro
 	}
 	ans := s.answer.of(data)
 	if p.Since != "" && p.Since == ans.tag {
-		return encodedResult(ans.unchanged(version)), nil
+		return encodedResult{ans.unchanged(version)}, nil
 	}
-	return encodedResult(ans.full), nil
+	return encodedResult{ans.head, ans.body}, nil
 }
 
 // modelAnswer is the last tent/model answered: the model's JSON as
 // model.Cache keeps it, its tag (a digest of those bytes: equal tags,
-// equal models), and the answer, the model with its tag.
+// equal models), and the answer in two parts, the model's JSON object
+// opened with its tag, and the rest of the model's JSON (not a copy).
 type modelAnswer struct {
 	src  []byte
 	tag  string
-	full []byte
+	head []byte
+	body []byte
 }
 
 // unchanged is the answer to a client that holds the model already.
@@ -92,8 +94,11 @@ func (m *modelAnswers) of(data []byte) *modelAnswer {
 	sum := sha256.Sum256(data)
 	a := &modelAnswer{src: data, tag: hex.EncodeToString(sum[:16])}
 	// The model is a JSON object: the tag goes first in it.
-	a.full = fmt.Appendf(make([]byte, 0, len(data)+64), `{"tag":%q,`, a.tag)
-	a.full = append(a.full, bytes.TrimPrefix(data, []byte("{"))...)
+	a.head = fmt.Appendf(nil, `{"tag":%q,`, a.tag)
+	a.body = bytes.TrimPrefix(data, []byte("{"))
+	if string(a.body) == "}" {
+		a.head = a.head[:len(a.head)-1] // an empty object: no comma
+	}
 	m.last = a
 	return a
 }

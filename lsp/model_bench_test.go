@@ -79,3 +79,45 @@ func toggle(i int) string {
 	}
 	return `{"ops": [{"op": "setColumn", "column": "accounts.phone", "optional": true}]}`
 }
+
+// wsSession is a warm session over the WebSocket (`lsp --listen`) on the
+// big project, the hub table's buffer closed.
+func wsSession(b *testing.B, opts map[string]any) *client {
+	dir := bigProject(b)
+	c := dialClient(b, listen(b, "--root", dir), dir)
+	c.initialize(map[string]any{}, opts)
+	c.notify("initialized", map[string]any{})
+	return c
+}
+
+// BenchmarkModelWebSocket: tent/model over the WebSocket, as the studio
+// asks it: the whole answer of an unchanged snapshot, and since its tag.
+func BenchmarkModelWebSocket(b *testing.B) {
+	c := wsSession(b, nil)
+	var m struct {
+		Tag string `json:"tag"`
+	}
+	json.Unmarshal(c.must("tent/model", nil), &m)
+	for _, bb := range []struct {
+		name   string
+		params any
+	}{{"Whole", nil}, {"Since", map[string]any{"since": m.Tag}}} {
+		b.Run(bb.name, func(b *testing.B) {
+			c.t = b
+			for range b.N {
+				c.must("tent/model", bb.params)
+			}
+		})
+	}
+}
+
+// BenchmarkApplyWebSocket: a one-op tent/apply over the WebSocket where
+// the server writes, as the studio applies it.
+func BenchmarkApplyWebSocket(b *testing.B) {
+	c := wsSession(b, map[string]any{"writes": "server"})
+	c.must("tent/apply", json.RawMessage(toggle(1))) // the first commit records the starting state
+	b.ResetTimer()
+	for i := range b.N {
+		c.must("tent/apply", json.RawMessage(toggle(i)))
+	}
+}

@@ -343,3 +343,25 @@ func TestApplyAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestModelOverWebSocket: over the WebSocket, tent/model answers the
+// bytes stdio answers (the kept JSON written into its frame), and since
+// its tag, unchanged.
+func TestModelOverWebSocket(t *testing.T) {
+	dir := copyShop(t)
+	stdio := start(t, dir)
+	stdio.initialize(fullCapabilities(), nil)
+	want := stdio.must("tent/model", nil)
+	c := dialClient(t, listen(t, "--root", dir), dir)
+	c.initialize(fullCapabilities(), nil)
+	got := c.must("tent/model", nil)
+	if string(got) != string(want) {
+		t.Errorf("tent/model over the WebSocket:\n%.300s\nover stdio:\n%.300s", got, want)
+	}
+	v, _ := modelOf(t, got)
+	tag := tagOf(t, got)
+	if same := c.must("tent/model", map[string]any{"since": tag}); string(same) != fmt.Sprintf(`{"version":%d,"tag":%q,"unchanged":true}`, v, tag) {
+		t.Errorf("tent/model since its tag over the WebSocket: %s", same)
+	}
+	stdio.shutdown()
+}

@@ -237,7 +237,7 @@ func (s *server) handler() jsonrpc2.Handler {
 					_, werr := s.results.writeResult(rctx, call.ID(), enc)
 					return werr
 				}
-				result = json.RawMessage(enc)
+				result = enc.joined()
 			}
 			return inner(rctx, result, err)
 		}

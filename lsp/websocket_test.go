@@ -27,7 +27,7 @@ import (
 
 // listen starts `tent-tools lsp --listen 127.0.0.1:0` with the flags and
 // answers the URL it prints (its ws:// address with the token).
-func listen(t *testing.T, flags ...string) string {
+func listen(t testing.TB, flags ...string) string {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"lsp", "--listen", "127.0.0.1:0"}, flags...)...)
 	stderr, err := cmd.StderrPipe()
@@ -308,7 +308,7 @@ var interrupt = os.Interrupt
 
 // dialClient is a client of the project dir over a WebSocket of url: the
 // test client's framed stdio carried one message per text frame.
-func dialClient(t *testing.T, url, dir string) *client {
+func dialClient(t testing.TB, url, dir string) *client {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ws, _, err := websocket.Dial(ctx, url, nil)
