@@ -145,13 +145,20 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 var cachedJoins = []string{diag.T2007, diag.T2008}
 
 // dropJoined drops the kept findings of the rules that join files that ch
-// may alter: those of every one where the definitions they read changed
-// (the tables' joinGen moved from gen), T2007's where a changed file
-// declares or declared a name a table's was names (the kind of the
-// definition of that name is in its messages).
-func (c *Checker) dropJoined(ch *change, gen uint64) {
-	if ch.all || c.tabs.joinGen != gen {
+// may alter: T2007's where the tables with was names changed (the tables'
+// joinGen moved from gen) or a changed file declares or declared a name a
+// table's was names (the kind of the definition of that name is in its
+// messages); T2008's where the screens with paths changed.
+func (c *Checker) dropJoined(ch *change, gen [2]uint64) {
+	if ch.all {
 		clear(c.joined)
+		return
+	}
+	if c.tabs.joinGen[1] != gen[1] {
+		delete(c.joined, diag.T2008)
+	}
+	if c.tabs.joinGen[0] != gen[0] {
+		delete(c.joined, diag.T2007)
 		return
 	}
 	for name := range ch.names {

@@ -18,7 +18,7 @@ func duplicatePaths(p *pass) []diag.Finding {
 		if d.Screen == nil || d.Screen.Path == "" {
 			continue
 		}
-		route := routeShape(d.Screen.Path)
+		route := p.route(d)
 		if e := first[route]; e != nil {
 			out = append(out, p.on(d, diag.T2008, diag.Error,
 				fmt.Sprintf("screen %s has path %s, the same route as screen %s (%s)", d.Name, d.Screen.Path, e.Name, where(p, e, e.Screen.PathSpan)),

@@ -35,13 +35,15 @@ type tables struct {
 	// joinDefs are, by path, the definitions the rules that join files
 	// read (joinable); joinPaths their paths, sorted; joinList all of
 	// them in that order, made on first use (nil: to be made); joinGen
-	// counts their changes; wasRefs counts the tables' was names among
-	// them.
+	// counts the changes of their tables (0) and screens (1); wasRefs
+	// counts the tables' was names among them; routes holds the route
+	// shape of each screen's path, made on first use (route).
 	joinDefs  map[string][]*definitions.Definition
 	joinPaths []string
 	joinList  []*definitions.Definition
-	joinGen   uint64
+	joinGen   [2]uint64
 	wasRefs   map[string]int
+	routes    map[*definitions.Definition]string
 	// projects and engines are the files that declare a project or an
 	// engine, found the files with index findings, each by path.
 	projects, engines, found []*definitions.File
@@ -98,7 +100,8 @@ func joinable(d *definitions.Definition) bool {
 // newTables makes the tables of files, sorted by path.
 func newTables(files []*definitions.File) *tables {
 	t := &tables{byName: map[string]defList{}, testData: map[string][]*definitions.File{},
-		rowIDs: map[string]map[string]bool{}, joinDefs: map[string][]*definitions.Definition{}, wasRefs: map[string]int{}}
+		rowIDs: map[string]map[string]bool{}, joinDefs: map[string][]*definitions.Definition{}, wasRefs: map[string]int{},
+		routes: map[*definitions.Definition]string{}}
 	for _, f := range files {
 		var project, engine bool
 		var join []*definitions.Definition
@@ -197,12 +200,23 @@ func (t *tables) joined() []*definitions.Definition {
 	return t.joinList
 }
 
-// joinGenOr is t's joinGen, 0 for no tables yet.
-func (t *tables) joinGenOr() uint64 {
+// joinGenOr is t's joinGen, 0s for no tables yet.
+func (t *tables) joinGenOr() [2]uint64 {
 	if t == nil {
-		return 0
+		return [2]uint64{}
 	}
 	return t.joinGen
+}
+
+// route returns routeShape of screen d's path, made once per definition.
+// Only the rules that join files ask, one after the other.
+func (t *tables) route(d *definitions.Definition) string {
+	r, ok := t.routes[d]
+	if !ok {
+		r = routeShape(d.Screen.Path)
+		t.routes[d] = r
+	}
+	return r
 }
 
 // countWas adds n to the counts of the tables' was names of defs.
@@ -290,8 +304,15 @@ func (t *tables) update(old, new *definitions.File) {
 			t.joinDefs[p] = join
 			t.joinPaths = insertSorted(t.joinPaths, p)
 		}
+		for _, d := range append(slices.Clip(was), join...) {
+			if d.Table != nil {
+				t.joinGen[0]++
+			} else {
+				t.joinGen[1]++
+				delete(t.routes, d)
+			}
+		}
 		t.joinList = nil
-		t.joinGen++
 	}
 	t.projects = replaceFile(t.projects, p, new, func(f *definitions.File) bool { return declares(f, definitions.KindProject) })
 	t.engines = replaceFile(t.engines, p, new, func(f *definitions.File) bool { return declares(f, definitions.KindEngine) })

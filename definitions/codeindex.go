@@ -70,6 +70,8 @@ func pathSet(files []*File) map[string]bool {
 type nameJoin struct {
 	files  []*File // sorted by path
 	byName map[string][]*Definition
+	// special are the files that declare a project or an engine, by path.
+	special []*File
 }
 
 func joinNames(files []*File) *nameJoin {
@@ -79,10 +81,16 @@ func joinNames(files []*File) *nameJoin {
 	}
 	j := &nameJoin{files: files, byName: make(map[string][]*Definition, n)}
 	for _, f := range files {
+		special := false
 		for _, d := range f.Definitions {
 			if d.Kind != KindProject && d.Kind != KindEngine {
 				j.byName[d.Name] = append(j.byName[d.Name], d)
+			} else {
+				special = true
 			}
+		}
+		if special {
+			j.special = append(j.special, f)
 		}
 	}
 	return j
@@ -112,6 +120,30 @@ func (ni *nameIndex) named(name string) []*Definition {
 		return ni.base.byName[name]
 	}
 	return mergeByPath(ni.base.byName[name], ni.overlay.byName[name], ni.changed, (*Definition).path)
+}
+
+// firstOfKind returns the first definition of kind k (KindProject or
+// KindEngine) by path order, or nil.
+func (ni *nameIndex) firstOfKind(k Kind) *Definition {
+	var best *Definition
+	consider := func(files []*File, skip map[string]bool) {
+		for _, f := range files {
+			if skip[f.Path] || best != nil && best.Path <= f.Path {
+				continue
+			}
+			for _, d := range f.Definitions {
+				if d.Kind == k {
+					best = d
+					break
+				}
+			}
+		}
+	}
+	consider(ni.base.special, ni.changed)
+	if ni.overlay != nil {
+		consider(ni.overlay.special, nil)
+	}
+	return best
 }
 
 // names returns every name that some definition has.

@@ -29,8 +29,6 @@ type Index struct {
 	// name come from the lineage's join where they can (codeindex.go).
 	once     sync.Once
 	defs     []*Definition
-	project  *Definition
-	engine   *Definition
 	findings []diag.Finding
 
 	// The shared namespace by name (codeindex.go), made on first use
@@ -80,19 +78,7 @@ func (ix *Index) views() {
 		}
 		ix.defs = make([]*Definition, 0, n)
 		for _, f := range ix.sorted {
-			for _, d := range f.Definitions {
-				ix.defs = append(ix.defs, d)
-				switch {
-				case d.Kind == KindProject:
-					if ix.project == nil {
-						ix.project = d
-					}
-				case d.Kind == KindEngine:
-					if ix.engine == nil {
-						ix.engine = d
-					}
-				}
-			}
+			ix.defs = append(ix.defs, f.Definitions...)
 			ix.findings = append(ix.findings, f.Findings...)
 		}
 		diag.Sort(ix.findings)
@@ -365,16 +351,16 @@ func (ix *Index) DefinitionsNamed(name string) []*Definition {
 	return append([]*Definition(nil), ix.nameIx().named(name)...)
 }
 
-// Project returns the default export of project.ts, or nil.
+// Project returns the default export of project.ts, or nil: the first
+// project definition by path order.
 func (ix *Index) Project() *Definition {
-	ix.views()
-	return ix.project
+	return ix.nameIx().firstOfKind(KindProject)
 }
 
-// Engine returns the default export of engine.ts, or nil.
+// Engine returns the default export of engine.ts, or nil: the first engine
+// definition by path order.
 func (ix *Index) Engine() *Definition {
-	ix.views()
-	return ix.engine
+	return ix.nameIx().firstOfKind(KindEngine)
 }
 
 // Findings returns what reading the files found (T1001, T1002, T1003,
