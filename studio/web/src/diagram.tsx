@@ -185,7 +185,9 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
   const [size, setSize] = useState({ w: 800, h: 600 });
   const svgRef = useRef<SVGSVGElement>(null);
   const fitted = useRef('');
-  const drag = useRef<{ px: number; py: number; x: number; y: number; moved: boolean } | null>(null);
+  // hit is the box the press began on: once the pointer is captured, the
+  // release's target is the svg itself
+  const drag = useRef<{ px: number; py: number; x: number; y: number; moved: boolean; hit: string | null } | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -269,7 +271,8 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
 
   const onDown = (e: PointerEvent) => {
     if (e.button !== 0) return;
-    drag.current = { px: e.clientX, py: e.clientY, x: view.x, y: view.y, moved: false };
+    const hit = (e.target as Element).closest?.('[data-table]')?.getAttribute('data-table') ?? null;
+    drag.current = { px: e.clientX, py: e.clientY, x: view.x, y: view.y, moved: false, hit };
     capture(e);
   };
   const onMove = (e: PointerEvent) => {
@@ -280,13 +283,10 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
     d.moved = true;
     setView((v) => ({ ...v, x: d.x + dx, y: d.y + dy }));
   };
-  const onUp = (e: PointerEvent) => {
+  const onUp = () => {
     const d = drag.current;
     drag.current = null;
-    if (d && !d.moved) {
-      const hit = (e.target as Element).closest('[data-table]');
-      if (hit) onSelect(hit.getAttribute('data-table')!);
-    }
+    if (d && !d.moved && d.hit) onSelect(d.hit);
   };
 
   const onKey = (e: KeyboardEvent) => {
@@ -365,7 +365,7 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
   return (
     <div class="diagram" data-testid="diagram" data-laid-out={laying ? 'no' : 'yes'} data-tables={tables.length}>
       <svg ref={svgRef} tabIndex={0} aria-label="Tables diagram: drag to pan, wheel or + and - to zoom, 0 to fit"
-        onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onKeyDown={onKey}>
+        onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => (drag.current = null)} onKeyDown={onKey}>
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M0,0 L10,5 L0,10 z" class="arrowhead" />
