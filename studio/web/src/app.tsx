@@ -140,6 +140,7 @@ function useErrorsByPath(studio: Studio, st: State): Map<string, number> {
 function TablesView({ studio, st, name }: { studio: Studio; st: State; name: string }) {
   const m = st.model!;
   const [filter, setFilter] = useState('');
+  const [adding, setAdding] = useState(false);
   const errs = useErrorsByPath(studio, st);
   const table = m.tables.find((t) => t.name === name) ?? null;
   const shown = useMemo(() => {
@@ -153,7 +154,9 @@ function TablesView({ studio, st, name }: { studio: Studio; st: State; name: str
       <aside class="side" aria-label="Tables">
         <div class="side-head">
           <h2>Tables <span class="muted">{m.tables.length}</span></h2>
+          <button class="small" data-testid="new-table" aria-expanded={adding} onClick={() => setAdding(!adding)}>{adding ? 'Close' : '+ New'}</button>
         </div>
+        {adding && <NewTable studio={studio} done={() => setAdding(false)} />}
         <input class="search" type="search" placeholder="Find a table or column" value={filter} data-testid="table-search"
           onInput={(e) => setFilter((e.target as HTMLInputElement).value)} />
         <ul class="list">
@@ -177,5 +180,30 @@ function TablesView({ studio, st, name }: { studio: Studio; st: State; name: str
         <aside class="panel"><Source st={st} studio={studio} /></aside>
       ) : null}
     </main>
+  );
+}
+
+/** NewTable adds a table with its first column (addTable). */
+function NewTable({ studio, done }: { studio: Studio; done: () => void }) {
+  const [name, setName] = useState('');
+  const [col, setCol] = useState('name');
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const n = name.trim(), c = col.trim();
+    if (!n || !c) return;
+    const ans = await studio.apply([{ op: 'addTable', name: n, columns: { [c]: { type: 'text' } } }], `add table ${n}`);
+    if (ans) {
+      done();
+      go('tables', n);
+    }
+  };
+  return (
+    <form class="newtable" onSubmit={submit} aria-label="New table">
+      <input placeholder="table name, e.g. coupons" aria-label="New table's name" value={name} data-testid="new-table-name" spellcheck={false}
+        autoFocus onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      <input placeholder="first column (text)" aria-label="Its first column, a text" value={col} data-testid="new-table-column" spellcheck={false}
+        onInput={(e) => setCol((e.target as HTMLInputElement).value)} />
+      <button class="primary" type="submit" data-testid="new-table-submit" disabled={!name.trim() || !col.trim()}>Add table</button>
+    </form>
   );
 }

@@ -38,6 +38,12 @@ function TableHead({ studio, table }: { studio: Studio; table: Table }) {
     const ans = await studio.apply([{ op: 'rename', name: table.name, to }], `rename table ${table.name} to ${to}`);
     if (ans) go('tables', to);
   };
+  const [confirm, setConfirm] = useState(false);
+  const remove = async () => {
+    setConfirm(false);
+    const ans = await studio.apply([{ op: 'remove', name: table.name }], `remove table ${table.name}`);
+    if (ans) go('tables');
+  };
   return (
     <div class="panel-head">
       <div class="namebar">
@@ -45,13 +51,21 @@ function TableHead({ studio, table }: { studio: Studio; table: Table }) {
           onInput={(e) => setName((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') rename(); if (e.key === 'Escape') setName(table.name); }} />
         <button data-testid="table-rename" disabled={name.trim() === table.name || !name.trim()} onClick={rename}>Rename</button>
+        <button class="danger" title="Remove the table" aria-label={`Remove table ${table.name}`} data-testid="table-remove" onClick={() => setConfirm(true)}>Remove</button>
+        <a class="icon close" href="#/tables" title="Close" aria-label="Close the inspector" data-testid="inspector-close">×</a>
       </div>
+      {confirm && (
+        <div class="confirm" role="alertdialog" aria-label={`Remove table ${table.name}?`}>
+          <span>Remove the table <strong>{table.name}</strong>? Its data is dropped (it goes into the project's <code>removed</code>); code that uses it is listed, not changed.</span>
+          <button class="danger" data-testid="confirm-yes" onClick={remove}>Remove</button>
+          <button data-testid="confirm-no" onClick={() => setConfirm(false)}>Cancel</button>
+        </div>
+      )}
       <div class="meta-line">
         <a href="#" class="place" onClick={(e) => { e.preventDefault(); studio.open(table.path, table.range.start.line + 1); }}>
           {table.path}:{table.range.start.line + 1}
         </a>
         {table.was.length > 0 && <span class="muted"> · was {table.was.join(', ')}</span>}
-        {table.indexes.length > 0 && <span class="muted"> · indexes {table.indexes.map((i) => i.join('+')).join(', ')}</span>}
         {table.removed.length > 0 && <span class="muted"> · removed {table.removed.join(', ')}</span>}
       </div>
     </div>
@@ -70,7 +84,47 @@ function Columns({ studio, model, table }: { studio: Studio; model: Model; table
         <ColumnRow key={table.name + '.' + c.name} studio={studio} table={table} c={c} index={i} tables={tables} />
       ))}
       <AddColumn studio={studio} table={table} tables={tables} />
+      <Indexes studio={studio} table={table} />
     </div>
+  );
+}
+
+function Indexes({ studio, table }: { studio: Studio; table: Table }) {
+  const [cols, setCols] = useState<string[]>([]);
+  const [pick, setPick] = useState('');
+  useEffect(() => setCols([]), [table.name]);
+  const add = async () => {
+    if (!cols.length) return;
+    const ans = await studio.apply([{ op: 'addIndex', table: table.name, columns: cols }], `add the index ${cols.join('+')} to ${table.name}`);
+    if (ans) setCols([]);
+  };
+  return (
+    <section class="indexes" aria-label="Indexes">
+      <h3>Indexes</h3>
+      {table.indexes.length === 0 && <p class="muted small-note">None: every lookup but by id reads the whole table.</p>}
+      <ul class="idxlist">
+        {table.indexes.map((ix) => {
+          const key = ix.join('+');
+          return (
+            <li key={key} data-testid={`index-${key}`}>
+              <span class="mono">{ix.join(', ')}</span>
+              <button class="icon danger" aria-label={`Remove the index ${key}`} data-testid={`index-remove-${key}`}
+                onClick={() => studio.apply([{ op: 'removeIndex', table: table.name, columns: ix }], `remove the index ${key} of ${table.name}`)}>✕</button>
+            </li>
+          );
+        })}
+      </ul>
+      <div class="colline">
+        <select aria-label="Column for a new index" value={pick} data-testid="index-column"
+          onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) setCols((c) => (c.includes(v) ? c : [...c, v])); setPick(''); }}>
+          <option value="">{cols.length ? `${cols.join(', ')} + …` : 'Index on…'}</option>
+          {table.columns.filter((c) => !cols.includes(c.name)).map((c) => <option key={c.name} value={c.name}>{c.name}</option>)}
+        </select>
+        {cols.length > 0 && <button class="small" onClick={() => setCols([])}>Clear</button>}
+        <span class="grow" />
+        <button data-testid="index-add" disabled={!cols.length} onClick={add}>Add index</button>
+      </div>
+    </section>
   );
 }
 
