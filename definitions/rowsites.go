@@ -176,6 +176,8 @@ type rowJoin struct {
 	// join resolves a few files on top of it (rowBase).
 	base map[string]rowOf
 	busy map[string]bool
+	// targets memoizes target.
+	targets map[targetKey]string
 }
 
 // memoOf answers what key resolved to, in this join's memo or its base's.
@@ -249,6 +251,29 @@ func (j *rowJoin) fileSites(f *File) []RowSite {
 // following re-exports; "" where it is no top-level function of a project
 // file.
 func (j *rowJoin) target(f *File, b string) string {
+	// A module binding names the same function from every file of a
+	// folder: resolved once per folder (most calls are of a few helpers).
+	key := targetKey{f.Path, b}
+	if !strings.HasPrefix(b, "#") {
+		key.from = dirOf(f.Path)
+	}
+	if t, ok := j.targets[key]; ok {
+		return t
+	}
+	t := j.resolveTarget(f, b)
+	if j.targets == nil {
+		j.targets = map[targetKey]string{}
+	}
+	j.targets[key] = t
+	return t
+}
+
+// targetKey is what a binding's target depends on: the file's folder for
+// a module's binding, the file for one of its own functions.
+type targetKey struct{ from, binding string }
+
+// resolveTarget is target, not memoized.
+func (j *rowJoin) resolveTarget(f *File, b string) string {
 	module, name, ok := strings.Cut(b, "#")
 	if !ok {
 		return ""
