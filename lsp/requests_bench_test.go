@@ -138,3 +138,22 @@ func BenchmarkApplyInProcess(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64((processCPU(b)-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
+
+// BenchmarkModelAfterChangeInProcess: tent/model after each one-op
+// tent/apply (the apply not timed): the model made anew for the new
+// snapshot, with the findings it counts.
+func BenchmarkModelAfterChangeInProcess(b *testing.B) {
+	c := startInProcess(b, bigProject(b))
+	c.initialize(map[string]any{}, map[string]any{"writes": "server"})
+	c.must("tent/model", nil)
+	var cpu time.Duration
+	for i := range b.N {
+		b.StopTimer()
+		c.must("tent/apply", json.RawMessage(toggle(i)))
+		b.StartTimer()
+		before := processCPU(b)
+		c.must("tent/model", nil)
+		cpu += processCPU(b) - before
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
