@@ -58,6 +58,12 @@ func TestRename(t *testing.T) {
 		{"style-column-cut-whole", "refactor-style", "members.handle", "nick"},
 		{"style-table", "refactor-style", "members", "people"},
 		{"style-crlf-column-cut-whole", "refactor-style+crlf", "members.handle", "nick"},
+		// Rows followed through the code: ctx.user (clinic's users are
+		// staff), a helper given to map, an element of what map gives
+		// through Promise.all and an object, what ctx.call gives.
+		{"column-row-ctx-user", "clinic", "staff.name", "displayName"},
+		{"column-row-mapped", "clinic", "staff.email", "mail"},
+		{"column-row-ctx-call", "clinic", "visits.reason", "why"},
 		// Refusals.
 		{"refuse-taken-definition", "refactor-basic", "orders", "people"},
 		{"refuse-taken-across-kinds", "refactor-basic", "orders", "placeOrder"},
