@@ -10,6 +10,9 @@ import { parseValue, showValue } from './values';
 
 type Row = Record<string, unknown> & { id?: string };
 
+/** The grid draws at most SHOWN rows (test data of thousands stays quick). */
+const SHOWN = 500;
+
 export function Grid({ studio, table, version }: { studio: Studio; table: Table; version: number }) {
   const path = `testdata/${table.name}.json`;
   const [rows, setRows] = useState<Row[] | null>(null);
@@ -108,7 +111,7 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
             </tr>
           </thead>
           <tbody>
-            {rows.map((r, i) => {
+            {rows.slice(0, SHOWN).map((r, i) => {
               const id = String(r.id ?? '');
               return (
                 <tr key={id || i} data-testid={`row-${id}`}>
@@ -144,6 +147,9 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
                 </tr>
               );
             })}
+            {rows.length > SHOWN && (
+              <tr><td colSpan={cols.length + 2} class="muted grid-none">{rows.length - SHOWN} more rows in {path}: the grid shows the first {SHOWN}.</td></tr>
+            )}
             {rows.length === 0 && (
               <tr><td colSpan={cols.length + 2} class="muted grid-none">No test data yet: add a row.</td></tr>
             )}

@@ -62,7 +62,7 @@ function TableHead({ studio, table }: { studio: Studio; table: Table }) {
         </div>
       )}
       <div class="meta-line">
-        <a href="#" class="place" onClick={(e) => { e.preventDefault(); studio.open(table.path, table.range.start.line + 1); }}>
+        <a href="#" class="place" onClick={(e) => { e.preventDefault(); studio.open(table.path, table.range.start.line + 1, table.range.end.line + 1); }}>
           {table.path}:{table.range.start.line + 1}
         </a>
         {table.was.length > 0 && <span class="muted"> · was {table.was.join(', ')}</span>}

@@ -12,7 +12,7 @@ export type ConnState = 'connecting' | 'ready' | 'closed';
 export interface Refusal { code: string; message: string; op?: number; ops?: number; what: string }
 export interface Ask { message: string; actions: string[]; answer: (title: string | null) => void }
 export interface Selection { kind: 'table' | 'flow' | 'function' | 'screen'; name: string }
-export interface Source { path: string; line: number; from: number; text: string; lines: number }
+export interface Source { path: string; line: number; last: number; from: number; text: string; lines: number }
 export interface Toast { text: string; at: number }
 
 export interface State {
@@ -241,12 +241,13 @@ export class Studio {
     }
   }
 
-  /** open shows the source around path:line (1-based) from the read tool. */
-  async open(path: string, line: number): Promise<void> {
+  /** open shows the source around path:line to last (1-based) from the read tool. */
+  async open(path: string, line: number, last = line): Promise<void> {
     const from = Math.max(1, line - 6);
+    const to = Math.min(Math.max(line + 14, last + 2), line + 400);
     try {
-      const ans = await this.call<{ path: string; from: number; text: string; lines: number }>('read', { path, from, to: line + 14 });
-      this.set({ source: { path: ans.path, line, from: ans.from, text: ans.text, lines: ans.lines } });
+      const ans = await this.call<{ path: string; from: number; text: string; lines: number }>('read', { path, from, to });
+      this.set({ source: { path: ans.path, line, last, from: ans.from, text: ans.text, lines: ans.lines } });
     } catch (e) {
       this.refuse(e, `open ${path}:${line}`);
     }
@@ -283,6 +284,7 @@ export class Studio {
 
 async function fetchInfo(): Promise<StudioInfo> {
   const r = await fetch('studio.json', { credentials: 'same-origin' });
+  if (r.status === 401) throw new Error('the studio does not know this page (it was started again?): open the address it printed');
   if (!r.ok) throw new Error(`studio.json: ${r.status} ${r.statusText}`);
   return r.json();
 }

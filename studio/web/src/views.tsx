@@ -2,6 +2,7 @@
 // by keyboard or by buttons), functions and screens each opening its place,
 // a screen's picture, the findings live, and the history with undo.
 
+import { highlight } from './highlight';
 import { capture } from './pointer';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { State, Studio } from './store';
@@ -16,14 +17,15 @@ export function Source({ st, studio }: { st: State; studio: Studio }) {
   // the text follows the file as it changes
   useEffect(() => {
     const key = s ? `${s.path}:${s.line}` : '';
-    if (s && opened.current === key) studio.open(s.path, s.line);
+    if (s && opened.current === key) studio.open(s.path, s.line, s.last);
     opened.current = key;
   }, [v]);
   useEffect(() => {
     // scrolled within the code alone, never the page around it
     const code = ref.current;
     const hl = code?.querySelector<HTMLElement>('.hl');
-    if (code && hl) code.scrollTop = hl.offsetTop - code.clientHeight / 2;
+    // a definition from its first line, a single place in the middle
+    if (code && hl) code.scrollTop = s && s.last > s.line ? hl.offsetTop - 3 * hl.offsetHeight : hl.offsetTop - code.clientHeight / 2;
   }, [s?.path, s?.line]);
   if (!s) return <div class="source empty muted" data-testid="source">Pick a definition or a finding to see its place.</div>;
   const lines = s.text.replace(/\n$/, '').split('\n');
@@ -38,9 +40,9 @@ export function Source({ st, studio }: { st: State; studio: Studio }) {
         {lines.map((l, i) => {
           const n = s.from + i;
           return (
-            <div key={n} class={n === s.line ? 'codeline hl' : 'codeline'}>
+            <div key={n} class={n === s.line ? 'codeline hl' : n > s.line && n <= s.last ? 'codeline in' : 'codeline'}>
               <span class="ln">{n}</span>
-              <span class="lt">{l || ' '}</span>
+              <span class="lt">{l ? highlight(l) : ' '}</span>
             </div>
           );
         })}
@@ -75,8 +77,8 @@ function SideList<T extends { name: string }>({ items, current, kind, meta, titl
   );
 }
 
-function openDef(studio: Studio, d: { path: string; range: { start: { line: number } } }) {
-  studio.open(d.path, d.range.start.line + 1);
+function openDef(studio: Studio, d: { path: string; range: { start: { line: number }; end?: { line: number } } }) {
+  studio.open(d.path, d.range.start.line + 1, (d.range.end?.line ?? d.range.start.line) + 1);
 }
 
 /** useOpen opens the place of the definition named, when it is picked. */
@@ -84,6 +86,33 @@ function useOpen(studio: Studio, d: { name: string; path: string; range: { start
   useEffect(() => {
     if (d) openDef(studio, d);
   }, [d?.name, d?.path]);
+}
+
+/**
+ * DefHead is a definition's name, renamed in place (the rename operation:
+ * every plain place that names it follows), and its place.
+ */
+function DefHead({ studio, d, kind, title }: { studio: Studio; d: { name: string; path: string; range: { start: { line: number } } }; kind: string; title?: string }) {
+  const [name, setName] = useState(d.name);
+  useEffect(() => setName(d.name), [d.name]);
+  const rename = async () => {
+    const to = name.trim();
+    if (!to || to === d.name) return;
+    const ans = await studio.apply([{ op: 'rename', name: d.name, to }], `rename ${kind} ${d.name} to ${to}`);
+    if (ans) location.hash = `#/${kind}s/${encodeURIComponent(to)}`;
+  };
+  return (
+    <header class="detail-head">
+      <div class="namebar">
+        <input class="title-input" aria-label={`Name of the ${kind}`} value={name} data-testid="def-name" spellcheck={false}
+          onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => { if (e.key === 'Enter') rename(); if (e.key === 'Escape') setName(d.name); }} />
+        {name.trim() !== d.name && name.trim() && <button data-testid="def-rename" onClick={rename}>Rename</button>}
+        {title && <span class="muted">{title}</span>}
+      </div>
+      <a href="#" class="place" onClick={(e) => { e.preventDefault(); openDef(studio, d); }}>{d.path}:{d.range.start.line + 1}</a>
+    </header>
+  );
 }
 
 // ---- flows
@@ -144,10 +173,7 @@ function FlowEditor({ studio, model, flow }: { studio: Studio; model: Model; flo
   };
   return (
     <div class="flow" data-testid="flow" data-flow={flow.name}>
-      <header class="detail-head">
-        <h2>{flow.name}</h2>
-        <a href="#" class="place" onClick={(e) => { e.preventDefault(); openDef(studio, flow); }}>{flow.path}:{flow.range.start.line + 1}</a>
-      </header>
+      <DefHead studio={studio} d={flow} kind="flow" />
       {flow.input.length > 0 && (
         <p class="chips"><span class="muted">input</span>{flow.input.map((i) => <span key={i.name} class="chip">{i.name}: {i.type === 'ref' ? '→ ' + i.ref : i.type}{i.optional ? '?' : ''}</span>)}</p>
       )}
@@ -217,10 +243,7 @@ function FuncDetail({ studio, fn, model }: { studio: Studio; fn: Func; model: Mo
   const usedBy = model.flows.filter((f) => f.steps.includes(fn.name)).map((f) => f.name);
   return (
     <div class="detail" data-testid="function" data-function={fn.name}>
-      <header class="detail-head">
-        <h2>{fn.name}</h2>
-        <a href="#" class="place" onClick={(e) => { e.preventDefault(); openDef(studio, fn); }}>{fn.path}:{fn.range.start.line + 1}</a>
-      </header>
+      <DefHead studio={studio} d={fn} kind="function" />
       {fn.input.length > 0 && (
         <p class="chips"><span class="muted">input</span>{fn.input.map((i) => <span key={i.name} class="chip">{i.name}: {i.type === 'ref' ? '→ ' + i.ref : i.type}{i.optional ? '?' : ''}</span>)}</p>
       )}
@@ -276,10 +299,7 @@ function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; ver
   const params = /:[A-Za-z_]/.test(route);
   return (
     <div class="detail" data-testid="screen" data-screen={sc.name}>
-      <header class="detail-head">
-        <h2>{sc.title || sc.name} <span class="muted">{sc.name}</span></h2>
-        <a href="#" class="place" onClick={(e) => { e.preventDefault(); openDef(studio, sc); }}>{sc.path}:{sc.range.start.line + 1}</a>
-      </header>
+      <DefHead studio={studio} d={sc} kind="screen" title={sc.title ? `“${sc.title}”` : undefined} />
       <Chips label="loads" names={sc.loads} to="tables" />
       <form class="shotbar" onSubmit={(e) => { e.preventDefault(); take(); }}>
         <label class="inline grow"><span class="muted">route</span>
