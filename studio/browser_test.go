@@ -451,3 +451,14 @@ func readTestFile(t *testing.T, dir, path string) string {
 	}
 	return string(b)
 }
+// TestBrowserDiagramSelects: a click on a table's box in the diagram, with
+// a real mouse, opens its inspector.
+func TestBrowserDiagramSelects(t *testing.T) {
+	dir := copyProject(t, "clinic")
+	s := startStudio(t, dir)
+	ctx := openPage(t, s, 1280, 800)
+	ready(t, ctx, -1)
+	waitJS(t, ctx, "the layout", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.laidOut === 'yes'`, tid("diagram")), 10*time.Second)
+	click(t, ctx, "table-node-visits")
+	waitJS(t, ctx, "the inspector of visits", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'visits'`, tid("inspector")), 5*time.Second)
+}
