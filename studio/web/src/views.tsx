@@ -428,7 +428,7 @@ function PointItem({ p, studio, busy }: { p: Point; studio: Studio; busy: boolea
       <div class="pbody">
         <div class="psum">{p.summary || p.tool || p.kind}</div>
         <div class="pmeta muted">
-          <span class={`kind`}>{p.kind}</span> · {p.who}{p.agent ? ` (${p.agent})` : ''} · <time dateTime={p.time} title={p.time}>{isNaN(+t) ? p.time : t.toLocaleString()}</time>
+          <span class="kind">{p.kind}</span>{p.who ? ` · ${p.who}` : ''}{p.agent ? ` (${p.agent})` : ''} · <time dateTime={p.time} title={p.time}>{when(t, p.time)}</time>
           {p.files.length > 0 && ' · '}
           {p.files.slice(0, 3).flatMap((f, i) => [
             i > 0 ? ', ' : '',
@@ -441,4 +441,13 @@ function PointItem({ p, studio, busy }: { p: Point; studio: Studio; busy: boolea
         onClick={() => studio.run('undo', { point: p.point }, `undo to before point ${p.point}`)}>{p.kind === 'undo' ? 'Redo' : 'Undo from here'}</button>
     </li>
   );
+}
+
+/** when is a point's time: the time alone today, else the date too. */
+function when(t: Date, raw: string): string {
+  if (isNaN(+t)) return raw;
+  const now = new Date();
+  const time = t.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (t.toDateString() === now.toDateString()) return time;
+  return t.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) + ' ' + time;
 }
