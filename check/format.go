@@ -111,6 +111,9 @@ type Answer struct {
 	// Point is the point the fixes were recorded as (null where nothing
 	// was written).
 	Point *int `json:"point,omitempty"`
+	// More, in an agent's bounded answer, says what Findings and Fixed
+	// left out beyond their budgets and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 // Fixed is a finding whose fix was applied: where it stood and what the

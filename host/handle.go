@@ -51,6 +51,9 @@ type Call struct {
 	// Approver answers for the person in this call (the face that asks
 	// them: an MCP client's elicitation); nil: the handle's.
 	Approver tools.Approver
+	// Bounded keeps the answer's lists within their budgets
+	// (tools.Options.Bounded), for an agent's face.
+	Bounded bool
 }
 
 // Config is what the host gives the handle.
@@ -366,6 +369,7 @@ func (h *Handle) callOptions(c Call, turn int) (tools.Options, error) {
 		Now:      h.cfg.Now,
 
 		UnconfinedShell: h.cfg.UnconfinedShell,
+		Bounded:         c.Bounded,
 	}, nil
 }
 

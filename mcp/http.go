@@ -120,7 +120,7 @@ func (hs *hostServer) call(ctx context.Context, from caller, name string, input 
 	if err != nil {
 		return tools.Answer{}, err
 	}
-	return hs.h.Tool(ctx, g.Workspace, name, input, host.Call{Caller: g.Caller, Agent: g.Agent, Approver: ap})
+	return hs.h.Tool(ctx, g.Workspace, name, input, host.Call{Caller: g.Caller, Agent: g.Agent, Approver: ap, Bounded: true})
 }
 
 // NewHostHandler returns the HTTP handler of a host's workspaces (the MCP

@@ -18,7 +18,7 @@ type project struct{ ws *tools.Workspace }
 
 func (p project) call(ctx context.Context, from caller, name string, input json.RawMessage, ap tools.Approver) (tools.Answer, error) {
 	o := p.ws.Options()
-	o.Approver = ap
+	o.Approver, o.Bounded = ap, true // an agent's face: every answer within its budgets
 	if o.Agent == "" {
 		o.Agent = from.client
 	}
@@ -66,7 +66,7 @@ type callerProject struct {
 
 func (p callerProject) call(ctx context.Context, from caller, name string, input json.RawMessage, ap tools.Approver) (tools.Answer, error) {
 	o := p.base
-	o.Approver = ap
+	o.Approver, o.Bounded = ap, true
 	if o.Agent == "" {
 		o.Agent = from.client
 	}

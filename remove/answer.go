@@ -1,6 +1,9 @@
 package remove
 
-import "github.com/tent-tools/tent-tools/change"
+import (
+	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/diag"
+)
 
 // Answer is remove's answer as data (docs/pages/remove.md): what was removed (a
 // name or a path), where the removal was stated, the files deleted, and
@@ -12,6 +15,9 @@ type Answer struct {
 	Deleted []string      `json:"deleted"`
 	Left    []change.Site `json:"left"`
 	Point   *int          `json:"point"`
+	// More, in an agent's bounded answer, says what Stated and Left left
+	// out beyond their budgets and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 // NewAnswer makes the answer of a planned removal.

@@ -1,6 +1,9 @@
 package rename
 
-import "github.com/tent-tools/tent-tools/change"
+import (
+	"github.com/tent-tools/tent-tools/change"
+	"github.com/tent-tools/tent-tools/diag"
+)
 
 // Answer is rename's answer as data (docs/pages/rename.md). Point is the point the
 // apply recorded; nil (JSON null) until points exist or where nothing was
@@ -12,6 +15,9 @@ type Answer struct {
 	Changed []change.Line `json:"changed"`
 	Left    []change.Site `json:"left"`
 	Point   *int          `json:"point"`
+	// More, in an agent's bounded answer, says what Changed and Left
+	// left out beyond their budgets and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 // NewAnswer makes the answer of a planned rename.

@@ -154,6 +154,9 @@ type Logs struct {
 	Entries []runlog.Entry `json:"entries"`
 	// Notes says what was left out: stored runs that cannot be read.
 	Notes []string `json:"notes,omitempty"`
+	// More, in an agent's bounded answer, says what Entries left out
+	// beyond its budget and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 // Logs answers the runs of the workspace, newest first (docs/pages/logs.md).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tent-tools/tent-tools/diag"
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
@@ -29,6 +30,9 @@ type ChangeAnswer struct {
 	Left    []change.Site `json:"left"`
 	DryRun  bool          `json:"dryRun,omitempty"`
 	Diff    string        `json:"diff,omitempty"`
+	// More, in an agent's bounded answer, says what Changed and Left
+	// left out beyond their budgets and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 func init() {
@@ -89,6 +93,16 @@ func (w *Workspace) change(ctx context.Context, in ChangeInput) (Answer, error) 
 	if a.Changed, err = res.Set.Changed(); err != nil {
 		return Answer{}, err
 	}
+	point := 0
+	if a.Point != nil {
+		point = *a.Point
+	}
+	rest := changedRest(point)
+	if in.DryRun {
+		rest = "the answer's diff holds every change"
+	}
+	a.Changed = bound(w.Options().Bounded, &a.More, "changed", a.Changed, 0, budgetLines, rest, false)
+	a.Left = bound(w.Options().Bounded, &a.More, "left", a.Left, 0, budgetSites, "search for the old names finds every place that names them; check finds those that broke", false)
 	if a.Version, err = w.Version(ctx); err != nil {
 		return Answer{}, err
 	}
@@ -116,5 +130,6 @@ func changeText(a *ChangeAnswer, n int) string {
 	if a.Point != nil {
 		writePoint(&b, *a.Point)
 	}
+	writeMore(&b, a.More)
 	return b.String()
 }

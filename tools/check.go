@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tent-tools/tent-tools/change"
@@ -24,6 +25,10 @@ type CheckInput struct {
 	// DryRun, with fix, writes nothing: the answer holds the diff the
 	// fixes would make.
 	DryRun bool `json:"dryRun,omitempty"`
+	// From skips the first findings (in the answer's order): an agent's
+	// answer holds 100 findings at most, and its more says the from
+	// that answers the next ones.
+	From int `json:"from,omitempty"`
 }
 
 func init() {
@@ -41,10 +46,13 @@ func init() {
 			if c.DryRun && !c.Fix {
 				return Answer{}, diag.Errorf(diag.T9102, "bad input: dryRun shows the diff of fix: give fix: true with it").With("field", "dryRun")
 			}
+			if c.From < 0 {
+				return Answer{}, diag.Errorf(diag.T9102, "bad input: from %d: give 0 or more", c.From).With("field", "from")
+			}
 			if c.Fix {
 				return w.checkFix(ctx, c.DryRun)
 			}
-			return w.check(ctx)
+			return w.check(ctx, c.From)
 		},
 	})
 }
@@ -57,13 +65,26 @@ func (w *Workspace) findings(ctx context.Context, ix *definitions.Index) []diag.
 
 // check answers the findings of the check on the workspace's index. The
 // data answer is {"findings": [...]}.
-func (w *Workspace) check(ctx context.Context) (Answer, error) {
+func (w *Workspace) check(ctx context.Context, from int) (Answer, error) {
 	ix, err := w.Index(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
 	fs := w.findings(ctx, ix)
-	return Answer{Text: check.Text(fs), Data: check.NewAnswer(fs)}, nil
+	if from == 0 && !w.Options().Bounded {
+		return Answer{Text: check.Text(fs), Data: check.NewAnswer(fs)}, nil
+	}
+	var more []diag.More
+	shown := bound(w.Options().Bounded, &more, "findings", fs, from, budgetFindings, "check with from "+strconv.Itoa(from+budgetFindings)+" shows the next", true)
+	a := check.NewAnswer(shown)
+	a.More = more
+	var b strings.Builder
+	if from > 0 {
+		fmt.Fprintf(&b, "findings from %d of %d:\n", from, len(fs))
+	}
+	b.WriteString(check.Text(shown))
+	writeMore(&b, more)
+	return Answer{Text: b.String(), Data: a}, nil
 }
 
 // checkFix applies (or, dryRun, shows) every certain fix of the findings
@@ -81,26 +102,33 @@ func (w *Workspace) checkFix(ctx context.Context, dryRun bool) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	a := check.NewAnswer(before)
+	var more []diag.More
+	a := check.NewAnswer(bound(w.Options().Bounded, &more, "findings", before, 0, budgetFindings, "check shows them all, 100 at a time with from", false))
 	a.Fixed = []check.Fixed{}
 	for _, f := range used {
 		a.Fixed = append(a.Fixed, check.Fixed{Code: f.Code, Path: f.Path, Line: f.Line, Col: f.Col, Title: f.Fix.Title})
 	}
+	fixed := len(a.Fixed)
+	a.Fixed = bound(w.Options().Bounded, &more, "fixed", a.Fixed, 0, budgetFindings, "check with fix and dryRun answers the diff of every fix; history and compare the point's changes", false)
 	var b strings.Builder
 	if set == nil {
 		a.DryRun = dryRun
+		a.More = more
 		b.WriteString("nothing to fix: no finding has a certain fix\n")
-		b.WriteString(check.Text(before))
+		b.WriteString(check.Text(a.Findings))
+		writeMore(&b, a.More)
 		return Answer{Text: b.String(), Data: a}, nil
 	}
 	if dryRun {
 		a.DryRun = true
+		a.More = more
 		if a.Diff, err = set.Diff(nil); err != nil {
 			return Answer{}, err
 		}
-		fmt.Fprintf(&b, "would fix %s (nothing was written):\n", words.Count(len(a.Fixed), "finding"))
+		fmt.Fprintf(&b, "would fix %s (nothing was written):\n", words.Count(fixed, "finding"))
 		writeFixed(&b, a.Fixed)
 		b.WriteString(a.Diff)
+		writeMore(&b, a.More)
 		return Answer{Text: b.String(), Data: a}, nil
 	}
 	point, err := w.state.Apply(ctx, ix, set)
@@ -111,17 +139,19 @@ func (w *Workspace) checkFix(ctx context.Context, dryRun bool) (Answer, error) {
 	if ix, err = w.Index(ctx); err != nil {
 		return Answer{}, err
 	}
-	a.Findings = w.findings(ctx, ix)
+	more = slices.DeleteFunc(more, func(m diag.More) bool { return m.List == "findings" }) // those before the fixes
+	a.Findings = bound(w.Options().Bounded, &more, "findings", w.findings(ctx, ix), 0, budgetFindings, "check shows them all, 100 at a time with from", false)
 	if a.Findings == nil {
 		a.Findings = []diag.Finding{}
 	}
-	fmt.Fprintf(&b, "fixed %s:\n", words.Count(len(a.Fixed), "finding"))
+	fmt.Fprintf(&b, "fixed %s:\n", words.Count(fixed, "finding"))
 	writeFixed(&b, a.Fixed)
 	changed, err := set.Changed()
 	if err != nil {
 		return Answer{}, err
 	}
-	writeChanged(&b, changed)
+	writeChanged(&b, bound(w.Options().Bounded, &more, "changed lines", changed, 0, budgetLines, fmt.Sprintf("compare with from %d and to %d lists what the fixes changed", point-1, point), false))
+	a.More = more
 	writePoint(&b, point)
 	if len(a.Findings) == 0 {
 		b.WriteString("left: no findings\n")
@@ -129,6 +159,7 @@ func (w *Workspace) checkFix(ctx context.Context, dryRun bool) (Answer, error) {
 		b.WriteString("left:\n")
 		b.WriteString(check.Text(a.Findings))
 	}
+	writeMore(&b, a.More)
 	return Answer{Text: b.String(), Data: a}, nil
 }
 

@@ -35,6 +35,9 @@ type PointAnswer struct {
 	Files   []string        `json:"files"`
 	Changes []ChangeSummary `json:"changes"`
 	Undid   []int           `json:"undid,omitempty"`
+	// More, in an agent's bounded answer, says what Files and Changes
+	// left out beyond their budgets and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 // ChangeSummary is one definition change of a point: its field paths,
@@ -88,12 +91,15 @@ func (w *Workspace) history(ctx context.Context, in HistoryInput) (Answer, error
 	}
 	for _, p := range points {
 		pa := answerPoint(p)
+		rest := fmt.Sprintf("compare with from %d and to %d answers every change of the point", p.N-1, p.N)
+		pa.Files = bound(w.Options().Bounded, &pa.More, "files", pa.Files, 0, budgetPointItems, rest, false)
+		pa.Changes = bound(w.Options().Bounded, &pa.More, "changes", pa.Changes, 0, budgetPointItems, rest, false)
 		a.Points = append(a.Points, pa)
 		writePointLine(&b, pa, w.Options().TextZone)
 		if len(pa.Files) > 0 {
 			shown := pa.Files[:min(len(pa.Files), textFilesShown)]
 			fmt.Fprintf(&b, "  files: %s", strings.Join(shown, ", "))
-			if cut := len(pa.Files) - len(shown); cut > 0 {
+			if cut := len(pa.Files) - len(shown) + moreOf(pa.More, "files"); cut > 0 {
 				fmt.Fprintf(&b, " and %d more", cut)
 			}
 			b.WriteString("\n")
@@ -117,7 +123,10 @@ func (w *Workspace) history(ctx context.Context, in HistoryInput) (Answer, error
 			}
 			b.WriteString("\n")
 		}
-		if cut > 0 {
+		switch cut += moreOf(pa.More, "changes"); {
+		case cut > 0 && len(pa.More) > 0:
+			fmt.Fprintf(&b, "  and %d more changes (compare with from %d and to %d has them all)\n", cut, pa.Point-1, pa.Point)
+		case cut > 0:
 			fmt.Fprintf(&b, "  and %d more changes (the data answer has them all)\n", cut)
 		}
 	}
@@ -192,4 +201,14 @@ func pointAt(ctx context.Context, hs *history.Store, n int) (*history.Point, err
 		return nil, diag.Errorf(diag.T9109, "no point %d; the points are 1 to %d (history lists them)", n, last).With("point", n)
 	}
 	return p, err
+}
+
+// moreOf is how many items of the list name a bounded answer left out.
+func moreOf(more []diag.More, name string) int {
+	for _, m := range more {
+		if m.List == name {
+			return m.Cut
+		}
+	}
+	return 0
 }

@@ -16,6 +16,9 @@ import (
 type LogsInput struct {
 	Errors bool   `json:"errors,omitempty"`
 	Since  string `json:"since,omitempty"`
+	// From skips the newest entries: an agent's answer holds 50 entries
+	// at most, and its more says the from that answers the older ones.
+	From int `json:"from,omitempty"`
 }
 
 func init() {
@@ -46,9 +49,17 @@ func (w *Workspace) logs(ctx context.Context, in LogsInput) (Answer, error) {
 		}
 		return Answer{}, err
 	}
+	if in.From < 0 {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: from %d: give 0 or more", in.From).With("field", "from")
+	}
+	total := len(logs.Entries)
+	logs.Entries = bound(w.Options().Bounded, &logs.More, "entries", logs.Entries, in.From, budgetLogs,
+		fmt.Sprintf("logs with from %d shows the older ones", in.From+budgetLogs), true)
 	var b strings.Builder
-	if len(logs.Entries) == 0 {
+	if total == 0 {
 		b.WriteString(w.noLogs(ctx, r, in))
+	} else if len(logs.Entries) == 0 {
+		fmt.Fprintf(&b, "no entries from %d: there are %d\n", in.From, total)
 	}
 	for _, e := range logs.Entries {
 		fmt.Fprintf(&b, "%s %s as %s (%s ms) input %s\n", e.Time.UTC().Format(time.RFC3339), e.Name, e.As, formatMS(e.MS), e.Input)
@@ -66,6 +77,7 @@ func (w *Workspace) logs(ctx context.Context, in LogsInput) (Answer, error) {
 	for _, n := range logs.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
+	writeMore(&b, logs.More)
 	return Answer{Text: b.String(), Data: logs}, nil
 }
 

@@ -27,6 +27,8 @@ type MoveAnswer struct {
 	To      string        `json:"to"`
 	Changed []change.Line `json:"changed"`
 	Point   *int          `json:"point"`
+	// More, in an agent's bounded answer, says what Changed left out.
+	More []diag.More `json:"more,omitempty"`
 }
 
 func init() {
@@ -111,6 +113,8 @@ func (w *Workspace) move(ctx context.Context, in MoveInput) (Answer, error) {
 	if edited == nil {
 		edited = []change.Line{}
 	}
+	var more []diag.More
+	edited = bound(w.Options().Bounded, &more, "changed", edited, 0, budgetLines, changedRest(point), false)
 	var out strings.Builder
 	fmt.Fprintf(&out, "moved %s to %s\n", from, to)
 	if len(edited) == 0 {
@@ -119,7 +123,8 @@ func (w *Workspace) move(ctx context.Context, in MoveInput) (Answer, error) {
 		writeChanged(&out, edited)
 	}
 	writePoint(&out, point)
-	return Answer{Text: out.String(), Data: MoveAnswer{Path: from, To: to, Changed: edited, Point: pointRef(point)}}, nil
+	writeMore(&out, more)
+	return Answer{Text: out.String(), Data: MoveAnswer{Path: from, To: to, Changed: edited, Point: pointRef(point), More: more}}, nil
 }
 
 // specifierPattern finds relative module specifiers: after from, import,

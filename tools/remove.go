@@ -76,6 +76,8 @@ func (w *Workspace) remove(ctx context.Context, in RemoveInput) (Answer, error) 
 		return Answer{}, err
 	}
 	a.Point = pointRef(point)
+	a.Stated = bound(w.Options().Bounded, &a.More, "stated", a.Stated, 0, budgetLines, changedRest(point), false)
+	a.Left = bound(w.Options().Bounded, &a.More, "left", a.Left, 0, budgetSites, leftRest(a.Removed), false)
 	var b strings.Builder
 	fmt.Fprintf(&b, "removed %s\n", a.Removed)
 	for _, st := range a.Stated {
@@ -86,6 +88,7 @@ func (w *Workspace) remove(ctx context.Context, in RemoveInput) (Answer, error) 
 	}
 	writeLeft(&b, a.Left, a.Removed, "remove")
 	writePoint(&b, point)
+	writeMore(&b, a.More)
 	return Answer{Text: b.String(), Data: a}, nil
 }
 

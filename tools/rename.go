@@ -54,6 +54,8 @@ func (w *Workspace) rename(ctx context.Context, in RenameInput) (Answer, error) 
 		return Answer{}, err
 	}
 	a.Point = pointRef(point)
+	a.Changed = bound(w.Options().Bounded, &a.More, "changed", a.Changed, 0, budgetLines, changedRest(point), false)
+	a.Left = bound(w.Options().Bounded, &a.More, "left", a.Left, 0, budgetSites, leftRest(a.Name), false)
 	var b strings.Builder
 	fmt.Fprintf(&b, "renamed %s to %s", a.Name, a.To)
 	if len(a.Was) > 0 {
@@ -63,7 +65,24 @@ func (w *Workspace) rename(ctx context.Context, in RenameInput) (Answer, error) 
 	writeChanged(&b, a.Changed)
 	writeLeft(&b, a.Left, a.Name, "rename")
 	writePoint(&b, point)
+	writeMore(&b, a.More)
 	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// changedRest is how a bounded refactor's answer says to ask for the
+// changed lines it left out: the point's changes, definition by
+// definition, and the files themselves.
+func changedRest(point int) string {
+	if point == 0 {
+		return "read shows the files"
+	}
+	return fmt.Sprintf("compare with from %d and to %d lists what the change did, definition by definition; read shows the files", point-1, point)
+}
+
+// leftRest is how a bounded refactor's answer says to ask for the code
+// sites it left out: they still name name as text.
+func leftRest(name string) string {
+	return fmt.Sprintf("search for %q finds every place that names it; check finds those that broke", name)
 }
 
 // writeChanged writes the changed lines, grouped by file.

@@ -50,6 +50,11 @@ type Options struct {
 	// command can read and write whatever the host's user can, and a child
 	// that leaves its process group outlives the call (docs: shell).
 	UnconfinedShell bool
+	// Bounded keeps every list of an answer within its budget (an
+	// agent's face: MCP), each list beyond it cut with a count and how
+	// to ask for the rest (diag.More); left off, answers are whole (the
+	// CLI, a host's Go code).
+	Bounded bool
 }
 
 // Size limits of the files the workspace reads and writes.
