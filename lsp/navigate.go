@@ -54,9 +54,11 @@ func (s *server) location(ix *definitions.Index, rel string, span definitions.Sp
 	return protocol.Location{URI: protocol.DocumentURI(s.uriOf(rel)), Range: s.linesOf(ix, rel).span(span.Start, span.End)}
 }
 
-// linesOf answers the positions of an indexed file, kept per version of
-// the file (an indexed file is immutable) so that a request naming many
-// places in one file counts its lines once.
+// linesOf answers the positions of an indexed file, kept per path for the
+// text the file has now (an indexed file's text is immutable, so the same
+// bytes mean the same lines) so that a request naming many places in one
+// file counts its lines once. Only the text is kept, never the indexed
+// file itself: an old snapshot's files are not held alive by the cache.
 func (s *server) linesOf(ix *definitions.Index, rel string) *lines {
 	_, enc := s.workspace()
 	f := ix.File(rel)
@@ -65,15 +67,21 @@ func (s *server) linesOf(ix *definitions.Index, rel string) *lines {
 	}
 	s.linesMu.Lock()
 	defer s.linesMu.Unlock()
-	if l, ok := s.lines[f]; ok {
+	if l, ok := s.lines[rel]; ok && sameBytes(l.src, f.Src) && l.enc == enc {
 		return l
 	}
 	if s.lines == nil || len(s.lines) > 4096 {
-		s.lines = map[*definitions.File]*lines{}
+		s.lines = map[string]*lines{}
 	}
 	l := newLines(f.Src, enc)
-	s.lines[f] = l
+	s.lines[rel] = l
 	return l
+}
+
+// sameBytes reports whether a and b are the same bytes in memory (not
+// only equal ones).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func (s *server) definition(ctx context.Context, req jsonrpc2.Request) (any, error) {

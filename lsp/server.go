@@ -172,7 +172,7 @@ type server struct {
 	found   []diag.Finding
 
 	linesMu sync.Mutex
-	lines   map[*definitions.File]*lines // the positions of indexed files (navigate.go)
+	lines   map[string]*lines // the positions of indexed files by path (navigate.go)
 
 	follow     chan struct{} // kicked by every change event
 	followDone chan struct{}
