@@ -10,6 +10,9 @@ import type { State, Studio } from './store';
 import { useStudio } from './store';
 import type { Table } from './types';
 
+/** A side list draws at most LISTED items; its search finds the others. */
+export const LISTED = 150;
+
 export type Tab = 'tables' | 'flows' | 'functions' | 'screens' | 'findings' | 'history';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'tables', label: 'Tables' },
@@ -143,12 +146,13 @@ function TablesView({ studio, st, name }: { studio: Studio; st: State; name: str
   const [adding, setAdding] = useState(false);
   const errs = useErrorsByPath(studio, st);
   const table = m.tables.find((t) => t.name === name) ?? null;
-  const shown = useMemo(() => {
+  const found = useMemo(() => {
     const f = filter.toLowerCase();
-    const ts = f ? m.tables.filter((t) => t.name.toLowerCase().includes(f) || t.columns.some((c) => c.name.toLowerCase().includes(f))) : m.tables;
-    return ts.slice(0, 300);
+    return f ? m.tables.filter((t) => t.name.toLowerCase().includes(f) || t.columns.some((c) => c.name.toLowerCase().includes(f))) : m.tables;
   }, [m.tables, filter]);
-  const count = filter ? m.tables.filter((t) => t.name.toLowerCase().includes(filter.toLowerCase())).length : m.tables.length;
+  // the list draws the first LISTED; a search finds the rest
+  const shown = found.slice(0, LISTED);
+  const count = found.length;
   return (
     <main class="work">
       <aside class="side" aria-label="Tables">

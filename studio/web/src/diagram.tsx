@@ -111,11 +111,16 @@ function around(tables: Table[], byName: Map<string, Table>, selected: string | 
 let worker: Worker | null = null;
 let seq = 0;
 
+/** startLayout starts the layout worker, so it is ready when the model comes. */
+export function startLayout(): Worker {
+  if (!worker) worker = new Worker('layout.js');
+  return worker;
+}
+
 /** requestLayout runs one layout in the worker. */
 function requestLayout(nodes: LayoutNode[], edges: LayoutEdge[]): Promise<LayoutAnswer> {
-  if (!worker) worker = new Worker('layout.js');
+  const w = startLayout();
   const mine = ++seq;
-  const w = worker;
   return new Promise((resolve, reject) => {
     const onMsg = (ev: MessageEvent<LayoutAnswer>) => {
       if (ev.data.seq !== mine) return;

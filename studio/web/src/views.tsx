@@ -2,6 +2,7 @@
 // by keyboard or by buttons), functions and screens each opening its place,
 // a screen's picture, the findings live, and the history with undo.
 
+import { LISTED } from './app';
 import { highlight } from './highlight';
 import { capture } from './pointer';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -56,7 +57,8 @@ interface ListProps<T> { items: T[]; current: string; kind: string; meta: (t: T)
 function SideList<T extends { name: string }>({ items, current, kind, meta, title }: ListProps<T>) {
   const [filter, setFilter] = useState('');
   const f = filter.toLowerCase();
-  const shown = (f ? items.filter((i) => i.name.toLowerCase().includes(f)) : items).slice(0, 400);
+  const found = f ? items.filter((i) => i.name.toLowerCase().includes(f)) : items;
+  const shown = found.slice(0, LISTED);
   return (
     <aside class="side" aria-label={title}>
       <div class="side-head"><h2>{title} <span class="muted">{items.length}</span></h2></div>
@@ -71,6 +73,7 @@ function SideList<T extends { name: string }>({ items, current, kind, meta, titl
             </a>
           </li>
         ))}
+        {shown.length < found.length && <li class="more muted">{found.length - shown.length} more: type to find them</li>}
         {items.length === 0 && <li class="more muted">None in this project.</li>}
       </ul>
     </aside>
