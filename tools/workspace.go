@@ -120,6 +120,13 @@ func (w *Workspace) Subscribe(fn func(Event)) (cancel func()) { return w.state.S
 // long-lived face; onError hears what the watcher could not watch.
 func (w *Workspace) Watch(onError func(error)) (*Watcher, error) { return w.state.Watch(onError) }
 
+// WatchByEditor is Watch for a face whose editor watches the folder and
+// tells of each change (Watcher.Heard): a call looks only at the files
+// told of, and walks the folder whole now and then.
+func (w *Workspace) WatchByEditor(onError func(error)) *Watcher {
+	return w.state.WatchByEditor(onError)
+}
+
 // Resolve holds a path to the workspace's one path resolver (T9105 where
 // it is refused; forWrite adds the rules of writing: framework files,
 // engine.ts) and answers it as the workspace names it. It opens nothing.

@@ -273,3 +273,43 @@ func TestWatchedRace(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestWatchedByEditor: where the editor watches the folder (Heard), a
+// file it tells of is in the next look, one it does not is not (the
+// looks walk nothing), and a folder it tells of makes the look walk.
+func TestWatchedByEditor(t *testing.T) {
+	w, dir := openCopy(t)
+	wt := w.WatchByEditor(func(err error) { t.Errorf("watch: %v", err) })
+	t.Cleanup(func() { wt.Close() })
+	ctx := context.Background()
+	if err := w.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	walks := w.walks.Load()
+	outsideWrite(t, dir, "lib/told.ts", "export const t = 1\n")
+	outsideWrite(t, dir, "lib/untold.ts", "export const u = 1\n")
+	wt.Heard("lib/told.ts")
+	if got := indexSrc(t, w, "lib/told.ts"); got != "export const t = 1\n" {
+		t.Errorf("a file the editor told of: the index holds %q", got)
+	}
+	if got := indexSrc(t, w, "lib/untold.ts"); got != "" {
+		t.Errorf("a file the editor did not tell of is in the index (%q): the look walked", got)
+	}
+	if err := w.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastOutside(t, w); !strings.Contains(got, "lib/told.ts") {
+		t.Errorf("the newest point is %q, want the outside change of lib/told.ts", got)
+	}
+	if n := w.walks.Load() - walks; n != 0 {
+		t.Errorf("%d walks for files told of", n)
+	}
+	outsideWrite(t, dir, "lib/new/inside.ts", "export const i = 1\n")
+	wt.Heard(filepath.Join(dir, "lib", "new")) // a folder, by its absolute path
+	if got := indexSrc(t, w, "lib/new/inside.ts"); got == "" {
+		t.Error("a folder the editor told of: its file is not in the index")
+	}
+	if got := indexSrc(t, w, "lib/untold.ts"); got == "" {
+		t.Error("after the walk a folder made, the untold file is still missing")
+	}
+}

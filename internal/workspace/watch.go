@@ -69,6 +69,62 @@ type Watcher struct {
 	// drop, where set (tests), makes the watcher miss the events it
 	// answers true for, as a filesystem that tells nothing of a write.
 	drop func(rel string) bool
+	// told, for a watcher by the editor (WatchByEditor; fsw is nil),
+	// wakes the goroutine after Heard: it refreshes after a quiet moment.
+	told chan struct{}
+}
+
+// WatchByEditor is Watch for a face whose editor watches the folder and
+// tells of each change (the language server's
+// workspace/didChangeWatchedFiles): no watcher of its own, the paths the
+// editor tells of (Heard) are what a call looks at, and the folder is
+// walked whole at the first look, after the editor told of a folder or
+// a .gitignore, and every minute anyway (an editor's watcher may leave
+// out what its settings exclude). Close stops it.
+func (w *Workspace) WatchByEditor(onError func(error)) *Watcher {
+	ctx, cancel := context.WithCancel(context.Background())
+	wt := &Watcher{w: w, cancel: cancel, done: make(chan struct{}), onError: onError,
+		rescan: safetyRescan, told: make(chan struct{}, 1)}
+	w.news.watching(+1)
+	w.news.distrust()
+	go wt.listen(ctx)
+	return wt
+}
+
+// Heard tells a watcher by the editor of the files the editor saw change
+// (resolved project paths or absolute ones under the folder), before the
+// call that follows looks: a file is heard; a folder, a .gitignore, or a
+// gone path that names no file (a folder taken away with its files)
+// makes the next look walk the folder whole. A watcher of its own
+// (Watch) ignores it: it hears for itself.
+func (wt *Watcher) Heard(paths ...string) {
+	if wt.told == nil {
+		return
+	}
+	for _, p := range paths {
+		rel := filepath.ToSlash(p)
+		if filepath.IsAbs(p) {
+			r, err := filepath.Rel(wt.w.root, p)
+			if err != nil || strings.HasPrefix(r, "..") {
+				continue
+			}
+			rel = filepath.ToSlash(r)
+		}
+		first, _, _ := strings.Cut(rel, "/")
+		switch info, err := wt.w.fsys.Lstat(rel); {
+		case rel == "." || rel == "":
+			wt.w.news.distrust()
+		case watchSkipped(first):
+		case err == nil && info.IsDir(), path.Base(rel) == ".gitignore", err != nil && path.Ext(rel) == "":
+			wt.w.news.distrust()
+		default:
+			wt.w.news.heard(rel)
+		}
+	}
+	select {
+	case wt.told <- struct{}{}:
+	default:
+	}
 }
 
 // Watch starts watching the workspace's folder (every folder of it but
@@ -115,7 +171,10 @@ func (w *Workspace) watch(onError func(error), rescan time.Duration, drop func(s
 // watches it.
 func (wt *Watcher) Close() error {
 	wt.cancel()
-	err := wt.fsw.Close()
+	var err error
+	if wt.fsw != nil {
+		err = wt.fsw.Close()
+	}
 	<-wt.done
 	wt.w.news.watching(-1)
 	return err
@@ -172,6 +231,11 @@ func (wt *Watcher) listen(ctx context.Context) {
 	}
 	safety := time.NewTicker(wt.rescan)
 	defer safety.Stop()
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if wt.fsw != nil {
+		events, errs = wt.fsw.Events, wt.fsw.Errors
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -179,7 +243,9 @@ func (wt *Watcher) listen(ctx context.Context) {
 				timer.Stop()
 			}
 			return
-		case ev, ok := <-wt.fsw.Events:
+		case <-wt.told:
+			soon()
+		case ev, ok := <-events:
 			if !ok {
 				return
 			}
@@ -188,7 +254,7 @@ func (wt *Watcher) listen(ctx context.Context) {
 			}
 			wt.hear(ev)
 			soon()
-		case err, ok := <-wt.fsw.Errors:
+		case err, ok := <-errs:
 			if !ok {
 				return
 			}
