@@ -171,6 +171,7 @@ func cliPoints(t *testing.T, dir string) []string {
 // address bar, the cookie is out of the page's reach (HttpOnly), and the
 // diagram has a box per table.
 func TestBrowserOpens(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	s := startStudio(t, dir)
 	ctx := openPage(t, s, 1280, 800)
@@ -319,6 +320,7 @@ func wantPoints(t *testing.T, dir string, want ...string) {
 // TestBrowserAddColumn: a column added in the inspector is written as the
 // change tool writes it, one point.
 func TestBrowserAddColumn(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	s := startStudio(t, dir)
 	ctx := openPage(t, s, 1280, 800)
@@ -339,6 +341,7 @@ func TestBrowserAddColumn(t *testing.T) {
 // TestBrowserRenameTable: a table renamed in the inspector is the rename
 // of the change tool, everywhere it is named.
 func TestBrowserRenameTable(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	s := startStudio(t, dir)
 	ctx := openPage(t, s, 1280, 800)
@@ -356,6 +359,7 @@ func TestBrowserRenameTable(t *testing.T) {
 
 // TestBrowserDragStep: a step dragged below the next one is moveStep.
 func TestBrowserDragStep(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "shop")
 	s := startStudio(t, dir)
 	ctx := openPage(t, s, 1280, 800)
@@ -372,6 +376,7 @@ func TestBrowserDragStep(t *testing.T) {
 
 // TestBrowserAddRow: a row added in the grid is addRow, in the test data.
 func TestBrowserAddRow(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	s := startStudio(t, dir)
 	ctx := openPage(t, s, 1280, 800)
@@ -397,6 +402,7 @@ func TestBrowserAddRow(t *testing.T) {
 // TestBrowserUndo: undo from the history puts the bytes back, as a point of
 // its own.
 func TestBrowserUndo(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	before := sample.Load(t, dir)
 	s := startStudio(t, dir)
@@ -423,6 +429,7 @@ func TestBrowserUndo(t *testing.T) {
 // TestBrowserRefused: a change the operator's policy refuses is shown to
 // the person, with its code, and writes nothing.
 func TestBrowserRefused(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	policy := filepath.Join(t.TempDir(), "policy.json")
 	os.WriteFile(policy, []byte(`{"deny": ["add:column"]}`), 0o600)
@@ -454,6 +461,7 @@ func readTestFile(t *testing.T, dir, path string) string {
 // TestBrowserDiagramSelects: a click on a table's box in the diagram, with
 // a real mouse, opens its inspector.
 func TestBrowserDiagramSelects(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	s := startStudio(t, dir)
 	ctx := openPage(t, s, 1280, 800)

@@ -37,7 +37,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "tent-tools")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/tent-tools")
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "../cmd/tent-tools")...)
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build tent-tools:", err)
@@ -227,6 +231,7 @@ type session struct {
 	mu      sync.Mutex
 	next    int
 	waiting map[string]chan message
+	closed  bool // the connection ended
 	notes   chan message
 	// answer answers the server's requests to the client (the policy's
 	// ask: window/showMessageRequest); nil answers null.
@@ -293,6 +298,7 @@ func (ss *session) read() {
 				close(ch)
 			}
 			ss.waiting = map[string]chan message{}
+			ss.closed = true
 			ss.mu.Unlock()
 			close(ss.notes)
 			return
@@ -338,6 +344,10 @@ func (ss *session) send(v any) error {
 // call sends a request and waits for its answer.
 func (ss *session) call(method string, params any) (json.RawMessage, error) {
 	ss.mu.Lock()
+	if ss.closed {
+		ss.mu.Unlock()
+		return nil, fmt.Errorf("%s: the connection closed", method)
+	}
 	ss.next++
 	id := fmt.Sprint(ss.next)
 	ch := make(chan message, 1)

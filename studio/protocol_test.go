@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tent-tools/tent-tools/internal/sample"
 )
 
 // modelOf is the part of tent/model these tests read.
@@ -89,6 +91,7 @@ func readFile(t *testing.T, dir, path string) string {
 // model, applies an op (the file written, one point, the model's version
 // grown), a dry run writes nothing, and undo puts the bytes back.
 func TestModelApplyUndo(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	before := readFile(t, dir, "tables/patients.ts")
 	s := startStudio(t, dir)
@@ -145,6 +148,7 @@ func TestModelApplyUndo(t *testing.T) {
 // session: an op it denies is refused with T9105 and the op's index,
 // nothing written, no point.
 func TestApplyRefusedByPolicy(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	policy := filepath.Join(t.TempDir(), "policy.json")
 	os.WriteFile(policy, []byte(`{"deny": ["add:column"]}`), 0o600)
@@ -177,6 +181,7 @@ func TestApplyRefusedByPolicy(t *testing.T) {
 // TestAskedOfThePerson: where the policy asks, the page is asked
 // (window/showMessageRequest); its no refuses (T3103), its yes writes.
 func TestAskedOfThePerson(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	policy := filepath.Join(t.TempDir(), "policy.json")
 	os.WriteFile(policy, []byte(`{"ask": ["add:column"]}`), 0o600)
@@ -209,6 +214,7 @@ func TestAskedOfThePerson(t *testing.T) {
 // page or upgrade; the token in the query is traded for a cookie and the
 // page served with it.
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	s := startStudio(t, dir)
 	ck := s.cookie(t)
@@ -296,6 +302,7 @@ func TestRefusals(t *testing.T) {
 // where --listen is not given and 7200 is taken, the studio says so and
 // serves on a free port.
 func TestListenRefused(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "clinic")
 	held, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -364,4 +371,32 @@ func TestLiveChange(t *testing.T) {
 	if changed.Version <= v || m.Version != changed.Version || !strings.Contains(strings.Join(m.columns("patients"), ","), "email") {
 		t.Fatalf("after the CLI's edit: tent/changed %d, model %d %v (was %d)", changed.Version, m.Version, m.columns("patients"), v)
 	}
+}
+
+// TestStopWithPages: Ctrl-C with a page's session open ends the studio
+// cleanly and soon: status 0, the session closed, nothing left pending.
+func TestStopWithPages(t *testing.T) {
+	t.Parallel()
+	dir := copyProject(t, "clinic")
+	s := startStudio(t, dir)
+	ss := s.open(t, nil)
+	if _, err := ss.call("tent/model", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	s.stop(t)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the studio took %s to stop with a page open", took)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		if _, err := ss.call("tent/model", map[string]any{}); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the page's session still answers after the studio stopped")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	sample.NoTemps(t, dir)
 }

@@ -49,6 +49,7 @@ var views = []struct {
 }
 
 func TestShots(t *testing.T) {
+	t.Parallel()
 	dir := copyProject(t, "shop")
 	s := startStudio(t, dir)
 	for _, size := range sizes {
@@ -117,6 +118,7 @@ func blank(t *testing.T, pic []byte) bool {
 // TestDocsPage: the docs tool serves the studio's page, and each picture
 // it shows is committed.
 func TestDocsPage(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command(bin, "docs", "studio").Output()
 	if err != nil {
 		t.Fatalf("tent-tools docs studio: %v", err)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package studio_test
+
+const raceEnabled = false
