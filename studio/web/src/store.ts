@@ -88,6 +88,9 @@ export class Studio {
         },
         initializationOptions: { writes: 'server', agent: 'studio' },
       });
+      // a new session publishes every file's findings again
+      this.pendingDiags.clear();
+      this.set({ diagnostics: new Map() });
       conn.notify('initialized', {});
       performance.mark('tent:initialized');
       this.retry = 0;
