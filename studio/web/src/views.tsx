@@ -321,7 +321,7 @@ function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; ver
         </select>
         <button class="primary" type="submit" data-testid="shot-button" disabled={busy}>{busy ? 'Taking…' : 'Take picture'}</button>
       </form>
-      {params && !shot && <p class="hint muted">Fill in the route's <code>:params</code> with ids of the test data, e.g. <code>{sc.route.replace(/:([A-Za-z_]\w*)/g, '1')}</code>.</p>}
+      {params && !shot && <p class="hint muted">Fill in the route's <code>:params</code> (an id of the test data, for one), and who looks where its rows are not for everyone.</p>}
       {err && <div class="fielderr" role="alert" data-testid="shot-error">{err}</div>}
       {shot && (
         <figure class="shot">
