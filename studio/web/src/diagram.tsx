@@ -274,13 +274,39 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
     return () => el?.removeEventListener('wheel', onWheel);
   });
 
+  // Two fingers on a touch screen pinch: the zoom follows their distance,
+  // around their middle. One pointer pans, or selects where it did not move.
+  const touches = useRef(new Map<number, { x: number; y: number }>());
+  const pinch = useRef<{ dist: number; k: number } | null>(null);
+  const spread = () => {
+    const [a, b] = [...touches.current.values()];
+    return { dist: Math.hypot(a.x - b.x, a.y - b.y), mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+  };
   const onDown = (e: PointerEvent) => {
     if (e.button !== 0) return;
+    touches.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    capture(e);
+    if (touches.current.size === 2) {
+      drag.current = null;
+      pinch.current = { dist: spread().dist || 1, k: view.k };
+      return;
+    }
     const hit = (e.target as Element).closest?.('[data-table]')?.getAttribute('data-table') ?? null;
     drag.current = { px: e.clientX, py: e.clientY, x: view.x, y: view.y, moved: false, hit };
-    capture(e);
   };
   const onMove = (e: PointerEvent) => {
+    if (touches.current.has(e.pointerId)) touches.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    const p = pinch.current;
+    if (p && touches.current.size === 2) {
+      const { dist, mx, my } = spread();
+      const r = svgRef.current!.getBoundingClientRect();
+      const cx = mx - r.left, cy = my - r.top;
+      setView((v) => {
+        const k = Math.min(3, Math.max(0.05, (p.k * dist) / p.dist));
+        return { k, x: cx - ((cx - v.x) * k) / v.k, y: cy - ((cy - v.y) * k) / v.k };
+      });
+      return;
+    }
     const d = drag.current;
     if (!d) return;
     const dx = e.clientX - d.px, dy = e.clientY - d.py;
@@ -288,10 +314,21 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
     d.moved = true;
     setView((v) => ({ ...v, x: d.x + dx, y: d.y + dy }));
   };
-  const onUp = () => {
+  const onUp = (e: PointerEvent) => {
+    touches.current.delete(e.pointerId);
+    if (pinch.current) {
+      if (touches.current.size < 2) pinch.current = null;
+      drag.current = null;
+      return;
+    }
     const d = drag.current;
     drag.current = null;
     if (d && !d.moved && d.hit) onSelect(d.hit);
+  };
+  const onCancel = (e: PointerEvent) => {
+    touches.current.delete(e.pointerId);
+    pinch.current = null;
+    drag.current = null;
   };
 
   const onKey = (e: KeyboardEvent) => {
@@ -370,7 +407,7 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
   return (
     <div class="diagram" data-testid="diagram" data-laid-out={laying ? 'no' : 'yes'} data-tables={tables.length}>
       <svg ref={svgRef} tabIndex={0} aria-label="Tables diagram: drag to pan, wheel or + and - to zoom, 0 to fit"
-        onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => (drag.current = null)} onKeyDown={onKey}>
+        onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={onCancel} onKeyDown={onKey}>
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M0,0 L10,5 L0,10 z" class="arrowhead" />
