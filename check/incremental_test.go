@@ -15,6 +15,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/projectgen"
 	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/internal/soak"
 )
@@ -47,6 +48,30 @@ func TestCheckerMatchesRun(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			editAndCompare(t, projects[name], rand.New(rand.NewPCG(uint64(i), 9)), rounds)
+		})
+	}
+}
+
+// TestCheckerMatchesRunGenerated makes the same random changes to the
+// generated projects of 1,000, 5,000 and 10,000 tables the benchmarks time
+// (internal/projectgen): at those sizes the tables, the lookups by name and
+// the kept joined findings see edits that the small samples do not (a name
+// of many files, thousands of screens and was names). A few rounds by
+// default, many in the long run (TENT_SOAK=1), which alone takes 10,000
+// tables (indexing them is most of a minute of CPU); -short keeps 1,000.
+func TestCheckerMatchesRunGenerated(t *testing.T) {
+	for i, size := range []struct{ tables, short, long int }{
+		{1000, 10, 300},
+		{5000, 2, 60},
+		{10000, 0, 30},
+	} {
+		rounds := soak.Rounds(size.short, size.long)
+		if rounds == 0 || testing.Short() && size.tables > 1000 {
+			continue
+		}
+		t.Run(fmt.Sprintf("tables=%d", size.tables), func(t *testing.T) {
+			files := projectgen.Generate(projectgen.Options{Tables: size.tables, Seed: int64(i + 1)})
+			editAndCompare(t, files, rand.New(rand.NewPCG(uint64(i), 24)), rounds)
 		})
 	}
 }
