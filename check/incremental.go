@@ -389,6 +389,7 @@ func (c *Checker) pairs(files []*definitions.File) ([][2]*definitions.File, []*u
 		// Mostly the same paths, some files changed: no path compared
 		// but those of the changed files.
 		aligned := true
+		var at []int
 		for i := range files {
 			if files[i] != old[i] {
 				if files[i].Path != old[i].Path {
@@ -396,12 +397,12 @@ func (c *Checker) pairs(files []*definitions.File) ([][2]*definitions.File, []*u
 					break
 				}
 				pairs = append(pairs, [2]*definitions.File{old[i], files[i]})
+				at = append(at, i)
 			}
 		}
 		if aligned {
 			units := c.units
-			for _, pr := range pairs {
-				i := sort.Search(len(files), func(i int) bool { return files[i].Path >= pr[1].Path })
+			for _, i := range at {
 				if units[i] != nil {
 					c.uses.remove(units[i])
 					units[i] = nil
