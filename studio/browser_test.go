@@ -470,3 +470,21 @@ func TestBrowserDiagramSelects(t *testing.T) {
 	click(t, ctx, "table-node-visits")
 	waitJS(t, ctx, "the inspector of visits", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'visits'`, tid("inspector")), 5*time.Second)
 }
+
+// TestBrowserScreenShot: a screen's picture, at the route typed beside it,
+// is taken by the shot tool (tent/call) and shown.
+func TestBrowserScreenShot(t *testing.T) {
+	t.Parallel()
+	dir := copyProject(t, "shop")
+	s := startStudio(t, dir)
+	ctx := openPage(t, s, 1280, 800)
+	ready(t, ctx, -1)
+	run(t, ctx, "open the screen", chromedp.Navigate(s.base+"/#/screens/productScreen"))
+	typeInto(t, ctx, "shot-route", "/products/p1")
+	click(t, ctx, "shot-button")
+	waitJS(t, ctx, "the screen's picture", fmt.Sprintf(`(() => { const i = document.querySelector(%q); return !!i && i.complete && i.naturalWidth > 100 })()`, tid("shot-image")), 30*time.Second)
+	if alt := eval[string](t, ctx, fmt.Sprintf(`document.querySelector(%q).alt`, tid("shot-image"))); !strings.Contains(alt, "productScreen") || !strings.Contains(alt, "/products/p1") {
+		t.Errorf("the picture's alt is %q; want the screen's name", alt)
+	}
+	wantPoints(t, dir) // a picture changes nothing
+}
