@@ -46,6 +46,8 @@ export interface Flow { name: string; path: string; range: Range; input: Input[]
 export interface Screen { name: string; path: string; range: Range; route: string; title: string; loads: string[] }
 
 export interface Model {
+  /** A digest of the model's JSON: tent/model {since: tag} answers unchanged while it holds. */
+  tag?: string;
   version: number;
   project: { name: string; users: string; removed?: string[]; path: string } | null;
   tables: Table[];
