@@ -282,6 +282,7 @@ function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; ver
   const [route, setRoute] = useState(sc.route);
   const [size, setSize] = useState('desktop');
   const [as, setAs] = useState('');
+  const touched = useRef(false);
   const [shot, setShot] = useState<{ png: string; path: string; size: string; version: number } | null>(null);
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
@@ -299,6 +300,17 @@ function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; ver
       setBusy(false);
     }
   };
+  // a route's :params are filled from the test data where it can tell
+  // which table a parameter names (its segment's table, else one the
+  // screen loads, with a column of the parameter's name, or id)
+  useEffect(() => {
+    let live = true;
+    // never over what the person is typing: a focus of the route ends it
+    fillRoute(studio, sc).then((r) => live && r && !touched.current && setRoute((cur) => (cur === sc.route ? r : cur)));
+    return () => {
+      live = false;
+    };
+  }, [sc.name]);
   const params = /:[A-Za-z_]/.test(route);
   return (
     <div class="detail" data-testid="screen" data-screen={sc.name}>
@@ -307,7 +319,7 @@ function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; ver
       <form class="shotbar" onSubmit={(e) => { e.preventDefault(); take(); }}>
         <label class="inline grow"><span class="muted">route</span>
           <input class="mono grow" value={route} aria-label="Route to picture" data-testid="shot-route" spellcheck={false}
-            onInput={(e) => setRoute((e.target as HTMLInputElement).value)} />
+            onFocus={() => (touched.current = true)} onInput={(e) => setRoute((e.target as HTMLInputElement).value)} />
         </label>
         <label class="inline"><span class="muted">as</span>
           <input class="as" value={as} placeholder="nobody" aria-label="Who looks: a user's id, email or name" data-testid="shot-as" spellcheck={false}
@@ -322,6 +334,7 @@ function ScreenDetail({ studio, sc, version }: { studio: Studio; sc: Screen; ver
         <button class="primary" type="submit" data-testid="shot-button" disabled={busy}>{busy ? 'Taking…' : 'Take picture'}</button>
       </form>
       {params && !shot && <p class="hint muted">Fill in the route's <code>:params</code> (an id of the test data, for one), and who looks where its rows are not for everyone.</p>}
+      {!params && route !== sc.route && !shot && <p class="hint muted">The route's parameters are taken from the first row of the test data; change them as you like.</p>}
       {err && <div class="fielderr" role="alert" data-testid="shot-error">{err}</div>}
       {shot && (
         <figure class="shot">
@@ -453,4 +466,43 @@ function when(t: Date, raw: string): string {
   const time = t.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   if (t.toDateString() === now.toDateString()) return time;
   return t.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) + ' ' + time;
+}
+
+/** fillRoute fills a screen's route parameters from its tables' first rows. */
+async function fillRoute(studio: Studio, sc: Screen): Promise<string | null> {
+  const segs = sc.route.split('/');
+  if (!segs.some((g) => g.startsWith(':'))) return null;
+  const tables = studio.state.model?.tables ?? [];
+  const first = new Map<string, Record<string, unknown> | null>();
+  const rowOf = async (t: string) => {
+    if (!first.has(t)) {
+      try {
+        const ans = await studio.call<{ text: string }>('read', { path: `testdata/${t}.json` });
+        const rows = JSON.parse(ans.text);
+        first.set(t, Array.isArray(rows) && rows.length ? rows[0] : null);
+      } catch {
+        first.set(t, null);
+      }
+    }
+    return first.get(t) ?? null;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < segs.length; i++) {
+    const g = segs[i];
+    if (!g.startsWith(':')) { out.push(g); continue; }
+    const param = g.slice(1);
+    const before = segs[i - 1] ?? '';
+    const names = [before, ...sc.loads].filter((n, j, a) => n && a.indexOf(n) === j);
+    let value: string | null = null;
+    for (const n of names) {
+      const t = tables.find((x) => x.name === n);
+      if (!t || !(param === 'id' || t.columns.some((c) => c.name === param))) continue;
+      const row = await rowOf(t.name);
+      const v = row?.[param];
+      if (typeof v === 'string' || typeof v === 'number') { value = String(v); break; }
+    }
+    if (value === null) return null;
+    out.push(encodeURIComponent(value));
+  }
+  return out.join('/');
 }
