@@ -20,6 +20,26 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
   const [editing, setEditing] = useState<{ id: string; col: string; text: string; err: string } | null>(null);
   const [adding, setAdding] = useState<Record<string, string> | null>(null);
   const [addErr, setAddErr] = useState('');
+  // the ids of the tables the ref columns name, offered as the cells' choices
+  const [ids, setIds] = useState<Record<string, string[]>>({});
+  const refs = [...new Set(table.columns.filter((c) => c.type === 'ref' && c.ref).map((c) => c.ref!))].join(',');
+  useEffect(() => {
+    if (!editing && !adding) return;
+    let live = true;
+    for (const t of refs ? refs.split(',') : []) {
+      if (ids[t]) continue;
+      studio.call<{ text: string }>('read', { path: `testdata/${t}.json` })
+        .then((ans) => {
+          const v = JSON.parse(ans.text);
+          const list = Array.isArray(v) ? v.map((r) => String(r?.id ?? '')).filter((x) => x) : [];
+          if (live) setIds((cur) => ({ ...cur, [t]: list }));
+        })
+        .catch(() => live && setIds((cur) => ({ ...cur, [t]: [] })));
+    }
+    return () => {
+      live = false;
+    };
+  }, [refs, !!editing || !!adding, version]);
 
   useEffect(() => {
     let live = true;
@@ -90,7 +110,7 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
           </label>
           {cols.map((c) => (
             <label class="field" key={c.name}><span>{c.name} <em class="muted">{c.type}{c.optional || c.default !== null ? '' : ' · required'}</em></span>
-              <CellInput c={c} value={adding[c.name] ?? ''} testid={`new-row-${c.name}`} onInput={(v) => setAdding((a) => ({ ...a, [c.name]: v }))} />
+              <CellInput c={c} ids={c.ref ? ids[c.ref] : undefined} value={adding[c.name] ?? ''} testid={`new-row-${c.name}`} onInput={(v) => setAdding((a) => ({ ...a, [c.name]: v }))} />
             </label>
           ))}
           {addErr && <div class="fielderr" role="alert">{addErr}</div>}
@@ -125,7 +145,7 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
                         onKeyDown={(ev) => { if (!e && ev.key === 'Enter' && id) setEditing({ id, col: c.name, text: showValue(c.type, v), err: '' }); }}>
                         {e ? (
                           <span class="celledit">
-                            <CellInput c={c} value={e.text} testid={`cell-input-${id}-${c.name}`} autoFocus
+                            <CellInput c={c} ids={c.ref ? ids[c.ref] : undefined} value={e.text} testid={`cell-input-${id}-${c.name}`} autoFocus
                               onInput={(t) => setEditing((x) => (x ? { ...x, text: t, err: '' } : x))}
                               onKeyDown={(ev) => {
                                 if (ev.key === 'Enter') { ev.preventDefault(); commit(); }
@@ -172,9 +192,9 @@ function cellText(c: Column, v: unknown): string {
   return showValue(c.type, v);
 }
 
-interface CellInputProps { c: Column; value: string; testid: string; autoFocus?: boolean; onInput: (v: string) => void; onKeyDown?: (e: KeyboardEvent) => void }
+interface CellInputProps { c: Column; ids?: string[]; value: string; testid: string; autoFocus?: boolean; onInput: (v: string) => void; onKeyDown?: (e: KeyboardEvent) => void }
 
-function CellInput({ c, value, testid, autoFocus, onInput, onKeyDown }: CellInputProps) {
+function CellInput({ c, ids, value, testid, autoFocus, onInput, onKeyDown }: CellInputProps) {
   if (c.type === 'choice' || c.type === 'bool') {
     const opts = c.type === 'bool' ? ['true', 'false'] : c.values ?? [];
     return (
@@ -184,10 +204,14 @@ function CellInput({ c, value, testid, autoFocus, onInput, onKeyDown }: CellInpu
       </select>
     );
   }
+  const list = c.type === 'ref' && ids && ids.length ? `ids-${testid}` : undefined;
   return (
-    <input value={value} data-testid={testid} autoFocus={autoFocus} spellcheck={false}
+    <>
+    {list && <datalist id={list}>{ids!.slice(0, 500).map((i) => <option key={i} value={i} />)}</datalist>}
+    <input value={value} data-testid={testid} autoFocus={autoFocus} spellcheck={false} list={list}
       inputMode={c.type === 'int' || c.type === 'money' ? 'numeric' : c.type === 'num' ? 'decimal' : undefined}
       placeholder={c.type === 'time' ? '2024-06-01T10:00:00Z' : c.type === 'ref' ? `id of ${c.ref}` : c.type === 'money' ? 'minor units' : ''}
       onInput={(e) => onInput((e.target as HTMLInputElement).value)} onKeyDown={onKeyDown} />
+    </>
   );
 }
