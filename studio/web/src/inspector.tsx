@@ -143,14 +143,25 @@ function ColumnRow({ studio, table, c, index, tables }: { studio: Studio; table:
     const to = name.trim();
     if (to && to !== c.name) studio.apply([{ op: 'rename', name: id, to }], `rename column ${id} to ${to}`);
   };
+  // a choice needs its values before it can be written: asked in the card
+  const [toChoice, setToChoice] = useState(false);
   const setType = (type: string) => {
+    if (type === 'choice' && !(c.values && c.values.length)) {
+      setToChoice(true);
+      return;
+    }
+    setToChoice(false);
     const f: Record<string, unknown> = { type };
-    if (type === 'ref') f.ref = c.ref ?? (tables.includes(table.name) ? tables.find((t) => t !== table.name) ?? table.name : table.name);
-    if (type === 'choice') f.values = c.values && c.values.length ? c.values : ['a', 'b'];
+    if (type === 'ref') f.ref = c.ref ?? tables.find((t) => t !== table.name) ?? table.name;
+    if (type === 'choice') f.values = c.values;
     set(f, `make ${id} ${type}`);
   };
   const commitValues = () => {
     const vs = splitValues(values);
+    if (toChoice) {
+      if (vs.length) set({ type: 'choice', values: vs }, `make ${id} a choice of ${vs.join(', ')}`).then((a) => a && setToChoice(false));
+      return;
+    }
     if (vs.join(',') !== (c.values ?? []).join(',')) set({ values: vs }, `set the choices of ${id}`);
   };
   const commitDefault = () => {
@@ -168,7 +179,7 @@ function ColumnRow({ studio, table, c, index, tables }: { studio: Studio; table:
           onInput={(e) => setName((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') rename(); if (e.key === 'Escape') setName(c.name); }} />
         {name.trim() !== c.name && name.trim() && <button class="small" data-testid={`col-rename-${c.name}`} onClick={rename}>Rename</button>}
-        <select aria-label={`Type of ${c.name}`} value={c.type} data-testid={`col-type-${c.name}`} onChange={(e) => setType((e.target as HTMLSelectElement).value)}>
+        <select aria-label={`Type of ${c.name}`} value={toChoice ? 'choice' : c.type} data-testid={`col-type-${c.name}`} onChange={(e) => setType((e.target as HTMLSelectElement).value)}>
           {COLUMN_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
         </select>
         <span class="colbtns">
@@ -188,11 +199,12 @@ function ColumnRow({ studio, table, c, index, tables }: { studio: Studio; table:
             </select>
           </label>
         )}
-        {c.type === 'choice' && (
-          <input class="values" aria-label={`Choices of ${c.name}`} value={values} placeholder="a, b, c" data-testid={`col-values-${c.name}`}
-            onInput={(e) => setValues((e.target as HTMLInputElement).value)} onBlur={commitValues}
-            onKeyDown={(e) => { if (e.key === 'Enter') commitValues(); }} />
+        {(c.type === 'choice' || toChoice) && (
+          <input class="values" aria-label={`Choices of ${c.name}`} value={values} placeholder="its choices: a, b, c" data-testid={`col-values-${c.name}`}
+            autoFocus={toChoice} onInput={(e) => setValues((e.target as HTMLInputElement).value)} onBlur={commitValues}
+            onKeyDown={(e) => { if (e.key === 'Enter') commitValues(); if (e.key === 'Escape' && toChoice) setToChoice(false); }} />
         )}
+        {toChoice && <span class="muted small-note">Enter the choices to make it a choice (Escape: keep {c.type})</span>}
         <input class="default" aria-label={`Default of ${c.name}`} value={def} placeholder="default" data-testid={`col-default-${c.name}`}
           onInput={(e) => setDef((e.target as HTMLInputElement).value)} onBlur={commitDefault}
           onKeyDown={(e) => { if (e.key === 'Enter') commitDefault(); if (e.key === 'Escape') setDef(showValue(c.type, c.default)); }} />
