@@ -20,6 +20,9 @@ func TestFirstHour(t *testing.T) {
 		{args: []string{"help", "lsp"}, stdout: []string{"usage: tent-tools lsp [flags]", "--listen HOST:PORT", "--origin ORIGIN"}},
 		{args: []string{"lsp", "--help"}, stdout: []string{"usage: tent-tools lsp [flags]"}},
 		{args: []string{"lsp", "--lisen", "x"}, exit: 2, stderr: []string{"unknown flag --lisen; did you mean --listen?"}},
+		// The flags lsp shares with every command may stand before its name.
+		{args: []string{"--policy", "agent.json", "--caller", "ann", "lsp", "--help"}, stdout: []string{"usage: tent-tools lsp [flags]"}},
+		{args: []string{"-C", ".", "lsp"}, exit: 2, stderr: []string{"lsp takes its project from the editor's root folder, not -C"}},
 		{args: []string{"--version"}, stdout: []string{"tent-tools "}},
 		{args: []string{"raed", "project.ts"}, exit: 2, stderr: []string{`unknown command "raed"; did you mean "read"?`}},
 		{args: []string{"changedBy", "orders"}, exit: 1, stderr: []string{"T9103: no point changed orders"}},

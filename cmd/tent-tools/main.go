@@ -10,8 +10,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"io"
 	"os"
+	"slices"
 )
 
 func main() {
@@ -37,6 +39,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return e.fail(err)
 	}
+	if cmd.name == "lsp" {
+		// tent-tools --policy F lsp: the flags before the name are lsp's
+		// own (--policy, --caller, --yes, --unconfined-shell), or refused
+		// by its flag set (-C, --json) as they are after it.
+		before := args[:len(args)-len(rest)-1]
+		if notLSPs(before) {
+			return e.fail(usagef("lsp", "lsp takes its project from the editor's root folder, not -C, and answers no --json: run it as `tent-tools lsp`"))
+		}
+		return runLSP(ctx, append(slices.Clip(before), rest...), stdin, stdout, stderr)
+	}
 	if tuneGC && cmd.name != "mcp" { // mcp is a server, as lsp
 		oneShotGC()
 	}
@@ -45,4 +57,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return e.fail(err)
 	}
 	return e.print(ans)
+}
+
+// notLSPs reports whether the flags before lsp's name set one that lsp
+// does not take (-C, --hosts, --json): every other flag every command
+// takes is lsp's too.
+func notLSPs(before []string) bool {
+	fs := newFlagSet("tent-tools")
+	(&env{}).globalFlags(fs)
+	if fs.Parse(before) != nil {
+		return false // parseCommand parsed them already
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		set = set || f.Name == "C" || f.Name == "hosts" || f.Name == "json"
+	})
+	return set
 }
