@@ -350,7 +350,7 @@ func (s *server) dispatch(ctx context.Context, req jsonrpc2.Request) (any, error
 	case "textDocument/didClose":
 		return nil, s.didClose(ctx, req)
 	case "workspace/didChangeWatchedFiles":
-		return nil, s.refresh(ctx)
+		return nil, s.watchedFiles(ctx, req)
 	case "workspace/didChangeConfiguration", "$/setTrace", "workspace/didChangeWorkspaceFolders":
 		return nil, nil
 	case "textDocument/documentSymbol":
@@ -597,24 +597,32 @@ func (s *server) initialized(ctx context.Context) error {
 	}
 	s.warnNoProject(ctx, root)
 	if dynamic {
+		// The editor watches and tells (didChangeWatchedFiles → Heard): a
+		// request looks only at what it told of, the folder walked whole
+		// now and then. Where the editor refuses to register, the server
+		// watches for itself.
+		byEditor := ws.WatchByEditor(func(err error) { s.logf("watch: %v", err) })
+		s.mu.Lock()
+		s.watcher = byEditor
+		s.mu.Unlock()
 		go func() {
 			params := map[string]any{"registrations": []any{map[string]any{
 				"id": "tent-watch", "method": "workspace/didChangeWatchedFiles",
 				"registerOptions": map[string]any{"watchers": []any{map[string]any{"globPattern": "**/*"}}},
 			}}}
 			if _, err := s.conn.Call(context.WithoutCancel(ctx), "client/registerCapability", params, nil); err != nil {
-				s.logf("register watched files: %v", err)
+				s.logf("register watched files: %v; the server watches the folder itself", err)
+				s.mu.Lock()
+				mine := s.watcher == byEditor
+				s.mu.Unlock()
+				if mine {
+					byEditor.Close()
+					s.watchItself(ws)
+				}
 			}
 		}()
 	} else {
-		w, err := ws.Watch(func(err error) { s.logf("watch: %v", err) })
-		if err != nil {
-			s.logf("watch %s: %v", s.root, err)
-		} else {
-			s.mu.Lock()
-			s.watcher = w
-			s.mu.Unlock()
-		}
+		s.watchItself(ws)
 	}
 	return s.withProgress(ctx, "Indexing the project", func() error {
 		// The history's starting state, so that the editor's saves are
@@ -624,6 +632,44 @@ func (s *server) initialized(ctx context.Context) error {
 		}
 		return s.publish(ctx, "")
 	})
+}
+
+// watchItself starts the server's own watcher of the folder.
+func (s *server) watchItself(ws *tools.Workspace) {
+	w, err := ws.Watch(func(err error) { s.logf("watch: %v", err) })
+	if err != nil {
+		s.logf("watch %s: %v", ws.Root(), err)
+		return
+	}
+	s.mu.Lock()
+	s.watcher = w
+	s.mu.Unlock()
+}
+
+// watchedFiles is workspace/didChangeWatchedFiles: the files the editor
+// saw change are told to the watcher (Heard) before the refresh looks.
+func (s *server) watchedFiles(ctx context.Context, req jsonrpc2.Request) error {
+	var params struct {
+		Changes []struct {
+			URI string `json:"uri"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal(req.Params(), &params); err != nil {
+		return &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "didChangeWatchedFiles: " + err.Error()}
+	}
+	s.mu.Lock()
+	w := s.watcher
+	s.mu.Unlock()
+	if w != nil {
+		paths := make([]string, 0, len(params.Changes))
+		for _, c := range params.Changes {
+			if rel, err := s.relPath(c.URI); err == nil {
+				paths = append(paths, rel)
+			}
+		}
+		w.Heard(paths...)
+	}
+	return s.refresh(ctx)
 }
 
 // stop ends what the session started: the watcher, the subscription and
