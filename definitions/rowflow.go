@@ -1453,7 +1453,7 @@ func (w *rowWalker) listCall(v *aval, name string, args []int32, sc *rowScope) *
 					if e != nil && e.fields == nil && e.items == nil {
 						call.Args[0] = e.o
 					}
-					if v.fields == nil && v.items == nil {
+					if v != nil && v.fields == nil && v.items == nil {
 						call.Args[2] = v.o
 					}
 					w.flow.Calls = append(w.flow.Calls, call)
