@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/internal/sample"
+	"github.com/tent-tools/tent-tools/internal/testbin"
 )
 
 // This file is a small LSP client for the tests: it starts the built
@@ -29,25 +30,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "tent-lsp-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "tent-tools")
-	args := []string{"build", "-o", binary}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, "../cmd/tent-tools")...)
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build tent-tools:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(m, &binary, "../cmd/tent-tools", true, nil)
 }
 
 // shopDir is the sample project; tests act on copies of it.

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tent-tools/tent-tools/internal/sample"
+	"github.com/tent-tools/tent-tools/internal/testbin"
 )
 
 // bin is the tent-tools binary that TestMain builds: the tests talk to
@@ -24,22 +23,7 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "tent-tools-mcp")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "tent-tools")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/tent-tools")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build tent-tools:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(m, &bin, "../cmd/tent-tools", false, nil)
 }
 
 // copyProject copies a sample project, as git tracks it, into a new folder.

@@ -458,6 +458,7 @@ func readTestFile(t *testing.T, dir, path string) string {
 	}
 	return string(b)
 }
+
 // TestBrowserDiagramSelects: a click on a table's box in the diagram, with
 // a real mouse, opens its inspector.
 func TestBrowserDiagramSelects(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/tent-tools/tent-tools/internal/sample"
+	"github.com/tent-tools/tent-tools/internal/testbin"
 )
 
 // This file starts the built binary (`tent-tools studio`) on a copy of a
@@ -31,27 +31,7 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "tent-studio-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "tent-tools")
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, "../cmd/tent-tools")...)
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build tent-tools:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	closeBrowser()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(m, &bin, "../cmd/tent-tools", true, closeBrowser)
 }
 
 // copyProject copies a sample project, as git tracks it, into a new folder.

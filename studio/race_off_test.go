@@ -1,5 +1,0 @@
-//go:build !race
-
-package studio_test
-
-const raceEnabled = false
