@@ -183,8 +183,10 @@ func TestHTTPSlowHost(t *testing.T) {
 			if code(err) != "T4004" {
 				t.Errorf("%s (deadline %v): err = %v, want T4004", path, deadline, err)
 			}
-			if took > limit+time.Second {
-				t.Errorf("%s (deadline %v): took %v with a limit of %v", path, deadline, took, limit)
+			// The limit ends the call, not the host's answer (25 s): well
+			// before that even where a loaded machine is slow to schedule.
+			if took > 10*time.Second {
+				t.Errorf("%s (deadline %v): took %v with a limit of %v (the host answers in 25 s)", path, deadline, took, limit)
 			}
 		}
 	}
