@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tent-tools/tent-tools/internal/golden"
 	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/internal/sshtest"
 )
@@ -34,18 +35,7 @@ func TestRemoteStdio(t *testing.T) {
 	twin, far := copyProject(t, "shop"), copyProject(t, "shop")
 	local := connect(t, twin, nil, nil, "--caller", "ann")
 	remote := connectCmd(t, exec.Command(bin, "mcp", "--hosts", hosts, "-C", "127.0.0.1:"+far, "--caller", "ann"), nil, nil)
-	b, err := os.ReadFile("../tools/testdata/calls.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name  string          `json:"name"`
-		Tool  string          `json:"tool"`
-		Input json.RawMessage `json:"input"`
-	}
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := golden.Calls(t, "../tools/testdata/calls.json")
 	for _, c := range cases {
 		want, got := call(t, local, c.Tool, string(c.Input)), call(t, remote, c.Tool, string(c.Input))
 		wantData, _ := json.Marshal(want.StructuredContent)

@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tent-tools/tent-tools/internal/chromiumtest"
+	"github.com/tent-tools/tent-tools/internal/golden"
 	"github.com/tent-tools/tent-tools/shot"
 	"github.com/tent-tools/tent-tools/tools"
 )
@@ -244,18 +245,7 @@ func TestErrors(t *testing.T) {
 // error's JSON) are the very ones of the tools package's golden files, as
 // they are for the CLI (cmd/tent-tools's TestSameAsGoAPI).
 func TestSameAsGoAPI(t *testing.T) {
-	b, err := os.ReadFile("../tools/testdata/calls.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name  string          `json:"name"`
-		Tool  string          `json:"tool"`
-		Input json.RawMessage `json:"input"`
-	}
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := golden.Calls(t, "../tools/testdata/calls.json")
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			g, err := os.ReadFile("../tools/testdata/calls/" + c.Name + ".golden")

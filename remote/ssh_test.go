@@ -13,28 +13,9 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/golden"
 	"github.com/tent-tools/tent-tools/tools"
 )
-
-// callCase is one of the Go API's golden calls (tools/testdata/calls.json).
-type callCase struct {
-	Name  string          `json:"name"`
-	Tool  string          `json:"tool"`
-	Input json.RawMessage `json:"input"`
-}
-
-func goldenCalls(t *testing.T) []callCase {
-	t.Helper()
-	b, err := os.ReadFile("../tools/testdata/calls.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []callCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
 
 // TestSameAsLocal runs every golden call, one after another, on a project
 // reached as 127.0.0.1:PATH through ssh and on its local twin: the
@@ -46,7 +27,7 @@ func TestSameAsLocal(t *testing.T) {
 	opts := tools.Options{Caller: "ann"}
 	twin, far := shop(t), shop(t)
 	w := r.open(t, far)
-	for _, c := range goldenCalls(t) {
+	for _, c := range golden.Calls(t, "../tools/testdata/calls.json") {
 		want := callLocal(t, twin, c.Tool, c.Input, opts)
 		got := shown(w.Call(context.Background(), c.Tool, c.Input, opts))
 		if got != want {
@@ -99,7 +80,7 @@ func TestReadRetriedOnce(t *testing.T) {
 func TestWriteCutShort(t *testing.T) {
 	r := needRig(t)
 	opts := tools.Options{Caller: "ann"}
-	calls := []callCase{
+	calls := []golden.Call{
 		{Name: "edit", Tool: "edit", Input: json.RawMessage(`{"path": "tables/orders.ts", "find": "    total: money(),\n", "with": "    total: money(),\n    tip: money({ optional: true }),\n"}`)},
 		{Name: "hub-rename", Tool: "rename", Input: json.RawMessage(`{"name": "users", "to": "customers"}`)},
 	}

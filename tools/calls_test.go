@@ -2,37 +2,11 @@ package tools
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/golden"
 )
 
-// CallCase is one golden call of a tool on a fresh copy of the sample
-// project. The CLI's tests run the same cases (testdata/calls.json) through
-// `tent-tools call`, so the Go API and the CLI cannot drift apart.
-type CallCase struct {
-	Name  string          `json:"name"`
-	Tool  string          `json:"tool"`
-	Input json.RawMessage `json:"input"`
-	// Show names a file whose content after the call goes into the golden.
-	Show string `json:"show,omitempty"`
-}
-
-// LoadCallCases reads testdata/calls.json.
-func loadCallCases(t testing.TB) []CallCase {
-	t.Helper()
-	b, err := os.ReadFile("testdata/calls.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []CallCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatalf("testdata/calls.json: %v", err)
-	}
-	return cases
-}
 
 // CallGolden renders a call's answer as its golden file holds it: the text
 // answer and the data answer (or the error as JSON).
@@ -51,7 +25,7 @@ func callGolden(ans Answer, err error) (text string, data []byte) {
 }
 
 func TestCalls(t *testing.T) {
-	for _, c := range loadCallCases(t) {
+	for _, c := range golden.Calls(t, "testdata/calls.json") {
 		t.Run(c.Name, func(t *testing.T) {
 			w, dir := openCopy(t, Options{})
 			ans, err := Call(t.Context(), w, c.Tool, c.Input)

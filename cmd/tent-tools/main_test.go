@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -176,18 +175,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 // `tent-tools call`: the data answer (--json) and the text answer must be
 // the very ones in the tools package's golden files.
 func TestSameAsGoAPI(t *testing.T) {
-	b, err := os.ReadFile("../../tools/testdata/calls.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name  string          `json:"name"`
-		Tool  string          `json:"tool"`
-		Input json.RawMessage `json:"input"`
-	}
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := golden.Calls(t, "../../tools/testdata/calls.json")
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
