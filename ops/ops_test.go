@@ -155,3 +155,47 @@ func TestCRLF(t *testing.T) {
 		t.Errorf("finding %s %s", f.Code, f.Message)
 	}
 }
+
+// TestAddRowLayouts: a row added to a test data file is laid out as the
+// row above it: one a line or over lines, its spaces, its alignment into
+// columns, the gap between rows. Each testdata/rows/NAME.json is the file
+// before; testdata/golden/rows/NAME.json the file after.
+func TestAddRowLayouts(t *testing.T) {
+	table := "import { table, text, int } from 'tent'\n\nexport const t = table({\n  columns: {\n    name: text(),\n    n: int({ optional: true }),\n    tag: text({ optional: true }),\n  },\n})\n"
+	rows := map[string]string{
+		"columns":          `{"name": "Ann", "tag": "z", "n": 4}`,
+		"columns-overflow": `{"name": "Zoë Quartermain", "n": 3}`,
+		"key-order":        `{"id": "t3", "n": 3, "name": "Cy"}`,
+	}
+	names, err := filepath.Glob(filepath.Join("testdata", "rows", "*.json"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, in := range names {
+		name := strings.TrimSuffix(filepath.Base(in), ".json")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := map[string][]byte{"tables/t.ts": []byte(table), "testdata/t.json": data}
+			ix := definitions.FromFiles(context.Background(), files)
+			row, ok := rows[name]
+			if !ok {
+				row = `{"name": "Zoë", "n": 12}`
+			}
+			list, err := ops.Decode([]json.RawMessage{json.RawMessage(`{"op": "addRow", "table": "t", "row": ` + row + `}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := ops.Plan(context.Background(), ix, list)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range res.Index.Findings() {
+				t.Errorf("the file after the row reads with a finding: %s", f.Message)
+			}
+			golden.Check(t, filepath.Join("testdata", "golden", "rows", name+".json"), res.Index.File("testdata/t.json").Src)
+		})
+	}
+}

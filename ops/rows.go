@@ -69,53 +69,6 @@ func (st *state) checkValue(d *definitions.Definition, at, key string, raw json.
 	return nil
 }
 
-// rowLayout is how a file writes its rows: over lines (the indentation
-// of a row and of its keys), or each on one line.
-type rowLayout struct {
-	multiline bool
-	rowIndent string
-	keyIndent string
-	eol       string
-}
-
-// layoutOf reads a test data file's row layout from its first row; a
-// file without rows gets one key a line, one level in from its row.
-func layoutOf(src []byte, l change.List, rows []definitions.Row) rowLayout {
-	st := jsonStyle(src)
-	lay := rowLayout{multiline: true, eol: st.EOL}
-	if len(rows) == 0 || len(rows[0].Keys) == 0 {
-		lay.rowIndent = change.Indent(src, l.Open) + st.Indent
-		if len(rows) > 0 {
-			lay.rowIndent = change.Indent(src, rows[0].Span.Start)
-		}
-		lay.keyIndent = lay.rowIndent + st.Indent
-		return lay
-	}
-	r := rows[0]
-	first := r.Keys[0].Pair.Start
-	lay.multiline = bytes.Contains(src[r.Span.Start:first], []byte("\n"))
-	lay.rowIndent = change.Indent(src, r.Span.Start)
-	lay.keyIndent = change.Indent(src, first)
-	return lay
-}
-
-// rowText writes a row's pairs in the layout.
-func (lay rowLayout) rowText(pairs []string) string {
-	if !lay.multiline {
-		return "{" + strings.Join(pairs, ", ") + "}"
-	}
-	var b strings.Builder
-	b.WriteString("{")
-	for i, p := range pairs {
-		b.WriteString(lay.eol + lay.keyIndent + p)
-		if i < len(pairs)-1 {
-			b.WriteString(",")
-		}
-	}
-	b.WriteString(lay.eol + lay.rowIndent + "}")
-	return b.String()
-}
-
 // addRow adds a row to a table's test data (making testdata/T.json where
 // there is none), held to the table's columns; a row without an id gets
 // the next of the ids the rows have (o4 after o3).
@@ -144,7 +97,8 @@ func (st *state) addRow(o *object) error {
 	} else {
 		id = nextID(f, tname)
 	}
-	pairs := []string{jsonKey("id") + ": " + jsonKey(id)}
+	keys := []string{"id"}
+	vals := map[string]string{"id": jsonKey(id)}
 	for _, k := range row.keys {
 		if k == "id" {
 			continue
@@ -152,7 +106,8 @@ func (st *state) addRow(o *object) error {
 		if err := st.checkValue(d, row.at, k, row.vals[k]); err != nil {
 			return err
 		}
-		pairs = append(pairs, jsonKey(k)+": "+jsonText(row.vals[k]))
+		keys = append(keys, k)
+		vals[k] = jsonText(row.vals[k])
 	}
 	for _, c := range d.Table.Columns {
 		s := c.Schema
@@ -165,28 +120,53 @@ func (st *state) addRow(o *object) error {
 		if st.src(path) != nil {
 			return diag.Errorf(diag.T1002, "%s is not a JSON array of rows", path).With("path", path)
 		}
-		src, style := st.jsonSample()
-		lay := layoutOf(src, change.List{}, nil)
-		lay.rowIndent, lay.keyIndent, lay.eol = style.Indent, style.Indent+style.Indent, style.EOL
-		return st.create(path, "["+style.EOL+style.Indent+lay.rowText(pairs)+style.EOL+"]"+style.EOL)
+		// A new file is written as the project's other test data is,
+		// without the columns of that file's own keys.
+		lay := st.sampleLayout()
+		lay.keyCols, lay.width, lay.valueCol = nil, 0, 0
+		return st.create(path, "["+lay.eol+lay.rowIndent+lay.rowText(keys, vals)+lay.eol+"]"+lay.eol)
 	}
 	list, ok := rowsList(f)
 	if !ok {
 		return diag.Errorf(diag.T1002, "%s is not a JSON array of rows", path).With("path", path)
 	}
 	lay := layoutOf(f.Src, list, f.TestData.Rows)
-	style := jsonStyle(f.Src)
-	return st.edit(path, list.Append(f.Src, []string{lay.rowText(pairs)}, style)...)
+	if len(f.TestData.Rows) == 0 {
+		lay = st.sampleLayout()
+		lay.keyCols, lay.width, lay.valueCol = nil, 0, 0
+	}
+	return st.edit(path, appendRow(f.Src, list, f.TestData.Rows, lay, lay.rowText(lay.ordered(keys), vals)))
 }
 
-// jsonSample is the style of the project's test data: its first file's.
-func (st *state) jsonSample() ([]byte, change.Style) {
+// sampleLayout is the row layout of the project's test data: that of the
+// first file whose rows are laid out as most files' are (over lines or
+// one a line), or a row over lines indented two spaces.
+func (st *state) sampleLayout() rowLayout {
+	var found [2]*rowLayout
+	var count [2]int
 	for _, f := range st.ix.Files() {
-		if f.TestData != nil && len(f.TestData.Rows) > 0 {
-			return f.Src, jsonStyle(f.Src)
+		if f.TestData == nil || len(f.TestData.Rows) == 0 {
+			continue
+		}
+		if l, ok := rowsList(f); ok {
+			lay := layoutOf(f.Src, l, f.TestData.Rows)
+			k := 0
+			if lay.multiline {
+				k = 1
+			}
+			count[k]++
+			if found[k] == nil {
+				found[k] = &lay
+			}
 		}
 	}
-	return nil, change.Style{Quote: '"', EOL: "\n", Indent: "  "}
+	switch {
+	case found[1] != nil && count[1] >= count[0]:
+		return *found[1]
+	case found[0] != nil:
+		return *found[0]
+	}
+	return defaultRowLayout("  ", change.Style{Quote: '"', EOL: "\n", Indent: "  "})
 }
 
 // idPattern is an id that ends in a number: its prefix and the number.
