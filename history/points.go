@@ -368,19 +368,32 @@ func (s *Store) Marks(ctx context.Context) ([]Mark, error) {
 // in effect. Undo points themselves are in effect too where nothing undid
 // them.
 func InEffect(marks []Mark) map[int]bool {
-	undone := map[int]bool{}
+	by := UndoneBy(marks)
 	live := map[int]bool{}
-	for i := len(marks) - 1; i >= 0; i-- {
-		m := marks[i]
-		if undone[m.N] {
-			continue
-		}
-		live[m.N] = true
-		if m.Kind == KindUndo {
-			for _, n := range m.Undid {
-				undone[n] = true
-			}
+	for _, m := range marks {
+		if _, undone := by[m.N]; !undone {
+			live[m.N] = true
 		}
 	}
 	return live
+}
+
+// UndoneBy returns, for each point whose change is not in effect, the undo
+// point that put it back: the newest undo in effect that names it (given
+// the marks, oldest first). A point undone by an undo that a later undo
+// (a redo) undid is in effect again, and not in the map.
+func UndoneBy(marks []Mark) map[int]int {
+	by := map[int]int{}
+	for i := len(marks) - 1; i >= 0; i-- {
+		m := marks[i]
+		if _, undone := by[m.N]; undone || m.Kind != KindUndo {
+			continue
+		}
+		for _, n := range m.Undid {
+			if _, ok := by[n]; !ok {
+				by[n] = m.N
+			}
+		}
+	}
+	return by
 }

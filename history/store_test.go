@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -152,6 +153,26 @@ func TestInEffect(t *testing.T) {
 			if !got[n] {
 				t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
 			}
+		}
+	}
+}
+
+func TestUndoneBy(t *testing.T) {
+	tests := []struct {
+		name  string
+		marks []Mark
+		want  map[int]int
+	}{
+		{"commands", []Mark{{1, KindCommand, nil}, {2, KindOutside, nil}}, map[int]int{}},
+		{"undo", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}}, map[int]int{2: 3}},
+		{"undo twice", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}, {4, KindUndo, []int{1}}}, map[int]int{1: 4, 2: 3}},
+		{"undo of an undo", []Mark{{1, KindCommand, nil}, {2, KindUndo, []int{1}}, {3, KindUndo, []int{2}}}, map[int]int{2: 3}},
+		{"back to a point", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}, {4, KindUndo, []int{2, 3}}}, map[int]int{2: 4, 3: 4}},
+		{"two at once", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{1, 2}}}, map[int]int{1: 3, 2: 3}},
+	}
+	for _, tt := range tests {
+		if got := UndoneBy(tt.marks); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
 		}
 	}
 }

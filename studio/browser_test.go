@@ -431,6 +431,18 @@ func TestBrowserUndo(t *testing.T) {
 	}
 	wantPoints(t, dir, "undo", "change")
 	waitJS(t, ctx, "the undo point in the page", `document.querySelectorAll('[data-testid^="point-"]').length === 2`, 5*time.Second)
+	// The undo names the point it put back, and that point the undo.
+	waitJS(t, ctx, "the undo's link to point 1", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.points === '1'`, tid("undid-2")), 5*time.Second)
+	if got := textOf(t, ctx, "undid-2"); got != "Undid point #1" {
+		t.Errorf("the undo point says %q; want %q", got, "Undid point #1")
+	}
+	if got := textOf(t, ctx, "undone-by-1"); got != "Undone by #2" {
+		t.Errorf("the point undone says %q; want %q", got, "Undone by #2")
+	}
+	// A redo (the undo undone) brings point 1 back in effect.
+	click(t, ctx, "undo-2")
+	waitFile(t, dir, "tables/patients.ts", func(s string) bool { return strings.Contains(s, "phone") }, "the redo")
+	waitJS(t, ctx, "the redo in the page", fmt.Sprintf(`!document.querySelector(%q) && (document.querySelector(%q)||{dataset:{}}).dataset.point === '3'`, tid("undone-by-1"), tid("undone-by-2")), 5*time.Second)
 }
 
 // TestBrowserRefused: a change the operator's policy refuses is shown to

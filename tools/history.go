@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,7 +36,11 @@ type PointAnswer struct {
 	Summary string          `json:"summary"`
 	Files   []string        `json:"files"`
 	Changes []ChangeSummary `json:"changes"`
-	Undid   []int           `json:"undid,omitempty"`
+	// Undid, on an undo point, lists the points it put back.
+	Undid []int `json:"undid,omitempty"`
+	// UndoneBy, on a point whose change is not in effect, is the undo
+	// point that put it back (0, left out, where it is in effect).
+	UndoneBy int `json:"undoneBy,omitempty"`
 	// More, in an agent's bounded answer, says what Files and Changes
 	// left out beyond their budgets and how to ask for it.
 	More []diag.More `json:"more,omitempty"`
@@ -89,13 +95,23 @@ func (w *Workspace) history(ctx context.Context, in HistoryInput) (Answer, error
 	if len(points) == 0 {
 		b.WriteString("no points yet: nothing was changed since the history began\n")
 	}
+	var undoneBy map[int]int
+	if len(points) > 0 {
+		marks, err := hs.Marks(ctx)
+		if err != nil {
+			return Answer{}, err
+		}
+		undoneBy = history.UndoneBy(marks)
+	}
 	for _, p := range points {
 		pa := answerPoint(p)
+		pa.UndoneBy = undoneBy[p.N]
 		rest := fmt.Sprintf("compare with from %d and to %d answers every change of the point", p.N-1, p.N)
 		pa.Files = bound(w.Options().Bounded, &pa.More, "files", pa.Files, 0, budgetPointItems, rest, false)
 		pa.Changes = bound(w.Options().Bounded, &pa.More, "changes", pa.Changes, 0, budgetPointItems, rest, false)
 		a.Points = append(a.Points, pa)
 		writePointLine(&b, pa, w.Options().TextZone)
+		writeUndoLines(&b, pa)
 		if len(pa.Files) > 0 {
 			shown := pa.Files[:min(len(pa.Files), textFilesShown)]
 			fmt.Fprintf(&b, "  files: %s", strings.Join(shown, ", "))
@@ -191,6 +207,46 @@ func writePointLine(b *strings.Builder, pa PointAnswer, zone *time.Location) {
 		fmt.Fprintf(b, ", %s", pa.Tool)
 	}
 	fmt.Fprintf(b, ": %s\n", pa.Summary)
+}
+
+// writeUndoLines writes which points an undo point put back, and which
+// undo put back a point no longer in effect.
+func writeUndoLines(b *strings.Builder, pa PointAnswer) {
+	if len(pa.Undid) > 0 {
+		word := "point"
+		if len(pa.Undid) > 1 {
+			word = "points"
+		}
+		fmt.Fprintf(b, "  undid %s %s\n", word, pointRuns(pa.Undid))
+	}
+	if pa.UndoneBy > 0 {
+		fmt.Fprintf(b, "  undone by point %d\n", pa.UndoneBy)
+	}
+}
+
+// pointRuns writes point numbers in order, a run of three or more as its
+// ends: "1 to 6, 9".
+func pointRuns(points []int) string {
+	ns := slices.Clone(points)
+	slices.Sort(ns)
+	ns = slices.Compact(ns)
+	var each []string
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			each = append(each, fmt.Sprintf("%d to %d", ns[i], ns[j]))
+		case j > i:
+			each = append(each, strconv.Itoa(ns[i]), strconv.Itoa(ns[j]))
+		default:
+			each = append(each, strconv.Itoa(ns[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(each, ", ")
 }
 
 // pointAt returns a point by its number; T9109 where there is none.

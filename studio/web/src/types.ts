@@ -66,6 +66,10 @@ export interface Point {
   tool: string;
   summary: string;
   files: string[];
+  /** on an undo point, the points it put back */
+  undid?: number[];
+  /** on a point no longer in effect, the undo point that put it back */
+  undoneBy?: number;
 }
 
 export interface Diagnostic {

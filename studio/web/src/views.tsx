@@ -439,10 +439,21 @@ export function HistoryView({ studio, st }: { studio: Studio; st: State }) {
 function PointItem({ p, studio, busy }: { p: Point; studio: Studio; busy: boolean }) {
   const t = new Date(p.time);
   return (
-    <li class={`point kind-${p.kind}`} data-testid={`point-${p.point}`} data-kind={p.kind}>
+    <li class={`point kind-${p.kind}${p.undoneBy ? ' undone' : ''}`} id={`point-${p.point}`} data-testid={`point-${p.point}`} data-kind={p.kind}>
       <span class="pno mono">#{p.point}</span>
       <div class="pbody">
         <div class="psum">{p.summary || p.tool || p.kind}</div>
+        {(p.undid?.length || p.undoneBy) ? (
+          <div class="plinks">
+            {p.undid && p.undid.length > 0 && (
+              <span data-testid={`undid-${p.point}`} data-points={[...p.undid].sort((a, b) => a - b).join(',')}>
+                Undid {p.undid.length === 1 ? 'point' : 'points'} {pointRuns(p.undid).flatMap((r, i) => [i > 0 ? ', ' : '', <PointRef key={r[0]} run={r} />])}
+              </span>
+            )}
+            {p.undid?.length && p.undoneBy ? ' · ' : ''}
+            {p.undoneBy ? <span data-testid={`undone-by-${p.point}`} data-point={p.undoneBy}>Undone by <PointRef run={[p.undoneBy, p.undoneBy]} /></span> : null}
+          </div>
+        ) : null}
         <div class="pmeta muted">
           <span class="kind">{p.kind}</span>{p.who ? ` · ${p.who}` : ''}{p.agent ? ` (${p.agent})` : ''} · <time dateTime={p.time} title={p.time}>{when(t, p.time)}</time>
           {p.files.length > 0 && ' · '}
@@ -457,6 +468,36 @@ function PointItem({ p, studio, busy }: { p: Point; studio: Studio; busy: boolea
         onClick={() => studio.run('undo', { point: p.point }, `undo to before point ${p.point}`)}>{p.kind === 'undo' ? 'Redo' : 'Undo from here'}</button>
     </li>
   );
+}
+
+/** pointRuns sorts point numbers into runs [first, last]; a run of two is
+ * two runs of one, as the history's text writes them. */
+function pointRuns(points: number[]): [number, number][] {
+  const ns = [...new Set(points)].sort((a, b) => a - b);
+  const out: [number, number][] = [];
+  for (let i = 0; i < ns.length;) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j] + 1) j++;
+    if (j - i >= 2) out.push([ns[i], ns[j]]);
+    else for (let k = i; k <= j; k++) out.push([ns[k], ns[k]]);
+    i = j + 1;
+  }
+  return out;
+}
+
+/** PointRef names a point (or a run of them) and shows it in the list. */
+function PointRef({ run }: { run: [number, number] }) {
+  const show = (n: number) => (e: Event) => {
+    e.preventDefault();
+    const el = document.getElementById(`point-${n}`);
+    if (!el) return;
+    el.scrollIntoView({ block: 'nearest' });
+    el.classList.remove('flash');
+    void el.offsetWidth;
+    el.classList.add('flash');
+  };
+  const one = (n: number) => <a href={`#point-${n}`} class="mono" onClick={show(n)}>#{n}</a>;
+  return run[0] === run[1] ? one(run[0]) : <>{one(run[0])} to {one(run[1])}</>;
 }
 
 /** when is a point's time: the time alone today, else the date too. */
