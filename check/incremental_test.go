@@ -18,6 +18,7 @@ import (
 	"github.com/tent-tools/tent-tools/internal/projectgen"
 	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/internal/soak"
+	"github.com/tent-tools/tent-tools/internal/spelling"
 )
 
 // TestCheckerMatchesRun makes random changes to sample projects, mostly one
@@ -95,6 +96,16 @@ func editAndCompare(t *testing.T, files map[string][]byte, rng *rand.Rand, round
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("after %s (%d files remade), the incremental check differs from a full one:\n got:\n%s\nwant:\n%s",
 				step, c.remade, render(got), render(want))
+		}
+		for k, names := range c.tabs.sorted {
+			for i, name := range names {
+				if i >= len(c.tabs.letters[k]) || c.tabs.letters[k][i] != spelling.Letters(name) {
+					t.Fatalf("after %s, the letters kept of the sorted names (%d) are not theirs at %d (%s)", step, k, i, name)
+				}
+			}
+			if len(c.tabs.letters[k]) != len(names) {
+				t.Fatalf("after %s, %d letters kept for %d names (%d)", step, len(c.tabs.letters[k]), len(names), k)
+			}
 		}
 	}
 	compare("the first check")

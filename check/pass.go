@@ -92,6 +92,12 @@ func (p *pass) names(kind definitions.Kind) []string {
 	return p.tables.names(kind)
 }
 
+// nameList is names with the letters of each, for suggest.
+func (p *pass) nameList(kind definitions.Kind) nameList {
+	p.record(dep{depNames, string(kind)})
+	return p.tables.nameList(kind)
+}
+
 // rows returns the ids of the test data rows of table.
 func (p *pass) rows(table string) map[string]bool {
 	p.record(dep{depRows, table})

@@ -1,6 +1,12 @@
 package check
 
-import "testing"
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/spelling"
+)
 
 func TestSuggest(t *testing.T) {
 	tables := []string{"users", "orders", "orderItems", "products", "categories"}
@@ -26,6 +32,59 @@ func TestSuggest(t *testing.T) {
 	// A tie at the smallest distance is no certain suggestion.
 	if got := suggest("cat", []string{"bat", "car"}); got != "" {
 		t.Errorf("tie: got %q, want none", got)
+	}
+}
+
+// TestSuggestAsWritten: suggest answers what its rule says, written out
+// plainly (every distance in full, plurals by concatenation), over random
+// names of a small alphabet, so that near misses, plurals and ties abound.
+func TestSuggestAsWritten(t *testing.T) {
+	plural := func(singular, plural string) bool {
+		return singular != "" && plural != "" && (plural == singular+"s" || plural == singular+"es" ||
+			strings.HasSuffix(singular, "y") && plural == strings.TrimSuffix(singular, "y")+"ies")
+	}
+	written := func(name string, candidates []string) string {
+		best, bestDist, tie := "", 3, false
+		for _, c := range candidates {
+			if c == name {
+				continue
+			}
+			if plural(name, c) || plural(c, name) {
+				return c
+			}
+			d := spelling.Distance(name, c)
+			if d > 2 || 2*d >= max(len(name), len(c)) {
+				continue
+			}
+			switch {
+			case d < bestDist:
+				best, bestDist, tie = c, d, false
+			case d == bestDist:
+				tie = true
+			}
+		}
+		if tie {
+			return ""
+		}
+		return best
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	word := func() string {
+		b := make([]byte, 1+rng.IntN(7))
+		for i := range b {
+			b[i] = "aeisy"[rng.IntN(5)]
+		}
+		return string(b)
+	}
+	for range 3000 {
+		candidates := make([]string, rng.IntN(12))
+		for i := range candidates {
+			candidates[i] = word()
+		}
+		name := word()
+		if got, want := suggest(name, candidates), written(name, candidates); got != want {
+			t.Fatalf("suggest(%q, %q) = %q, the rule says %q", name, candidates, got, want)
+		}
 	}
 }
 

@@ -49,14 +49,19 @@ func unknownRefs(p *pass) []diag.Finding {
 // else the one table whose name it misspells.
 func (p *pass) tableFor(name string) (table, hint string) {
 	p.record(dep{depTableWas, ""})
-	for _, t := range p.names(definitions.KindTable) {
-		for _, w := range p.firstOf(t).Table.Was {
-			if w.Name == name {
-				return t, "; table " + name + " was renamed to " + t
+	// Only a name that some table's was names hold can be a renamed
+	// table's (wasRefs counts them): most are none, and cost no walk of
+	// every table.
+	if p.wasRefs[name] > 0 {
+		for _, t := range p.names(definitions.KindTable) {
+			for _, w := range p.firstOf(t).Table.Was {
+				if w.Name == name {
+					return t, "; table " + name + " was renamed to " + t
+				}
 			}
 		}
 	}
-	if s := suggest(name, p.names(definitions.KindTable)); s != "" {
+	if s := suggestIn(name, p.nameList(definitions.KindTable)); s != "" {
 		return s, "; did you mean " + s + "?"
 	}
 	return "", ""

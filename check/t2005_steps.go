@@ -24,7 +24,7 @@ func unknownSteps(p *pass) []diag.Finding {
 				msg = fmt.Sprintf("step %s of %s names a %s, not a function", r.Name, d.Name, k)
 			}
 			f := p.on(d, diag.T2005, diag.Error, msg, r.Span)
-			if s := suggest(r.Name, p.names(definitions.KindFn)); s != "" {
+			if s := suggestIn(r.Name, p.nameList(definitions.KindFn)); s != "" {
 				f.Message += "; did you mean " + s + "?"
 				f.Fix = replace("Step "+s, d.Path, r.Span, s)
 			}

@@ -23,8 +23,7 @@ func unknownCalls(p *pass) []diag.Finding {
 				msg = fmt.Sprintf("ctx.call('%s') names a %s, not a function", u.Name.Name, k)
 			}
 			f := p.at(file.Path, u.Def, diag.T2502, diag.Error, msg, u.Name.Span)
-			callable := append(append([]string(nil), p.names(definitions.KindFn)...), p.names(definitions.KindFlow)...)
-			if s := suggest(u.Name.Name, callable); s != "" {
+			if s := suggestIn(u.Name.Name, p.nameList(definitions.KindFn), p.nameList(definitions.KindFlow)); s != "" {
 				f.Message += "; did you mean " + s + "?"
 				f.Fix = replace("Call "+s, file.Path, u.Name.Span, s)
 			}

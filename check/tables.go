@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/internal/spelling"
 )
 
 // tables are the check's project-wide lookups: every definition of the
@@ -26,6 +27,9 @@ type tables struct {
 	sorted [3][]string
 	gen    [3]uint64
 	wasGen uint64
+	// letters holds the letters of each name of sorted, in its order
+	// (spelling.Letters), for suggest.
+	letters [3][]uint64
 	// testData maps a table to its test data files, by path; rowIDs
 	// holds the ids of their rows, made on first use (rowSet) and dropped
 	// when a test data file of the table changes.
@@ -148,6 +152,10 @@ func newTables(files []*definitions.File) *tables {
 	}
 	for k := range t.sorted {
 		sort.Strings(t.sorted[k])
+		t.letters[k] = make([]uint64, len(t.sorted[k]))
+		for i, name := range t.sorted[k] {
+			t.letters[k][i] = spelling.Letters(name)
+		}
 	}
 	return t
 }
@@ -163,6 +171,31 @@ func (t *tables) names(kind definitions.Kind) []string {
 		return t.sorted[k]
 	}
 	return nil
+}
+
+// nameList returns the sorted names of the tables, fns or flows with
+// their letters, for suggest.
+func (t *tables) nameList(kind definitions.Kind) nameList {
+	if k := namesSlot(kind); k >= 0 {
+		return nameList{names: t.sorted[k], letters: t.letters[k]}
+	}
+	return nameList{}
+}
+
+// addName puts name into the sorted names of slot k, where it is not yet.
+func (t *tables) addName(k int, name string) {
+	if i, found := slices.BinarySearch(t.sorted[k], name); !found {
+		t.sorted[k] = slices.Insert(t.sorted[k], i, name)
+		t.letters[k] = slices.Insert(t.letters[k], i, spelling.Letters(name))
+	}
+}
+
+// dropName takes name out of the sorted names of slot k.
+func (t *tables) dropName(k int, name string) {
+	if i, found := slices.BinarySearch(t.sorted[k], name); found {
+		t.sorted[k] = slices.Delete(t.sorted[k], i, i+1)
+		t.letters[k] = slices.Delete(t.letters[k], i, i+1)
+	}
 }
 
 // projectDef returns the first project definition by path order, as
@@ -274,11 +307,11 @@ func (t *tables) update(old, new *definitions.File) {
 		after := t.byName[name].first
 		if bk, ak := kindOf(before), kindOf(after); bk != ak {
 			if k := namesSlot(bk); k >= 0 {
-				t.sorted[k] = deleteSorted(t.sorted[k], name)
+				t.dropName(k, name)
 				t.gen[k]++
 			}
 			if k := namesSlot(ak); k >= 0 {
-				t.sorted[k] = insertSorted(t.sorted[k], name)
+				t.addName(k, name)
 				t.gen[k]++
 			}
 		}

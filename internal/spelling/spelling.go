@@ -53,3 +53,93 @@ func Distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Within is Distance(a, b) where that is at most k, else k+1. It works
+// out only the cells of the alignment within k of its diagonal and stops
+// as soon as no alignment can stay within k, so a name compared with
+// thousands of others (a check's "did you mean" among every table) costs
+// a few cells each, and it allocates nothing for names of up to 64 bytes.
+func Within(a, b string, k int) int {
+	if k < 0 {
+		k = 0
+	}
+	big := k + 1
+	if len(a)-len(b) > k || len(b)-len(a) > k {
+		return big
+	}
+	n := len(b) + 1
+	var buf [3 * 65]int
+	var rows []int
+	if 3*n <= len(buf) {
+		rows = buf[:3*n]
+	} else {
+		rows = make([]int, 3*n)
+	}
+	prev2, prev, cur := rows[:n], rows[n:2*n], rows[2*n:]
+	for j := range prev {
+		prev[j] = min(j, big)
+	}
+	// lastMin is the least cell of the row before; an alignment can
+	// still come back within k only through a cell of this row or, by a
+	// swap, one of the row before plus one.
+	lastMin := 0
+	for i := 1; i <= len(a); i++ {
+		lo, hi := max(1, i-k), min(len(b), i+k)
+		cur[0] = min(i, big)
+		if lo > 1 {
+			cur[lo-1] = big
+		}
+		rowMin := cur[0]
+		if lo > 1 {
+			rowMin = big
+		}
+		for j := lo; j <= hi; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				c = min(c, prev2[j-2]+1)
+			}
+			c = min(c, big)
+			cur[j] = c
+			rowMin = min(rowMin, c)
+		}
+		if hi < len(b) {
+			cur[hi+1] = big // the next row reads one cell past this row's band
+		}
+		if min(rowMin, lastMin+1) > k {
+			return big
+		}
+		lastMin = rowMin
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], big)
+}
+
+// Letters is the set of the bytes of name as bits: a-z, A-Z, 0-9 and _
+// each one of its own, every other byte the last. One edit sets or clears
+// at most two of them (a changed letter: the one gone, the one come), so
+// Distance(a, b) is at least half the bits in which Letters(a) and
+// Letters(b) differ: kept beside a long list of names, it rules out most
+// of them for a "did you mean" at the cost of an instruction each.
+func Letters(name string) uint64 {
+	var set uint64
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		bit := 63
+		switch {
+		case 'a' <= c && c <= 'z':
+			bit = int(c - 'a')
+		case 'A' <= c && c <= 'Z':
+			bit = 26 + int(c-'A')
+		case '0' <= c && c <= '9':
+			bit = 52 + int(c-'0')
+		case c == '_':
+			bit = 62
+		}
+		set |= 1 << bit
+	}
+	return set
+}
