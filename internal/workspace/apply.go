@@ -112,6 +112,10 @@ type stagedFile struct {
 	from    string // the path its text comes from, where it moves here
 	tmp     string // its new text in .tent/tmp/, once written
 	stamp   history.FileState
+	// edits are the set's edits that make data of old, where the stage
+	// comes from a change set and the file stays at its path (see
+	// readPlanned).
+	edits []change.Edit
 }
 
 // put stages a file's new text.
@@ -184,7 +188,10 @@ func (w *Workspace) stageFrom(s *change.Set, base func(rel string, f *change.Fil
 			return nil, fmt.Errorf("apply: %w", err)
 		}
 		if f.To == "" || f.To == f.Path {
-			st.put(src, old, true, mode, text)
+			sf := st.put(src, old, true, mode, text)
+			if bytes.Equal(old, f.Base) {
+				sf.edits = f.Edits
+			}
 			continue
 		}
 		dst, err := w.Resolve(f.To, true)
@@ -492,22 +499,7 @@ func (st *Stage) fileChanges() []defchange.DefChange {
 // are no definitions and are left out.
 func reread(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) (next *definitions.Index, before, after []*definitions.File) {
 	read := func(f *stagedFile) bool { return indexCandidate(f.rel) && !ig.ignored(f.rel, false) }
-	oldTexts := map[string][]byte{}
-	for _, f := range st.files {
-		if !f.existed || !read(f) {
-			continue
-		}
-		if ix != nil {
-			if of := ix.File(f.rel); of != nil && bytes.Equal(of.Src, f.old) {
-				before = append(before, of)
-				continue
-			}
-		}
-		oldTexts[f.rel] = f.old
-	}
-	if len(oldTexts) > 0 {
-		before = append(before, definitions.FromFiles(ctx, oldTexts).Files()...)
-	}
+	before = readBefore(ctx, ix, st, read)
 	if ix != nil {
 		changes := make([]definitions.FileChange, 0, len(st.files))
 		for _, f := range st.files {
@@ -528,6 +520,81 @@ func reread(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) 
 		}
 	}
 	return nil, before, definitions.FromFiles(ctx, texts).Files()
+}
+
+// readPlanned is reread for a plan that is judged and not written
+// (PlanChange), whose snapshot after nobody keeps: the files as they were
+// and what the judgement reads of them as they will be (their
+// definitions and T1xxx findings). A file whose edits each replace a name
+// with a name (a rename's, mostly) is not read again: its definitions are
+// derived from the snapshot's (definitions.File.RenamedDefinitions), in a
+// File that holds only its path, language, text and definitions. The
+// others are read as reread reads them.
+func readPlanned(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) (before, after []*definitions.File) {
+	if ix == nil {
+		_, before, after = reread(ctx, ix, st, ig)
+		return before, after
+	}
+	read := func(f *stagedFile) bool { return indexCandidate(f.rel) && !ig.ignored(f.rel, false) }
+	before = readBefore(ctx, ix, st, read)
+	derived := make([]*definitions.File, len(st.files))
+	var rest []definitions.FileChange
+	var textEdits []definitions.TextEdit
+	for i, f := range st.files {
+		if f.gone {
+			rest = append(rest, definitions.FileChange{Path: f.rel, Gone: true})
+			continue
+		}
+		if of := ix.File(f.rel); of != nil && f.edits != nil && f.from == "" && bytes.Equal(of.Src, f.old) {
+			textEdits = textEdits[:0]
+			for _, e := range f.edits {
+				textEdits = append(textEdits, definitions.TextEdit{Start: e.Start, End: e.End, Text: e.Text})
+			}
+			if defs, ok := of.RenamedDefinitions(f.data, textEdits); ok {
+				derived[i] = &definitions.File{Path: of.Path, Lang: of.Lang, Src: f.data, Definitions: defs}
+				continue
+			}
+		}
+		rest = append(rest, definitions.FileChange{Path: f.rel, Src: f.data})
+	}
+	var next *definitions.Index
+	if len(rest) > 0 {
+		next = st.readFrom(ix).UpdateFiles(ctx, rest)
+	}
+	for i, f := range st.files {
+		switch {
+		case derived[i] != nil:
+			after = append(after, derived[i])
+		case next != nil && !f.gone:
+			if nf := next.File(f.rel); nf != nil {
+				after = append(after, nf)
+			}
+		}
+	}
+	return before, after
+}
+
+// readBefore reads the stage's files as they were, as the index reads
+// them: from the snapshot ix where it holds the very text, else read
+// again. read says which files the index reads at all.
+func readBefore(ctx context.Context, ix *definitions.Index, st *Stage, read func(*stagedFile) bool) (before []*definitions.File) {
+	oldTexts := map[string][]byte{}
+	for _, f := range st.files {
+		if !f.existed || !read(f) {
+			continue
+		}
+		if ix != nil {
+			if of := ix.File(f.rel); of != nil && bytes.Equal(of.Src, f.old) {
+				before = append(before, of)
+				continue
+			}
+		}
+		oldTexts[f.rel] = f.old
+	}
+	if len(oldTexts) > 0 {
+		before = append(before, definitions.FromFiles(ctx, oldTexts).Files()...)
+	}
+	return before
 }
 
 // readFrom is the index that reread updates with the stage's new texts:

@@ -106,7 +106,7 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 	}
 	st.dropUnchanged()
 	st.readAhead = s.ReadAhead // a rename's new texts, read by its planner already
-	_, before, after := reread(ctx, ix, st, w.walkRules())
+	before, after := readPlanned(ctx, ix, st, w.walkRules())
 	if err := checkReadable(st, before, after); err != nil {
 		return nil, err
 	}
