@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tent-tools/tent-tools/internal/chromiumtest"
 	"github.com/tent-tools/tent-tools/internal/sample"
@@ -372,6 +373,39 @@ func TestBrowserDragStep(t *testing.T) {
 	waitJS(t, ctx, "the steps in their new order", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.step === 'placeOrder'`, tid("step-0")), 5*time.Second)
 	sameAsChange(t, dir, "shop", `[{"op": "moveStep", "flow": "checkout", "from": 0, "to": 1}]`)
 	wantPoints(t, dir, "change")
+}
+
+// TestBrowserDragColumn: a column dragged in the inspector below another
+// is the moveColumn the arrows send, and Alt+↑ in a column sends it too.
+func TestBrowserDragColumn(t *testing.T) {
+	t.Parallel()
+	dir := copyProject(t, "clinic")
+	s := startStudio(t, dir)
+	ctx := openPage(t, s, 1280, 800)
+	v := ready(t, ctx, -1)
+	click(t, ctx, "table-item-patients")
+	waitJS(t, ctx, "the inspector of patients", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'patients'`, tid("inspector")), 5*time.Second)
+	order := func() string {
+		return eval[string](t, ctx, fmt.Sprintf(`[...document.querySelectorAll('%s [data-testid^="column-"]')].map((e) => e.dataset.testid.slice(7)).join(',')`, tid("inspector")))
+	}
+	if got := order(); got != "fullName,born,ward" {
+		t.Fatalf("the columns before: %s", got)
+	}
+	drag(t, ctx, "col-handle-fullName", "column-ward")
+	waitFile(t, dir, "tables/patients.ts", func(s string) bool {
+		return strings.Index(s, "ward:") < strings.Index(s, "fullName:") && strings.Index(s, "born:") < strings.Index(s, "ward:")
+	}, "the column moved")
+	v = ready(t, ctx, v)
+	waitJS(t, ctx, "the columns in their new order", fmt.Sprintf(`[...document.querySelectorAll('%s [data-testid^="column-"]')].map((e) => e.dataset.testid.slice(7)).join(',') === 'born,ward,fullName'`, tid("inspector")), 5*time.Second)
+	sameAsChange(t, dir, "clinic", `[{"op": "moveColumn", "column": "patients.fullName", "after": "ward"}]`)
+
+	run(t, ctx, "Alt+↑ in fullName", chromedp.Focus(chromedp.CSS(tid("col-name-fullName"))), chromedp.KeyEvent(kb.ArrowUp, chromedp.KeyModifiers(kb.ModifierAlt)))
+	waitFile(t, dir, "tables/patients.ts", func(s string) bool {
+		return strings.Index(s, "fullName:") < strings.Index(s, "ward:") && strings.Index(s, "born:") < strings.Index(s, "fullName:")
+	}, "the column moved up")
+	ready(t, ctx, v)
+	sameAsChange(t, dir, "clinic", `[{"op": "moveColumn", "column": "patients.fullName", "after": "ward"}, {"op": "moveColumn", "column": "patients.fullName", "before": "ward"}]`)
+	wantPoints(t, dir, "change", "change")
 }
 
 // TestBrowserAddRow: a row added in the grid is addRow, in the test data.

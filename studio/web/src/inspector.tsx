@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { go } from './app';
 import { Grid } from './grid';
+import { useReorder } from './reorder';
 import type { Studio } from './store';
 import { COLUMN_TYPES, type Column, type Model, type Op, type Table } from './types';
 import { parseValue, showValue } from './values';
@@ -72,16 +73,33 @@ function TableHead({ studio, table }: { studio: Studio; table: Table }) {
   );
 }
 
+/** moveColumn is the operation that moves a table's column at index from
+ * to index to: before the column there (moved up) or after it (down). The
+ * buttons, the keys and a drag send it alike. */
+export function moveColumn(table: Table, from: number, to: number): Op | null {
+  const cols = table.columns;
+  if (from === to || from < 0 || to < 0 || from >= cols.length || to >= cols.length) return null;
+  const column = `${table.name}.${cols[from].name}`;
+  return to < from ? { op: 'moveColumn', column, before: cols[to].name } : { op: 'moveColumn', column, after: cols[to].name };
+}
+
 function Columns({ studio, model, table }: { studio: Studio; model: Model; table: Table }) {
   const tables = model.tables.map((t) => t.name);
+  const move = (from: number, to: number) => {
+    const op = moveColumn(table, from, to);
+    if (op) studio.apply([op], `move ${table.name}.${table.columns[from].name} ${to < from ? 'up' : 'down'}`);
+  };
+  const re = useReorder<HTMLDivElement>(move);
   return (
-    <div class="columns">
+    <div class={re.dragging ? 'columns dragging' : 'columns'} {...re.list}>
       <div class="colcard implicit" title="Every table has an id (text, unique), made by the framework">
         <span class="colname-fixed">id</span>
         <span class="muted">text · unique · implicit</span>
       </div>
+      {table.columns.length > 1 && <p class="muted small-note colhint">drag ⠿, or Alt+↑ / Alt+↓ in a column, to reorder</p>}
       {table.columns.map((c, i) => (
-        <ColumnRow key={table.name + '.' + c.name} studio={studio} table={table} c={c} index={i} tables={tables} />
+        <ColumnRow key={table.name + '.' + c.name} studio={studio} table={table} c={c} index={i} tables={tables}
+          move={move} cls={re.itemClass(i)} onHandle={re.handle(i)} />
       ))}
       <AddColumn studio={studio} table={table} tables={tables} />
       <Indexes studio={studio} table={table} />
@@ -128,7 +146,21 @@ function Indexes({ studio, table }: { studio: Studio; table: Table }) {
   );
 }
 
-function ColumnRow({ studio, table, c, index, tables }: { studio: Studio; table: Table; c: Column; index: number; tables: string[] }) {
+interface ColumnRowProps {
+  studio: Studio;
+  table: Table;
+  c: Column;
+  index: number;
+  tables: string[];
+  /** move moves the column at one index to another (moveColumn) */
+  move: (from: number, to: number) => void;
+  /** cls: the card's classes while a column is dragged */
+  cls: string;
+  /** onHandle starts a drag from the card's handle */
+  onHandle: (e: PointerEvent) => void;
+}
+
+function ColumnRow({ studio, table, c, index, tables, move, cls, onHandle }: ColumnRowProps) {
   const [name, setName] = useState(c.name);
   const [values, setValues] = useState((c.values ?? []).join(', '));
   const [def, setDef] = useState(showValue(c.type, c.default));
@@ -173,8 +205,14 @@ function ColumnRow({ studio, table, c, index, tables }: { studio: Studio; table:
   };
   const last = index === table.columns.length - 1;
   return (
-    <div class="colcard" data-testid={`column-${c.name}`} data-type={c.type}>
+    <div class={'colcard' + cls} data-testid={`column-${c.name}`} data-type={c.type} data-reorder-index={index}
+      onKeyDown={(e) => {
+        if ((e.target as HTMLElement).tagName === 'SELECT') return; // Alt+↓ opens a select
+        if (e.altKey && e.key === 'ArrowUp') { e.preventDefault(); move(index, index - 1); }
+        if (e.altKey && e.key === 'ArrowDown') { e.preventDefault(); move(index, index + 1); }
+      }}>
       <div class="colline">
+        <span class="handle" title="Drag to reorder" aria-hidden="true" data-testid={`col-handle-${c.name}`} onPointerDown={onHandle}>⠿</span>
         <input class="colname" aria-label={`Name of ${c.name}`} value={name} data-testid={`col-name-${c.name}`} spellcheck={false}
           onInput={(e) => setName((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') rename(); if (e.key === 'Escape') setName(c.name); }} />
@@ -183,10 +221,10 @@ function ColumnRow({ studio, table, c, index, tables }: { studio: Studio; table:
           {COLUMN_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
         </select>
         <span class="colbtns">
-          <button class="icon" title="Move up" aria-label={`Move ${c.name} up`} data-testid={`col-up-${c.name}`} disabled={index === 0}
-            onClick={() => studio.apply([{ op: 'moveColumn', column: id, before: table.columns[index - 1].name }], `move ${id} up`)}>↑</button>
-          <button class="icon" title="Move down" aria-label={`Move ${c.name} down`} data-testid={`col-down-${c.name}`} disabled={last}
-            onClick={() => studio.apply([{ op: 'moveColumn', column: id, after: table.columns[index + 1].name }], `move ${id} down`)}>↓</button>
+          <button class="icon" title="Move up (Alt+↑)" aria-label={`Move ${c.name} up`} data-testid={`col-up-${c.name}`} disabled={index === 0}
+            onClick={() => move(index, index - 1)}>↑</button>
+          <button class="icon" title="Move down (Alt+↓)" aria-label={`Move ${c.name} down`} data-testid={`col-down-${c.name}`} disabled={last}
+            onClick={() => move(index, index + 1)}>↓</button>
           <button class="icon danger" title="Remove" aria-label={`Remove ${c.name}`} data-testid={`col-remove-${c.name}`} onClick={() => setConfirm(true)}>✕</button>
         </span>
       </div>

@@ -4,7 +4,7 @@
 
 import { LISTED } from './app';
 import { highlight } from './highlight';
-import { capture } from './pointer';
+import { useReorder } from './reorder';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { State, Studio } from './store';
 import type { Finding, Flow, Func, Model, Point, Screen } from './types';
@@ -136,40 +136,13 @@ export function FlowsView({ studio, st, name }: { studio: Studio; st: State; nam
 }
 
 function FlowEditor({ studio, model, flow }: { studio: Studio; model: Model; flow: Flow }) {
-  const [drag, setDrag] = useState<{ from: number; over: number; pointer: number } | null>(null);
   const [pick, setPick] = useState('');
-  const listRef = useRef<HTMLOListElement>(null);
   const fns = new Set(model.functions.map((f) => f.name));
   const move = (from: number, to: number) => {
     if (from === to || to < 0 || to >= flow.steps.length) return;
     studio.apply([{ op: 'moveStep', flow: flow.name, from, to }], `move step ${flow.steps[from]} of ${flow.name}`);
   };
-  const overIndex = (y: number): number => {
-    const items = listRef.current ? [...listRef.current.querySelectorAll<HTMLElement>('[data-step-index]')] : [];
-    for (let i = 0; i < items.length; i++) {
-      const r = items[i].getBoundingClientRect();
-      if (y < r.top + r.height / 2) return i;
-    }
-    return Math.max(0, items.length - 1);
-  };
-  const onDown = (i: number) => (e: PointerEvent) => {
-    if (e.button !== 0) return;
-    e.preventDefault();
-    capture(e);
-    setDrag({ from: i, over: i, pointer: e.pointerId });
-  };
-  const onMove = (e: PointerEvent) => {
-    if (!drag || e.pointerId !== drag.pointer) return;
-    const over = overIndex(e.clientY);
-    if (over !== drag.over) setDrag({ ...drag, over });
-  };
-  const onUp = (e: PointerEvent) => {
-    if (!drag || e.pointerId !== drag.pointer) return;
-    const to = overIndex(e.clientY);
-    const from = drag.from;
-    setDrag(null);
-    move(from, to);
-  };
+  const re = useReorder<HTMLOListElement>(move);
   const add = () => {
     if (!pick) return;
     studio.apply([{ op: 'addStep', flow: flow.name, step: pick }], `add step ${pick} to ${flow.name}`).then((a) => a && setPick(''));
@@ -181,16 +154,15 @@ function FlowEditor({ studio, model, flow }: { studio: Studio; model: Model; flo
         <p class="chips"><span class="muted">input</span>{flow.input.map((i) => <span key={i.name} class="chip">{i.name}: {i.type === 'ref' ? '→ ' + i.ref : i.type}{i.optional ? '?' : ''}</span>)}</p>
       )}
       <h3 class="section-title">Steps <span class="muted">drag ⠿, or focus a step and press Alt+↑ / Alt+↓</span></h3>
-      <ol class={drag ? 'steps dragging' : 'steps'} ref={listRef} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => setDrag(null)}>
+      <ol class={re.dragging ? 'steps dragging' : 'steps'} {...re.list}>
         {flow.steps.map((s, i) => {
-          const cls = 'step' + (drag?.from === i ? ' lifted' : '') + (drag && drag.over === i && drag.from !== i ? (drag.from < i ? ' drop-after' : ' drop-before') : '');
           return (
-            <li key={i + ':' + s} class={cls} data-testid={`step-${i}`} data-step={s} data-step-index={i} tabIndex={0}
+            <li key={i + ':' + s} class={'step' + re.itemClass(i)} data-testid={`step-${i}`} data-step={s} data-reorder-index={i} tabIndex={0}
               onKeyDown={(e) => {
                 if (e.altKey && e.key === 'ArrowUp') { e.preventDefault(); move(i, i - 1); }
                 if (e.altKey && e.key === 'ArrowDown') { e.preventDefault(); move(i, i + 1); }
               }}>
-              <span class="handle" title="Drag to reorder" aria-hidden="true" data-testid={`step-handle-${i}`} onPointerDown={onDown(i)}>⠿</span>
+              <span class="handle" title="Drag to reorder" aria-hidden="true" data-testid={`step-handle-${i}`} onPointerDown={re.handle(i)}>⠿</span>
               <span class="stepno">{i + 1}</span>
               <a class={fns.has(s) ? 'stepname' : 'stepname bad'} href={`#/functions/${encodeURIComponent(s)}`}>{s}</a>
               <span class="grow" />
