@@ -168,13 +168,24 @@ func NewHostHandler(h *host.Handle, grants map[string]Grant, opts Options) http.
 // SDK makes its session. Sessions are counted as the SDK holds them, so
 // one closed by its client, by the idle time or by the server frees its
 // place at once.
+//
+// A request without a session id holds a place only until its answer
+// starts (its status line): then it has made its session (the SDK set
+// the answer's Mcp-Session-Id, and the place is the session's) or none
+// (the place is free). It must not wait for its handler to return: the
+// client reads the answer and sends its next request while the handler's
+// goroutine may still be unwinding (the SDK's client asks server/discover
+// first, a session server refuses it, and the client initializes at
+// once; counted until the refusal's handler returned, the discover held a
+// second place beside the client's other session, and the initialize got
+// 429 on a loaded machine).
 type sessionBound struct {
 	server *sdk.Server
 	max    int
 
 	mu      sync.Mutex
 	owner   map[string]int // session id -> the grant that made it
-	pending map[int]int    // grant -> its initializes under way
+	pending map[int]int    // grant -> its initializes whose answer has not started
 }
 
 func (b *sessionBound) handler(next http.Handler) http.Handler {
@@ -189,10 +200,43 @@ func (b *sessionBound) handler(next http.Handler) http.Handler {
 			refuseSessions(w, r, n)
 			return
 		}
-		defer func() { b.release(grant, w.Header().Get("Mcp-Session-Id")) }()
-		next.ServeHTTP(w, r)
+		sw := &settlingWriter{ResponseWriter: w, settle: func(id string) { b.release(grant, id) }}
+		defer sw.settleOnce() // an answer never started frees its place too
+		next.ServeHTTP(sw, r)
 	})
 }
+
+// settlingWriter calls settle once, with the answer's Mcp-Session-Id,
+// just before the answer's status line is written: before the client can
+// read anything of it.
+type settlingWriter struct {
+	http.ResponseWriter
+	settle func(id string)
+	once   sync.Once // the SDK may write the answer from another goroutine
+}
+
+func (w *settlingWriter) settleOnce() {
+	w.once.Do(func() { w.settle(w.Header().Get("Mcp-Session-Id")) })
+}
+
+func (w *settlingWriter) WriteHeader(status int) {
+	w.settleOnce()
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *settlingWriter) Write(p []byte) (int, error) {
+	w.settleOnce()
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush writes the status line too where nothing was written yet.
+func (w *settlingWriter) Flush() {
+	w.settleOnce()
+	http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the server's writer.
+func (w *settlingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // reserve counts a grant's live sessions and initializes under way and,
 // below the bound, counts one more initialize; it answers the count.
@@ -219,8 +263,8 @@ func (b *sessionBound) reserve(grant int) (int, bool) {
 	return n, true
 }
 
-// release ends an initialize: the session it made (id, "" where none) is
-// the grant's.
+// release ends an initialize as its answer starts: the session it made
+// (id, "" where none) is the grant's.
 func (b *sessionBound) release(grant int, id string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
