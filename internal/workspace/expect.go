@@ -29,6 +29,19 @@ import (
 // without the rest.
 const ExpectFor = 10 * time.Minute
 
+// A newer plan made on the same text of a file as an older one still
+// waiting supersedes it: the editor's buffer (or the disk) held the old
+// text when the newer plan was made, so the older plan's edits were not
+// applied there (a preview cancelled, or the same rename asked again),
+// and the older plan leaves. What its edits would have saved is then
+// recorded as what it is (outside). A plan made on the older plan's new
+// texts (a second rename after the first was applied) does not supersede
+// it: both wait. And the plans waiting keep at most maxExpectBytes of
+// texts between them: beyond it the oldest leave first, so that a client
+// that plans and never saves cannot make the server keep every plan's
+// texts for ExpectFor.
+const maxExpectBytes = 64 << 20
+
 // PlannedFile is one file of a planned change.
 type PlannedFile struct {
 	Path string // the file's path after the change
@@ -49,6 +62,7 @@ type Plan struct {
 type expects struct {
 	mu      sync.Mutex
 	waiting []*expectation
+	bytes   int // the texts the waiting plans keep, between them
 	// settling is set where the last look held back a planned file that
 	// holds another text but was written within saveSettle: an editor's
 	// save may be under way (a save truncates, then writes), so the file
@@ -68,6 +82,11 @@ type expectation struct {
 	tool     string
 	want     map[string]wanted
 	deadline time.Time
+	// base is the hash of the text each path held when the plan was made
+	// ("" for a file the plan makes), by the path that held it: a newer
+	// plan on the same base supersedes this one.
+	base  map[string]string
+	bytes int // the texts the plan keeps (old and new)
 }
 
 // wanted is what a plan wants of one path: its planned content hash (""
@@ -165,7 +184,8 @@ func (w *Workspace) modeOf(rel string) fs.FileMode {
 
 // expectPlan makes a plan wait for the editor's saves.
 func (w *Workspace) expectPlan(plan *Plan) {
-	e := &expectation{plan: plan, opts: w.opts, tool: w.tool, want: map[string]wanted{}, deadline: time.Now().Add(ExpectFor)}
+	e := &expectation{plan: plan, opts: w.opts, tool: w.tool, want: map[string]wanted{}, deadline: time.Now().Add(ExpectFor),
+		base: make(map[string]string, len(plan.Files))}
 	if e.tool == "" {
 		e.tool = plan.toolName()
 	}
@@ -174,6 +194,12 @@ func (w *Workspace) expectPlan(plan *Plan) {
 		if f.Old != nil {
 			old = history.Hash(f.Old)
 		}
+		at := f.Path
+		if f.From != "" {
+			at = f.From
+		}
+		e.base[at] = old
+		e.bytes += len(f.Old) + len(f.Text)
 		switch {
 		case f.From != "":
 			planned := history.Hash(f.Text)
@@ -189,8 +215,45 @@ func (w *Workspace) expectPlan(plan *Plan) {
 		}
 	}
 	w.expect.mu.Lock()
-	w.expect.waiting = append(w.expect.waiting, e)
+	w.expect.add(e)
 	w.expect.mu.Unlock()
+}
+
+// add makes e wait, with the older plans it supersedes (one made on the
+// same text of a file) taken out, and the oldest beyond maxExpectBytes.
+// The caller holds mu.
+func (x *expects) add(e *expectation) {
+	keep := x.waiting[:0]
+	x.bytes = 0
+	for _, old := range x.waiting {
+		if !e.supersedes(old) {
+			keep = append(keep, old)
+			x.bytes += old.bytes
+		}
+	}
+	clear(x.waiting[len(keep):])
+	x.waiting = append(keep, e)
+	x.bytes += e.bytes
+	for len(x.waiting) > 1 && x.bytes > maxExpectBytes {
+		x.bytes -= x.waiting[0].bytes
+		x.waiting[0] = nil
+		x.waiting = x.waiting[1:]
+	}
+}
+
+// supersedes reports whether the plan e was made on the same text of a
+// file as the older plan old.
+func (e *expectation) supersedes(old *expectation) bool {
+	small, large := e.base, old.base
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	for p, h := range small {
+		if oh, ok := large[p]; ok && oh == h {
+			return true
+		}
+	}
+	return false
 }
 
 // toolName is the tool a plan's summary starts with (rename, remove, ...).
@@ -290,6 +353,10 @@ func (w *Workspace) claimExpected(ctx context.Context, hs *history.Store, known 
 		}
 	}
 	w.expect.waiting = keep
+	w.expect.bytes = 0
+	for _, e := range keep {
+		w.expect.bytes += e.bytes
+	}
 	var restChanged []fileSeen
 	for _, c := range changed {
 		if !claimed[c.state.Path] {

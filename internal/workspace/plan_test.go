@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/definitions"
+	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/internal/projectgen"
 	"github.com/tent-tools/tent-tools/rename"
 )
@@ -95,4 +98,95 @@ func planStage(t *testing.T, w *Workspace, s *change.Set) *Stage {
 	st.dropUnchanged()
 	st.readAhead = s.ReadAhead
 	return st
+}
+
+// TestNewerPlanSupersedesOlder: the same rename planned again (an
+// editor's preview cancelled, then asked anew) leaves one plan waiting,
+// and the saves of that plan are still its one command point; a plan made
+// on an older plan's new texts (the first rename applied, then another)
+// waits beside it.
+func TestNewerPlanSupersedesOlder(t *testing.T) {
+	ctx := context.Background()
+	w, dir := openCopy(t)
+	if err := w.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := w.Index(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan *Plan
+	for range 3 {
+		s, err := rename.Plan(ctx, ix, "orders.buyer", "customer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan, err = w.PlanChange(ctx, ix, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := w.Waiting(); n != 1 {
+		t.Fatalf("%d plans wait after the same rename planned three times; want 1", n)
+	}
+	// The buffers hold the plan's texts: a rename planned on them waits
+	// beside it.
+	var applied []definitions.FileChange
+	for _, f := range plan.Files {
+		applied = append(applied, definitions.FileChange{Path: f.Path, Src: f.Text})
+	}
+	ix2 := ix.UpdateFiles(ctx, applied)
+	s2, err := rename.Plan(ctx, ix2, "orders.total", "amount")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan2, err := w.PlanChange(ctx, ix2, s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := w.Waiting(); n != 2 {
+		t.Fatalf("%d plans wait after a second rename planned on the first's texts; want 2", n)
+	}
+	hs, err := w.HistoryStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := hs.Last(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range plan.Files {
+		if err := os.WriteFile(filepath.Join(dir, f.Path), f.Text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	points, err := hs.Range(ctx, last, last+100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(points) != 1 || points[0].Kind != history.KindCommand || points[0].Summary != plan.Summary {
+		t.Fatalf("the saves of the newest plan: want its one command point; got %+v", points)
+	}
+	if n := w.Waiting(); n != 1 || len(plan2.Files) == 0 {
+		t.Fatalf("%d plans wait after the first was saved; want the second", n)
+	}
+}
+
+// TestWaitingPlansBounded: the plans waiting keep at most maxExpectBytes
+// of texts; beyond it the oldest leave, and the newest always waits.
+func TestWaitingPlansBounded(t *testing.T) {
+	var x expects
+	big := maxExpectBytes/2 + 1
+	for i := range 4 {
+		x.add(&expectation{base: map[string]string{fmt.Sprintf("f%d.ts", i): "h"}, bytes: big})
+	}
+	if len(x.waiting) != 1 || x.bytes != big {
+		t.Fatalf("%d plans of %d bytes wait; want the newest alone", len(x.waiting), x.bytes)
+	}
+	x.add(&expectation{base: map[string]string{"g.ts": "h"}, bytes: 2 * maxExpectBytes})
+	if len(x.waiting) != 1 || x.waiting[0].bytes != 2*maxExpectBytes {
+		t.Fatalf("a plan larger than the bound: %d plans wait; want it alone", len(x.waiting))
+	}
 }
