@@ -41,9 +41,14 @@ type Options struct {
 	// the C heap for them a quarter of a build's CPU time. What walks a
 	// tree (rename, remove) parses the few files it needs
 	// (File.SyntaxTree), and an Update of such a file parses it whole
-	// and keeps its new tree, so that only the files that change keep
-	// trees for incremental parsing. A file over 256 KB keeps none
-	// either way (maxTreeKept).
+	// and keeps its new tree, so that only the files that change one at
+	// a time (an editor's buffers) keep trees for incremental parsing.
+	// A file read again from a File that kept its tree keeps the new
+	// one. UpdateFiles of many files drops the new trees so: a rename's
+	// plan or a checkout of thousands of files would otherwise keep a
+	// tree of each (400 MB of C memory after a few plans of the hub
+	// table's rename on 5,000 tables, which Go's collector does not
+	// see). A file over 256 KB keeps none either way (maxTreeKept).
 	DropTrees bool
 	// CacheRecords has each file's index cache record (SaveCache)
 	// encoded by the worker that read the file, as soon as it is read,
@@ -289,7 +294,7 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 	w.nodes, st.words = st.nodes[:0], &w.words
 	readDefinitions(f, st, errs)
 	analyzeCode(f, st)
-	if w.dropTrees || len(src) > maxTreeKept {
+	if (w.dropTrees && (old == nil || old.Tree == nil)) || len(src) > maxTreeKept {
 		f.Tree = nil
 		tree.Close()
 	}

@@ -158,7 +158,8 @@ func (ix *Index) Indexes(p string) bool {
 // bring a snapshot up to date with many files at once (an index loaded
 // from the cache, a checkout). Changes of paths the index does not hold,
 // and texts equal to the indexed ones, change nothing; ix itself is
-// unchanged.
+// unchanged. Read in parallel, a file keeps a syntax tree only where its
+// old version had one (Options.DropTrees).
 func (ix *Index) UpdateFiles(ctx context.Context, changes []FileChange) *Index {
 	var todo []FileChange
 	for _, c := range changes {
@@ -193,8 +194,11 @@ func (ix *Index) UpdateFiles(ctx context.Context, changes []FileChange) *Index {
 		}
 		return ix
 	}
+	// Many files at once are a checkout, a rename's plan, a cache's
+	// stale files: they keep no trees but those that had one (see
+	// Options.DropTrees).
 	var next atomic.Int64
-	read := runWorkers(ctx, Options{}, func(w *worker) (out []*File) {
+	read := runWorkers(ctx, Options{DropTrees: true}, func(w *worker) (out []*File) {
 		for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
 			c := todo[i]
 			switch {

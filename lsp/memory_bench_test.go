@@ -1,0 +1,182 @@
+package lsp
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tent-tools/tent-tools/internal/projectgen"
+)
+
+// BenchmarkSessionMemory measures the server's memory over the session of
+// scripts/bench/lspbench, in this process, on the generated 5,000-table
+// project (issue 24's goal: at most half of TypeScript 7's server, after
+// the open and at the end): the open of three documents to their first
+// diagnostics, then rounds of didChange edits of a function's body and of
+// a table (each in and out again), planned renames of an ordinary table
+// and of the hub (never saved), references of the hub, hover and
+// documentSymbol. It reports the live Go heap after a collection and the
+// process's resident set (Go's heap, tree-sitter's C memory, the
+// client's share of the test) at both points. -memprofile shows what the
+// heap holds at the end. TENT_BENCH_TABLES sets another size. Run:
+//
+//	go test ./lsp -run XXX -bench SessionMemory -benchtime 1x
+func BenchmarkSessionMemory(b *testing.B) {
+	tables := 5000
+	if s := os.Getenv("TENT_BENCH_TABLES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("TENT_BENCH_TABLES=%q is no number of tables", s)
+		}
+		tables = n
+	}
+	dir := b.TempDir()
+	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: tables, Seed: 1})); err != nil {
+		b.Fatal(err)
+	}
+	const (
+		fns      = "functions/accounts2.ts"
+		ordinary = "tables/accounts2.ts"
+	)
+	for range b.N {
+		c := startInProcess(b, dir)
+		c.initialize(map[string]any{}, map[string]any{"diagnosticDelay": 0})
+		texts := map[string]string{}
+		versions := map[string]int{}
+		for _, p := range []string{fns, ordinary, hubFile} {
+			texts[p], versions[p] = c.open(p), 1
+		}
+		for _, p := range []string{fns, ordinary, hubFile} {
+			c.diagnosticsOf(0, p, func(p published) bool { return p.Version != nil && *p.Version == 1 })
+		}
+		openHeap, openRSS := memoryNow(b, "open")
+		// change puts line in after the line holding anchor, or takes it
+		// out again, and waits for that version's diagnostics.
+		change := func(rel, anchor, line string, in bool) {
+			text := texts[rel]
+			at := strings.Index(text, anchor)
+			if at < 0 {
+				b.Fatalf("no %q in %s", anchor, rel)
+			}
+			end := at + strings.IndexByte(text[at:], '\n') + 1
+			n := strings.Count(text[:end], "\n")
+			r := map[string]any{"start": pos(n, 0), "end": pos(n, 0)}
+			put := line + "\n"
+			if in {
+				text = text[:end] + put + text[end:]
+			} else {
+				r["end"], put = pos(n+1, 0), ""
+				text = text[:end] + text[end+len(line)+1:]
+			}
+			texts[rel] = text
+			versions[rel]++
+			v := versions[rel]
+			from := c.mark()
+			c.notify("textDocument/didChange", map[string]any{
+				"textDocument":   map[string]any{"uri": c.uri(rel), "version": v},
+				"contentChanges": []any{map[string]any{"range": r, "text": put}}})
+			c.diagnosticsOf(from, rel, func(p published) bool { return p.Version != nil && *p.Version == v })
+		}
+		at := func(rel, what string) map[string]any {
+			return map[string]any{"textDocument": map[string]any{"uri": c.uri(rel)}, "position": posOf(b, texts[rel], what, 0, len("export const "))}
+		}
+		with := func(p map[string]any, k string, v any) map[string]any {
+			p[k] = v
+			return p
+		}
+		for range 3 { // the warm-up and two rounds, as lsp.sh's ROUNDS=2
+			for _, in := range []bool{true, false} {
+				change(fns, "requireText(input.title, 'title')", "    await ctx.db.nosuchTable.all(nosuchName)", in)
+			}
+			for _, in := range []bool{true, false} {
+				change(ordinary, "title: text(),", "    extra: ref('nosuchTable', nosuchOptions),", in)
+			}
+			c.must("textDocument/rename", with(at(ordinary, "export const accounts2"), "newName", "ledgers2"))
+			c.must("textDocument/rename", with(at(hubFile, "export const accounts"), "newName", "members"))
+			c.must("textDocument/references", with(at(hubFile, "export const accounts"), "context", map[string]any{"includeDeclaration": true}))
+			c.must("textDocument/hover", at(ordinary, "export const accounts2"))
+			c.must("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": c.uri(fns)}})
+		}
+		endHeap, endRSS := memoryNow(b, "end")
+		b.ReportMetric(openHeap, "open-heap-MB")
+		b.ReportMetric(openRSS, "open-rss-MB")
+		b.ReportMetric(endHeap, "end-heap-MB")
+		b.ReportMetric(endRSS, "end-rss-MB")
+	}
+}
+
+// memoryNow answers the live Go heap (after a collection: what the
+// process keeps) and the resident set, both in MB, before the collection
+// (what an observer of the process sees). It logs what of the resident
+// set is Go's (the heap's objects, its free pages not yet given back,
+// the rest the runtime keeps) and what is not (tree-sitter's C memory,
+// the binary), and where TENT_BENCH_HEAPPROFILE names a file prefix it
+// writes the heap profile at point ("prefix.open.pb.gz").
+func memoryNow(b *testing.B, point string) (heap, rss float64) {
+	b.Helper()
+	rss = residentMB(b)
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/gc/heap/live:bytes"},
+	}
+	metrics.Read(s)
+	mb := func(i int) float64 { return float64(s[i].Value.Uint64()) / (1 << 20) }
+	goRes := mb(0) - mb(1)
+	runtime.GC()
+	metrics.Read(s)
+	cpu := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/cpu/classes/gc/mark/assist:cpu-seconds"},
+		{Name: "/cpu/classes/gc/mark/dedicated:cpu-seconds"}, {Name: "/cpu/classes/gc/mark/idle:cpu-seconds"}, {Name: "/cpu/classes/user:cpu-seconds"}}
+	metrics.Read(cpu)
+	b.Logf("%s: %d collections; CPU s: GC assist %.2f, dedicated %.2f, idle %.2f; user %.2f", point, cpu[0].Value.Uint64(),
+		cpu[1].Value.Float64(), cpu[2].Value.Float64(), cpu[3].Value.Float64(), cpu[4].Value.Float64())
+	b.Logf("%s: resident %.0f MB: Go %.0f MB (heap objects %.0f, free %.0f; live after a collection %.0f), the rest %.0f MB",
+		point, rss, goRes, mb(2), mb(3), mb(4), rss-goRes)
+	if os.Getenv("TENT_BENCH_CLASSES") != "" {
+		for _, d := range metrics.All() {
+			if strings.HasPrefix(d.Name, "/memory/classes/") {
+				x := []metrics.Sample{{Name: d.Name}}
+				metrics.Read(x)
+				b.Logf("  %s %.1f MB", d.Name, float64(x[0].Value.Uint64())/(1<<20))
+			}
+		}
+	}
+	if prefix := os.Getenv("TENT_BENCH_HEAPPROFILE"); prefix != "" {
+		f, err := os.Create(prefix + "." + point + ".pb.gz")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	return mb(4), rss
+}
+
+// residentMB is this process's resident set in MB (Linux's /proc).
+func residentMB(b *testing.B) float64 {
+	b.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skipf("no resident set: %v", err)
+	}
+	for line := range bytes.Lines(status) {
+		if v, ok := bytes.CutPrefix(line, []byte("VmRSS:")); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(string(v)), " kB"), 64)
+			if err != nil {
+				b.Fatalf("VmRSS %q: %v", v, err)
+			}
+			return kb / 1024
+		}
+	}
+	b.Skip("no VmRSS in /proc/self/status")
+	return 0
+}
