@@ -408,6 +408,56 @@ func TestBrowserDragColumn(t *testing.T) {
 	wantPoints(t, dir, "change", "change")
 }
 
+// TestBrowserLayout: at 1280×800 the diagram shows every box beside the
+// inspector (fitted again when the inspector narrows it) and the test
+// data grid shows every column of the shop's widest table without a
+// scroll; on a phone (390×844) the inspector is on the first screen, its
+// controls under no other pane, and its grip gives it the whole screen.
+func TestBrowserLayout(t *testing.T) {
+	t.Parallel()
+	dir := copyProject(t, "shop")
+	s := startStudio(t, dir)
+	// boxesIn: every table's box lies inside the diagram's box.
+	const boxesIn = `(() => { const svg = document.querySelector('[data-testid="diagram"] svg').getBoundingClientRect(); const bs = [...document.querySelectorAll('.tbox')]; return bs.length === 7 && bs.every((b) => { const r = b.getBoundingClientRect(); return r.left >= svg.left - 1 && r.right <= svg.right + 1 && r.top >= svg.top - 1 && r.bottom <= svg.bottom + 1; }) })()`
+	// uncovered: the control is where a tap on its middle lands.
+	uncovered := func(id string) string {
+		return fmt.Sprintf(`(() => { const e = document.querySelector(%q); const r = e.getBoundingClientRect(); const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return r.bottom <= innerHeight && !!at && (at === e || e.contains(at)) })()`, tid(id))
+	}
+
+	desk := openPage(t, s, 1280, 800)
+	ready(t, desk, -1)
+	run(t, desk, "the diagram", chromedp.Navigate(s.base+"/#/tables"))
+	waitJS(t, desk, "the diagram fitted", boxesIn, 10*time.Second)
+	click(t, desk, "table-item-orders")
+	waitJS(t, desk, "every box beside the inspector", `!!document.querySelector('[data-testid="inspector"]') && `+boxesIn, 5*time.Second)
+	click(t, desk, "table-item-products")
+	click(t, desk, "inspector-data")
+	waitJS(t, desk, "the grid", fmt.Sprintf(`Number((document.querySelector(%q)||{dataset:{}}).dataset.rows) === 5`, tid("grid")), 5*time.Second)
+	waitJS(t, desk, "every box beside the grid", boxesIn, 5*time.Second)
+	if cut := eval[[]float64](t, desk, `(() => { const g = document.querySelector('.gridscroll'); return [g.scrollWidth, g.clientWidth, document.documentElement.scrollWidth] })()`); cut[0] > cut[1] || cut[2] > 1280 {
+		t.Errorf("at 1280×800 the grid is %g wide in %g, the page %g: cut", cut[0], cut[1], cut[2])
+	}
+	if !eval[bool](t, desk, uncovered("row-delete-p5")) {
+		t.Error("at 1280×800 the last column of the grid is not on the screen")
+	}
+
+	phone := openPage(t, s, 390, 844)
+	run(t, phone, "a table on a phone", chromedp.Navigate(s.base+"/#/tables/orders"))
+	waitJS(t, phone, "the inspector", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'orders'`, tid("inspector")), 10*time.Second)
+	for _, id := range []string{"table-name", "col-name-buyer", "col-type-buyer", "inspector-data"} {
+		if !eval[bool](t, phone, uncovered(id)) {
+			t.Errorf("on a phone %s is not on the first screen, or something covers it", id)
+		}
+	}
+	if y := eval[float64](t, phone, `scrollY + document.querySelector('.work').scrollTop`); y != 0 {
+		t.Errorf("the page scrolled by %g to show the inspector", y)
+	}
+	click(t, phone, "sheet-grip")
+	waitJS(t, phone, "the inspector on the whole screen", fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().top < 20`, tid("inspector")), 5*time.Second)
+	click(t, phone, "sheet-grip")
+	waitJS(t, phone, "the diagram above the inspector again", fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().top > 200`, tid("inspector")), 5*time.Second)
+}
+
 // TestBrowserAddRow: a row added in the grid is addRow, in the test data.
 func TestBrowserAddRow(t *testing.T) {
 	t.Parallel()

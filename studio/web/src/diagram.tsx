@@ -220,7 +220,12 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
     return () => ro.disconnect();
   }, []);
 
+  // moved: the person panned or zoomed since the view was last fitted, so
+  // a change of the diagram's size (an inspector opened beside it, a
+  // wider panel, a turned phone) keeps their view instead of fitting anew.
+  const moved = useRef(false);
   const fit = (l: LayoutAnswer = lay) => {
+    moved.current = false;
     const k = Math.min(1.2, Math.max(0.05, Math.min(size.w / (l.width + 40), size.h / (l.height + 40))));
     const p = near ? l.nodes[near.focus] : undefined;
     if (p && k < 0.5) {
@@ -231,16 +236,26 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
     setView({ k, x: (size.w - l.width * k) / 2, y: (size.h - l.height * k) / 2 });
   };
 
+  // place shows a set of tables as it first opens: fitted, or around a
+  // table for the whole of a large project.
+  const place = () => {
+    const p = overview ? lay.nodes[selected ?? ''] ?? lay.nodes[around(all, allByName, null).focus] : undefined;
+    if (p) {
+      // the whole of a large project opens readable around a table, not as a cloud of dots
+      moved.current = false;
+      setView({ k: 0.6, x: size.w / 2 - p.x * 0.6, y: size.h / 2 - p.y * 0.6 });
+    } else fit(lay);
+  };
   useEffect(() => {
     if (!laying && laidShape === shape && fitted.current !== view0 && size.w > 0) {
       fitted.current = view0;
-      const p = overview ? lay.nodes[selected ?? ''] ?? lay.nodes[around(all, allByName, null).focus] : undefined;
-      if (p) {
-        // the whole of a large project opens readable around a table, not as a cloud of dots
-        setView({ k: 0.6, x: size.w / 2 - p.x * 0.6, y: size.h / 2 - p.y * 0.6 });
-      } else fit(lay);
+      place();
     }
   }, [laying, laidShape, size, view0]);
+  // the diagram's box changed size: placed again, unless the person moved the view
+  useEffect(() => {
+    if (!laying && fitted.current === view0 && !moved.current) place();
+  }, [size.w, size.h]);
 
   // bring the selected table into view where it is outside
   useEffect(() => {
@@ -257,6 +272,7 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
   }, [selected, lay]);
 
   const zoom = (f: number, cx = size.w / 2, cy = size.h / 2) => {
+    moved.current = true;
     setView((v) => {
       const k = Math.min(3, Math.max(0.05, v.k * f));
       return { k, x: cx - ((cx - v.x) * k) / v.k, y: cy - ((cy - v.y) * k) / v.k };
@@ -298,6 +314,7 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
     if (touches.current.has(e.pointerId)) touches.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
     const p = pinch.current;
     if (p && touches.current.size === 2) {
+      moved.current = true;
       const { dist, mx, my } = spread();
       const r = svgRef.current!.getBoundingClientRect();
       const cx = mx - r.left, cy = my - r.top;
@@ -312,6 +329,7 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
     const dx = e.clientX - d.px, dy = e.clientY - d.py;
     if (!d.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
     d.moved = true;
+    moved.current = true;
     setView((v) => ({ ...v, x: d.x + dx, y: d.y + dy }));
   };
   const onUp = (e: PointerEvent) => {
@@ -347,6 +365,7 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
     else if (e.key === 'ArrowUp') setView({ ...view, y: view.y + step });
     else if (e.key === 'ArrowDown') setView({ ...view, y: view.y - step });
     else return;
+    if (e.key.startsWith('Arrow')) moved.current = true;
     e.preventDefault();
   };
 

@@ -12,8 +12,14 @@ import { parseValue, showValue } from './values';
 
 export function Inspector({ studio, model, table }: { studio: Studio; model: Model; table: Table }) {
   const [tab, setTab] = useState<'columns' | 'data'>('columns');
+  // On a narrow screen the inspector is a sheet over the diagram's lower
+  // part (style.css); its grip makes it take the whole screen and back.
+  const [full, setFull] = useState(false);
   return (
-    <aside class={tab === 'data' ? 'panel wide' : 'panel'} aria-label={`Table ${table.name}`} data-testid="inspector" data-table={table.name}>
+    <aside class={'panel sheet' + (tab === 'data' ? ' wide' : '') + (full ? ' full' : '')} aria-label={`Table ${table.name}`}
+      data-testid="inspector" data-table={table.name}>
+      <button class="sheet-grip" data-testid="sheet-grip" aria-expanded={full} aria-label={full ? 'Show the diagram above the inspector' : 'Give the inspector the whole screen'}
+        onClick={() => setFull(!full)}><span aria-hidden="true" /></button>
       <TableHead studio={studio} table={table} />
       <div class="subtabs" role="tablist">
         <button role="tab" class={tab === 'columns' ? 'subtab active' : 'subtab'} aria-selected={tab === 'columns'}
