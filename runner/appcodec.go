@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -29,24 +28,7 @@ var errAppSnapshot = errors.New("not an app snapshot of this layout")
 // taken), so that a snapshot is matched to a walk without keeping 3,000
 // stamps to compare one by one.
 func stampsDigest(stamps map[string]definitions.Stamp) []byte {
-	paths := make([]string, 0, len(stamps))
-	for p := range stamps {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	h := sha256.New()
-	var buf []byte
-	for _, p := range paths {
-		s := stamps[p]
-		buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
-		buf = append(buf, p...)
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(s.Size))
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(s.MTime))
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(s.CTime))
-		buf = binary.LittleEndian.AppendUint64(buf, s.Inode)
-		h.Write(buf)
-	}
-	return h.Sum(nil)
+	return definitions.StampsDigest(stamps)
 }
 
 // anyRacy reports whether a stamp was taken too soon after its file's

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/check"
@@ -66,11 +68,10 @@ func (w *Workspace) findings(ctx context.Context, ix *definitions.Index) []diag.
 // check answers the findings of the check on the workspace's index. The
 // data answer is {"findings": [...]}.
 func (w *Workspace) check(ctx context.Context, from int) (Answer, error) {
-	ix, err := w.Index(ctx)
+	fs, err := w.checkFindings(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
-	fs := w.findings(ctx, ix)
 	if from == 0 && !w.Options().Bounded {
 		return Answer{Text: check.Text(fs), Data: check.NewAnswer(fs)}, nil
 	}
@@ -86,6 +87,107 @@ func (w *Workspace) check(ctx context.Context, from int) (Answer, error) {
 	writeMore(&b, more)
 	return Answer{Text: b.String(), Data: a}, nil
 }
+
+// checkFindings answers the findings of the check of the project. A
+// process that has not read the index answers the kept findings
+// (.tent/findings, check/kept.go) where the files they were made from
+// have the stamps they had then (and any racy one its text), the test
+// database too, and they were made by this program: without reading the
+// index cache nor checking. Otherwise it checks the index and keeps what
+// it found for the next process.
+func (w *Workspace) checkFindings(ctx context.Context) ([]diag.Finding, error) {
+	key := keptKey()
+	var cold map[string]definitions.Stamp
+	if key != "" && w.state.ColdStampsWanted() {
+		if cold = w.state.ColdStamps(ctx); cold != nil {
+			w.stampState(cold)
+			if k, err := check.DecodeKept(w.state.KeptFindings()); err == nil && k.Fits(key, cold, w.readProjectFile) {
+				return k.Findings, nil
+			}
+		}
+	}
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var before map[string]definitions.Stamp
+	if cold != nil {
+		before = w.state.IndexStamps(ix)
+		w.stampState(before)
+	}
+	fs := w.findings(ctx, ix)
+	if before != nil {
+		w.keepFindings(key, ix, before, fs)
+	}
+	return fs, nil
+}
+
+// keepFindings keeps the findings fs of ix, whose files (and test
+// database) had the stamps before when the check began, for the next
+// process (check.KeepFindings); it keeps none where the test database
+// changed during the check or could not be read (T4006: it may read the
+// next time).
+func (w *Workspace) keepFindings(key string, ix *definitions.Index, before map[string]definitions.Stamp, fs []diag.Finding) {
+	after := map[string]definitions.Stamp{}
+	w.stampState(after)
+	for _, name := range keptStateFiles {
+		b, had := before[keptStatePath(name)]
+		a, has := after[keptStatePath(name)]
+		if had != has || had && !a.Same(b) {
+			return
+		}
+	}
+	for _, f := range fs {
+		if f.Code == diag.T4006 {
+			return
+		}
+	}
+	if k, ok := check.KeepFindings(key, ix, before, fs); ok {
+		w.state.KeepFindings(k.Encode())
+	}
+}
+
+// keptStateFiles are the files of the state folder that the findings
+// depend on beside the project's: the test database (T2011), whose
+// writes may stand in its write-ahead log.
+var keptStateFiles = []string{runner.TestDBFile, runner.TestDBFile + "-wal"}
+
+// keptStatePath is the path a state file's stamp is kept under: no
+// project file has it (the walks leave .tent out).
+func keptStatePath(name string) string { return ".tent/" + name }
+
+// stampState adds the stamps of keptStateFiles to stamps.
+func (w *Workspace) stampState(stamps map[string]definitions.Stamp) {
+	for _, name := range keptStateFiles {
+		if st, ok := w.state.StateStamp(name); ok {
+			stamps[keptStatePath(name)] = st
+		}
+	}
+}
+
+// readProjectFile reads a project file as the index reads it, for the
+// kept findings' check of a file whose stamp was racy.
+func (w *Workspace) readProjectFile(p string) ([]byte, error) {
+	return definitions.ReadIndexed(w.state.FS().FS(), p)
+}
+
+// keptKey is the key of the kept findings: what makes them beside the
+// project's files, the layout of the index (definitions.CacheVersion) and
+// the program itself, by the stamp of its file, so that a new build of
+// tent-tools checks again. "" where the program's file cannot be stamped
+// (then nothing is kept).
+var keptKey = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	info, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return "check/" + strconv.Itoa(definitions.CacheVersion) + "/" +
+		strconv.FormatInt(info.Size(), 10) + "/" + strconv.FormatInt(info.ModTime().UnixNano(), 10)
+})
 
 // checkFix applies (or, dryRun, shows) every certain fix of the findings
 // as one change set, then checks again.

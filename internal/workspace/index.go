@@ -3,6 +3,8 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -567,20 +569,37 @@ func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[stri
 
 // ColdStamps stamps the files the index is read from (each file it may
 // hold, and the .gitignore files), for a tool that keeps a cache of its own
-// made from an index and the stamps it was read by (run's app snapshot),
-// and can answer from it without the index. It answers nil where that is
-// no shortcut or no sound one: the index is loaded already, or an editor's
-// unsaved text is set.
+// made from an index and the stamps it was read by (run's app snapshot,
+// check's kept findings), and can answer from it without the index. It
+// answers nil where that is no shortcut or no sound one: the index is
+// loaded already, or an editor's unsaved text is set. Its walk is kept on
+// the view, as settling's is: where the tool reads the index after all,
+// the index's look in the same call walks no second time.
 func (w *Workspace) ColdStamps(ctx context.Context) map[string]definitions.Stamp {
 	if !w.ColdStampsWanted() || w.checkFrameworkLinks() != nil {
 		return nil
 	}
-	seen, rules, _, err := w.scanOnce(ctx, newIgnores(w))
-	if err != nil {
-		return nil
+	if w.scanned == nil {
+		all := map[string]history.FileState{}
+		mark := w.news.mark()
+		start := time.Now().UnixNano()
+		err := w.statWalk(ctx, newIgnores(w), func(p string, st history.FileState) {
+			if isRulesFile(p) || indexCandidate(p) {
+				all[p] = st
+			}
+		})
+		if err != nil {
+			return nil
+		}
+		w.scanned, w.scannedAt, w.scannedMark = all, start, mark
 	}
-	maps.Copy(seen, rules)
-	return seen
+	stamps := make(map[string]definitions.Stamp, len(w.scanned))
+	for p, st := range w.scanned {
+		if isRulesFile(p) || indexCandidate(p) {
+			stamps[p] = stampFrom(st, w.scannedAt)
+		}
+	}
+	return stamps
 }
 
 // ColdStampsWanted reports whether ColdStamps would walk: no index is
@@ -635,3 +654,59 @@ func sameStamps(a, b map[string]definitions.Stamp) bool {
 // that can answer without the index (run, from its app snapshot) is seen
 // to by it.
 func (w *Workspace) HasIndex() bool { return w.index.current() != nil }
+
+// StateStamp stamps the file name of the state folder (.tent/name) as
+// the index's walk stamps a project file, for a cache whose answers depend
+// on it too (the check's kept findings hold T2011, read from the test
+// database); ok is false where there is no such regular file.
+func (w *Workspace) StateStamp(name string) (st definitions.Stamp, ok bool) {
+	seen := time.Now().UnixNano()
+	info, err := w.fsys.Lstat(stateFolder + "/" + name)
+	if err != nil || !info.Mode().IsRegular() {
+		return definitions.Stamp{}, false
+	}
+	return stampOf(info, seen), true
+}
+
+// findingsFile holds the check's kept findings (check.Kept), in the state
+// folder beside the index cache.
+const findingsFile = stateFolder + "/findings"
+
+// KeptFindings answers the bytes of the check's kept findings
+// (.tent/findings), nil where there are none to read. What they hold is
+// the check's to judge (check.DecodeKept, Kept.Fits).
+func (w *Workspace) KeptFindings() []byte {
+	if w.checkFrameworkLinks() != nil {
+		return nil
+	}
+	data, err := w.fsys.ReadFile(findingsFile)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// KeepFindings writes data as the check's kept findings, atomically: to a
+// new file of a name of its own (created exclusively, so no two writers
+// and no link share it), renamed over .tent/findings. Two processes that
+// keep at once leave one whole file, either's; a file that cannot be
+// written (a read-only project) is left out silently: it only saves time.
+func (w *Workspace) KeepFindings(data []byte) {
+	if _, err := w.stateDir(); err != nil {
+		return
+	}
+	var salt [8]byte
+	if _, err := rand.Read(salt[:]); err != nil {
+		return
+	}
+	tmp := findingsFile + "-" + hex.EncodeToString(salt[:]) + ".new"
+	f, err := w.fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr != nil || cerr != nil || w.fsys.Rename(tmp, findingsFile) != nil {
+		w.fsys.Remove(tmp)
+	}
+}
