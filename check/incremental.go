@@ -41,6 +41,14 @@ type Checker struct {
 	// depend only on the definitions they read (joinable): T2007 and
 	// T2008, by code, until a change reaches those (dropJoined).
 	joined map[string][]diag.Finding
+	// at is the snapshot last checked, by its id (definitions.SnapshotID,
+	// which keeps no snapshot): the next one's changes are read from the
+	// index's log where it can tell them. found are the places in units
+	// of the units with findings, in order, and whole says units holds a
+	// unit for every file (no stopped run left one to make).
+	at    definitions.SnapshotID
+	found []int
+	whole bool
 	// remade counts the files whose findings the last Run made anew.
 	remade int
 	// once says the Checker runs once (the package's Run): it records no
@@ -80,31 +88,28 @@ func NewChecker() *Checker {
 func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) []diag.Finding {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	files := ix.Files()
+	// The snapshot's own list of files, not a copy: a change costs the
+	// files it reaches, not a pass over the project (nor does anything
+	// below walk every file, but where files came or went).
+	files := ix.SortedFiles()
 	joinGen := c.tabs.joinGenOr()
-	ch, units := c.changeTo(files)
+	ch, units, todo := c.changeTo(ix, files)
 	c.dropJoined(ch, joinGen)
 	s := &shared{ix: ix, tables: c.tabs}
 	s.values = &values{s: s, memo: map[dep]string{}, digests: c.digests}
 	rules := registry()
 
 	if !ch.all {
-		c.stale(ch, s.values, files, units)
+		todo = c.stale(ch, s.values, files, units, todo)
 	}
-	var todo []int
-	for i, u := range units {
-		if u == nil {
-			todo = append(todo, i)
-		}
-	}
+	slices.Sort(todo)
 	c.remake(ctx, s, rules, files, units, todo)
 
 	// The findings in a full Run's order: rule by rule, file by file.
-	var found []*unit
-	for _, u := range units {
-		if u != nil && u.any {
-			found = append(found, u)
-		}
+	foundAt := c.foundAfter(ch, units, todo)
+	found := make([]*unit, len(foundAt))
+	for k, i := range foundAt {
+		found[k] = units[i]
 	}
 	var out []diag.Finding
 	for _, f := range c.tabs.found {
@@ -137,6 +142,42 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 		}
 	}
 	c.files, c.units, c.remade = files, units, remade
+	c.at, c.found, c.whole = ix.ID(), foundAt, remade == len(todo)
+	return out
+}
+
+// foundAfter answers the places in units of the units with findings, in
+// order. Where units is the last run's list with the units at todo made
+// again (ch.aligned), that is the last run's places less todo's, with
+// those of todo's that found something; else every unit is looked at.
+func (c *Checker) foundAfter(ch *change, units []*unit, todo []int) []int {
+	var out []int
+	if !ch.aligned {
+		for i, u := range units {
+			if u != nil && u.any {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	out = make([]int, 0, len(c.found)+len(todo))
+	k := 0
+	for _, i := range c.found {
+		for ; k < len(todo) && todo[k] < i; k++ {
+			if u := units[todo[k]]; u != nil && u.any {
+				out = append(out, todo[k])
+			}
+		}
+		if k < len(todo) && todo[k] == i {
+			continue // made again: the loop above or below takes it
+		}
+		out = append(out, i)
+	}
+	for ; k < len(todo); k++ {
+		if u := units[todo[k]]; u != nil && u.any {
+			out = append(out, todo[k])
+		}
+	}
 	return out
 }
 
@@ -184,8 +225,8 @@ func (c *Checker) runJoined(ctx context.Context, rule Rule, s *shared) []diag.Fi
 // stale finds, through the index of lookups, the units whose lookups ch
 // alters: each lookup filed under a key the change touches is worked out
 // again and compared. Those units are taken out of units (and of the
-// index), to be made again.
-func (c *Checker) stale(ch *change, v *values, files []*definitions.File, units []*unit) {
+// index), to be made again: their places are added to todo.
+func (c *Checker) stale(ch *change, v *values, files []*definitions.File, units []*unit, todo []int) []int {
 	var hit []*unit
 	for _, k := range ch.keys() {
 		for _, r := range c.uses[k] {
@@ -202,7 +243,9 @@ func (c *Checker) stale(ch *change, v *values, files []*definitions.File, units 
 		c.uses.remove(u)
 		i := sort.Search(len(files), func(i int) bool { return files[i].Path >= u.file.Path })
 		units[i] = nil
+		todo = append(todo, i)
 	}
+	return todo
 }
 
 // remake makes the findings of the files at the indexes todo, on a pool of
@@ -249,6 +292,9 @@ func (c *Checker) remake(ctx context.Context, s *shared, rules []Rule, files []*
 // a new one, as far as the lookups of unchanged files can tell.
 type change struct {
 	all bool // nothing was checked before: everything is new
+	// aligned says the files are the last snapshot's paths, in the same
+	// places (no file came or went): units is the last run's list.
+	aligned bool
 	// names are the names that changed files declare or declared.
 	names map[string]bool
 	// tables are the tables whose test data files changed.
@@ -347,21 +393,37 @@ func (ch *change) touch(old, new *definitions.File) {
 // a new project: the tables made anew, every file's findings made again.
 const remakeAll = 4
 
-// changeTo works out what changed from the last snapshot to files, brings
-// the tables up to date, and lines up the units of the files that did not
-// change with files (nil for the others).
-func (c *Checker) changeTo(files []*definitions.File) (*change, []*unit) {
+// changeTo works out what changed from the last snapshot to ix (whose
+// files are files), brings the tables up to date, and lines up the units
+// of the files that did not change with files (nil for the others, whose
+// places todo lists).
+func (c *Checker) changeTo(ix *definitions.Index, files []*definitions.File) (*change, []*unit, []int) {
 	ch := &change{names: map[string]bool{}, tables: map[string]bool{}}
 	var pairs [][2]*definitions.File
 	var units []*unit
+	var todo []int
 	if c.tabs != nil && !c.once {
-		pairs, units = c.pairs(files)
+		if pairs, todo, ch.aligned = c.logged(ix, files); ch.aligned {
+			units = c.units
+		} else {
+			pairs, units, ch.aligned = c.pairs(files)
+			todo = nil
+			for i, u := range units {
+				if u == nil {
+					todo = append(todo, i)
+				}
+			}
+		}
 	}
 	if units == nil || len(pairs) > len(files)/remakeAll {
-		ch.all = true
+		ch.all, ch.aligned = true, false
 		ch.gone = c.files
 		c.tabs, c.uses = newTables(files), depIndex{}
-		return ch, make([]*unit, len(files))
+		todo = make([]int, len(files))
+		for i := range todo {
+			todo[i] = i
+		}
+		return ch, make([]*unit, len(files)), todo
 	}
 	gen, was := c.tabs.gen, c.tabs.wasGen
 	for _, pr := range pairs {
@@ -375,14 +437,47 @@ func (c *Checker) changeTo(files []*definitions.File) (*change, []*unit) {
 		ch.sorted[k] = gen[k] != c.tabs.gen[k]
 	}
 	ch.was = was != c.tabs.wasGen
-	return ch, units
+	return ch, units, todo
+}
+
+// logged answers, from the index's log of changes (ChangedSince), the
+// files that changed since the last snapshot checked and their places,
+// their units taken out of units and of the index, where no file came or
+// went and the last run made every unit; else ok is false, and nothing
+// is taken out (pairs compares the files).
+func (c *Checker) logged(ix *definitions.Index, files []*definitions.File) (pairs [][2]*definitions.File, at []int, ok bool) {
+	if !c.whole || len(files) != len(c.files) {
+		return nil, nil, false
+	}
+	paths, ok := ix.ChangedSince(c.at)
+	if !ok || len(paths) > len(files)/remakeAll {
+		return nil, nil, false
+	}
+	for _, p := range paths {
+		i := sort.Search(len(files), func(i int) bool { return files[i].Path >= p })
+		if i == len(files) || files[i].Path != p || c.files[i].Path != p {
+			return nil, nil, false // came or went
+		}
+		if files[i] != c.files[i] {
+			pairs = append(pairs, [2]*definitions.File{c.files[i], files[i]})
+			at = append(at, i)
+		}
+	}
+	for _, i := range at {
+		if c.units[i] != nil {
+			c.uses.remove(c.units[i])
+			c.units[i] = nil
+		}
+	}
+	return pairs, at, true
 }
 
 // pairs walks the last snapshot's files and files side by side (both by
 // path), and answers the files that changed, came or went (old, new; nil
 // where there is none), and files' units where they did not change, nil
-// for the others, whose old units it takes out of the index.
-func (c *Checker) pairs(files []*definitions.File) ([][2]*definitions.File, []*unit) {
+// for the others, whose old units it takes out of the index; aligned
+// says no file came or went (the units are the last run's list).
+func (c *Checker) pairs(files []*definitions.File) ([][2]*definitions.File, []*unit, bool) {
 	var pairs [][2]*definitions.File
 	old := c.files
 	if len(old) == len(files) {
@@ -408,7 +503,7 @@ func (c *Checker) pairs(files []*definitions.File) ([][2]*definitions.File, []*u
 					units[i] = nil
 				}
 			}
-			return pairs, units
+			return pairs, units, true
 		}
 		pairs = pairs[:0]
 	}
@@ -441,7 +536,7 @@ func (c *Checker) pairs(files []*definitions.File) ([][2]*definitions.File, []*u
 			j++
 		}
 	}
-	return pairs, units
+	return pairs, units, false
 }
 
 // codeShape hashes what the index infers sends and calls from in one file:

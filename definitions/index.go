@@ -46,6 +46,101 @@ type Index struct {
 	// The row sites (rowsites.go), joined on first use.
 	rowsOnce sync.Once
 	rowsBy   rowSiteMap
+
+	// log is the lineage's log of changes and at this snapshot's number
+	// in it (ChangedSince).
+	log *changeLog
+	at  uint64
+}
+
+// changeLog is the log of the snapshots of one lineage (those Update and
+// UpdateFiles make from one Build, in a line or branching): each one's
+// number, the number of the snapshot it was made from and the paths in
+// which the two differ, so that a caller that checked one snapshot learns
+// what differs in a later one without comparing every file
+// (ChangedSince). It keeps the last maxChangeSteps steps, a few paths
+// each: no snapshot is kept.
+type changeLog struct {
+	mu    sync.Mutex
+	last  uint64
+	steps map[uint64]changeStep
+	order []uint64 // the kept steps' numbers, oldest first
+}
+
+// changeStep is how one snapshot was made: from which, changing which
+// paths.
+type changeStep struct {
+	from  uint64
+	paths []string
+}
+
+// maxChangeSteps bounds a changeLog: a caller that looks again after more
+// snapshots than that compares the files.
+const maxChangeSteps = 256
+
+// record numbers a snapshot made from the one numbered from by changing
+// paths.
+func (l *changeLog) record(from uint64, paths []string) uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.steps == nil {
+		l.steps = map[uint64]changeStep{}
+	}
+	l.last++
+	l.steps[l.last] = changeStep{from: from, paths: paths}
+	l.order = append(l.order, l.last)
+	if len(l.order) > maxChangeSteps {
+		delete(l.steps, l.order[0])
+		l.order = l.order[1:]
+	}
+	return l.last
+}
+
+// SnapshotID names a snapshot within its lineage, for ChangedSince,
+// without keeping it. The zero SnapshotID names none.
+type SnapshotID struct {
+	log *changeLog
+	at  uint64
+}
+
+// ID returns the id of this snapshot.
+func (ix *Index) ID() SnapshotID { return SnapshotID{log: ix.log, at: ix.at} }
+
+// ChangedSince answers the paths of the files in which ix differs from
+// the snapshot m names (changed, come or gone), sorted, where ix was made
+// from that one by Updates and UpdateFiles (within the last
+// maxChangeSteps of its lineage). Where that is not known (the zero
+// SnapshotID, another Build, a snapshot not made from m's, or made too
+// long after it), ok is false: compare the files. A path may be answered
+// whose file is the same again.
+func (ix *Index) ChangedSince(m SnapshotID) (paths []string, ok bool) {
+	if m.log == nil || m.log != ix.log {
+		return nil, false
+	}
+	if m.at == ix.at {
+		return []string{}, true
+	}
+	l := ix.log
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for at, n := ix.at, 0; at != m.at; n++ {
+		st, found := l.steps[at]
+		if !found || n == maxChangeSteps {
+			return nil, false
+		}
+		paths = append(paths, st.paths...)
+		at = st.from
+	}
+	slices.Sort(paths)
+	return slices.Compact(paths), true
+}
+
+// derived returns a new snapshot of ix's lineage made from ix by changing
+// paths (its files and sorted lists to be set by the caller).
+func (ix *Index) derived(paths ...string) *Index {
+	next := &Index{ignore: ix.ignore, lineage: ix.lineage, log: ix.log}
+	next.at = ix.log.record(ix.at, paths)
+	return next
 }
 
 // code returns the snapshot's code lookups, made on first use.
@@ -60,7 +155,7 @@ func newIndex(files []*File, ign *ignoreSet) *Index {
 	for _, f := range files {
 		byPath[f.Path] = f
 	}
-	ix := &Index{files: fileMap{base: byPath}, ignore: ign, lineage: &codeLineage{}}
+	ix := &Index{files: fileMap{base: byPath}, ignore: ign, lineage: &codeLineage{}, log: &changeLog{}}
 	ix.sorted = make([]*File, 0, len(byPath))
 	for _, f := range byPath {
 		ix.sorted = append(ix.sorted, f)
@@ -112,7 +207,7 @@ func (ix *Index) Update(p string, src []byte) *Index {
 	if src != nil && old != nil && old.Src != nil && bytes.Equal(old.Src, src) {
 		return ix
 	}
-	next := &Index{ignore: ix.ignore, lineage: ix.lineage}
+	next := ix.derived(p)
 	i := sort.Search(len(ix.sorted), func(i int) bool { return ix.sorted[i].Path >= p })
 	if src == nil {
 		next.files = ix.files.with(p, nil)
@@ -230,7 +325,11 @@ const parallelUpdates = 4
 // replaced returns a new snapshot with the files of put in place of ix's
 // (nil: the file is gone), sharing the rest and the lineage's joins.
 func (ix *Index) replaced(put map[string]*File) *Index {
-	next := &Index{ignore: ix.ignore, lineage: ix.lineage}
+	changed := make([]string, 0, len(put))
+	for p := range put {
+		changed = append(changed, p)
+	}
+	next := ix.derived(changed...)
 	if len(ix.files.over)+len(put) <= maxFileOverlay {
 		over := make(map[string]*File, len(ix.files.over)+len(put))
 		maps.Copy(over, ix.files.over)
@@ -325,6 +424,14 @@ func (m fileMap) with(p string, f *File) fileMap {
 // Files returns the indexed files, sorted by path.
 func (ix *Index) Files() []*File {
 	return append([]*File(nil), ix.sorted...)
+}
+
+// SortedFiles returns the indexed files, sorted by path, as Files does,
+// but the snapshot's own list, not a copy: the caller must not change it.
+// It is for a caller that looks at the files on every change (the
+// incremental check), which would otherwise copy them all each time.
+func (ix *Index) SortedFiles() []*File {
+	return ix.sorted
 }
 
 // File returns the indexed file at path, or nil.

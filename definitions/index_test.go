@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -392,5 +393,52 @@ func TestWithoutTrees(t *testing.T) {
 	}
 	if got, want := dumpIndex(next), dumpIndex(with.Update("tables/users.ts", src)); got != want {
 		t.Errorf("Update without the old tree differs\n--- without\n%s\n--- with\n%s", got, want)
+	}
+}
+
+// TestChangedSince: a snapshot made from another by Updates and
+// UpdateFiles answers the paths in which they differ, and "not known"
+// for another lineage, a sibling, an older snapshot or one too far back.
+func TestChangedSince(t *testing.T) {
+	ctx := context.Background()
+	root := FromFiles(ctx, smallProject())
+	src := func(s string) []byte { return []byte("export const " + s + " = 1\n") }
+	a := root.Update("lib/a.ts", src("a"))
+	b := a.Update("tables/users.ts", nil)
+	c := b.UpdateFiles(ctx, []FileChange{{Path: "lib/c.ts", Src: src("c")}, {Path: "lib/a.ts", Src: src("a2")}})
+	sibling := a.Update("lib/s.ts", src("s"))
+	tests := []struct {
+		name    string
+		ix      *Index
+		since   SnapshotID
+		want    []string
+		unknown bool
+	}{
+		{"itself", c, c.ID(), []string{}, false},
+		{"one step", a, root.ID(), []string{"lib/a.ts"}, false},
+		{"three steps, a path twice", c, root.ID(), []string{"lib/a.ts", "lib/c.ts", "tables/users.ts"}, false},
+		{"from the middle", c, a.ID(), []string{"lib/a.ts", "lib/c.ts", "tables/users.ts"}, false},
+		{"an unchanged update is the same snapshot", a.Update("lib/a.ts", src("a")), a.ID(), []string{}, false},
+		{"a sibling", sibling, b.ID(), nil, true},
+		{"an older snapshot", root, a.ID(), nil, true},
+		{"another build", FromFiles(ctx, smallProject()), root.ID(), nil, true},
+		{"no snapshot", a, SnapshotID{}, nil, true},
+	}
+	for _, tt := range tests {
+		got, ok := tt.ix.ChangedSince(tt.since)
+		if ok == tt.unknown || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: ChangedSince = %q, %v; want %q, %v", tt.name, got, ok, tt.want, !tt.unknown)
+		}
+	}
+	// Past maxChangeSteps the oldest steps are forgotten.
+	ix := root
+	for i := range maxChangeSteps + 1 {
+		ix = ix.Update("lib/a.ts", src(fmt.Sprintf("a%d", i)))
+	}
+	if _, ok := ix.ChangedSince(root.ID()); ok {
+		t.Error("a snapshot more steps away than the log keeps is answered")
+	}
+	if got, ok := ix.ChangedSince(ix.ID()); !ok || len(got) != 0 {
+		t.Errorf("a snapshot since itself: %q, %v", got, ok)
 	}
 }

@@ -78,6 +78,9 @@ type client struct {
 	// nil answers null.
 	answer func(method string, params json.RawMessage) any
 	stderr bytes.Buffer
+	// patience is how long waitFor waits (0: 30 s); a benchmark that
+	// indexes 10,000 tables on a loaded machine waits longer.
+	patience time.Duration
 }
 
 // start starts the server on dir, with the flags args, without
@@ -249,7 +252,11 @@ func (c *client) notify(method string, params any) {
 // with the method that ok accepts, and returns it with the index after it.
 func (c *client) waitFor(from int, method string, ok func(json.RawMessage) bool) (json.RawMessage, int) {
 	c.t.Helper()
-	deadline := time.After(30 * time.Second)
+	patience := c.patience
+	if patience == 0 {
+		patience = 30 * time.Second
+	}
+	deadline := time.After(patience)
 	for {
 		c.mu.Lock()
 		for i := from; i < len(c.notes); i++ {

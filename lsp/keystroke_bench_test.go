@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tent-tools/tent-tools/internal/projectgen"
 )
@@ -34,6 +35,7 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 				b.Fatal(err)
 			}
 			c := startInProcess(b, dir)
+			c.patience = 5 * time.Minute // the first index of 10,000 tables, under load
 			c.initialize(map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": true}}},
 				map[string]any{"diagnosticDelay": 0})
 			texts := map[string]string{}
