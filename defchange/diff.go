@@ -145,7 +145,8 @@ func pair(o, n entry, renames Renames) []DefChange {
 			renamed["columns."+c.old] = "columns." + c.new
 		}
 	}
-	fields := diffFields(flatten(o.def, o.src), flatten(n.def, n.src), renamed)
+	a, b := flattenPair(o, n, renamed)
+	fields := diffFields(a, b, renamed)
 	var out []DefChange
 	main := DefChange{Definition: o.def.Name, Kind: KindOf(o.def.Kind), Action: Change, Fields: nonNil(fields)}
 	if o.def.Name != n.def.Name {

@@ -15,6 +15,9 @@ type fieldSet struct {
 	paths    []string
 	text     map[string]string
 	entities map[string]string // "columns.buyer" -> "ref('users')"
+	// same holds the paths of the properties read as one field of no
+	// text (flattenPair).
+	same map[string]bool
 }
 
 // entityFolders are the fields whose keys name entities: a table's
@@ -23,13 +26,158 @@ var entityFolders = map[string]bool{"columns": true, "input": true}
 
 // flatten reads a definition's fields from its declarative tree.
 func flatten(d *definitions.Definition, src []byte) *fieldSet {
-	fs := &fieldSet{text: map[string]string{}, entities: map[string]string{}}
+	return flattenSkipping(d, src, nil)
+}
+
+// flattenSkipping is flatten with the properties at the paths of same
+// (top-level keys, and "columns.buyer" for an entity) each read as one
+// field of no text, sameField + the path, instead of their fields.
+func flattenSkipping(d *definitions.Definition, src []byte, same map[string]bool) *fieldSet {
+	fs := &fieldSet{text: map[string]string{}, entities: map[string]string{}, same: same}
 	if d.Arg == nil {
 		fs.add("arg", text(src, d.Stmt))
 		return fs
 	}
 	fs.walk(d.Arg, "", src)
 	return fs
+}
+
+// sameField starts the path of a property that reads the same in both
+// versions of a definition (flattenPair). No key starts with it.
+const sameField = "\x00"
+
+// flattenPair flattens two versions of a definition for diffFields. A
+// property that reads the same in both (sameValue) and stands once in
+// each, at the top level or as one entity (a column, an input field), is
+// one field of no text on each side rather than its fields: equal on both
+// sides, it changes nothing, and its one path stands where its fields
+// stood, so that diffFields orders the others as it orders them all. A
+// rename changes hundreds of definitions in one property each (a ref, a
+// run).
+// renamed maps the entities of o renamed (see diffFields): those are
+// never one field, since their paths move.
+func flattenPair(o, n entry, renamed map[string]string) (*fieldSet, *fieldSet) {
+	oa, na := o.def.Arg, n.def.Arg
+	if oa == nil || na == nil || oa.Kind != definitions.ValObject || na.Kind != definitions.ValObject {
+		return flatten(o.def, o.src), flatten(n.def, n.src)
+	}
+	same := map[string]bool{}
+	sameProps(oa, o.src, na, n.src, "", renamed, same)
+	if len(same) == 0 {
+		return flatten(o.def, o.src), flatten(n.def, n.src)
+	}
+	return flattenSkipping(o.def, o.src, same), flattenSkipping(n.def, n.src, same)
+}
+
+// sameProps adds to same the paths of the properties of two object
+// values (at path) that read the same, each key standing once in each;
+// within an entity folder (columns, input) it looks at each entity. A
+// level where a key holds a dot is left whole: its paths could meet
+// another property's.
+func sameProps(a *definitions.Value, asrc []byte, b *definitions.Value, bsrc []byte, path string, renamed map[string]string, same map[string]bool) {
+	if dotted(a) || dotted(b) {
+		return
+	}
+	moved := map[string]bool{}
+	for from, to := range renamed {
+		moved[from], moved[to] = true, true
+	}
+	bByKey := uniqueProps(b)
+	for key, ap := range uniqueProps(a) {
+		bp, ok := bByKey[key]
+		sub := join(path, key)
+		if !ok || moved[sub] {
+			continue
+		}
+		holdsMoved := false
+		for m := range moved {
+			holdsMoved = holdsMoved || strings.HasPrefix(m, sub+".")
+		}
+		switch {
+		case !holdsMoved && sameProp(ap, asrc, bp, bsrc):
+			same[sub] = true
+		case path == "" && entityFolders[key] && ap.Value != nil && bp.Value != nil &&
+			ap.Value.Kind == definitions.ValObject && bp.Value.Kind == definitions.ValObject && !ap.Shorthand && !bp.Shorthand:
+			sameProps(ap.Value, asrc, bp.Value, bsrc, key, renamed, same)
+		}
+	}
+}
+
+// dotted reports whether a key of an object holds a dot or starts as the
+// path of a same field does.
+func dotted(v *definitions.Value) bool {
+	for _, p := range v.Props {
+		if strings.Contains(p.Key, ".") || strings.HasPrefix(p.Key, sameField) {
+			return true
+		}
+	}
+	return false
+}
+
+// uniqueProps maps the keys that stand once among an object's properties
+// to their properties.
+func uniqueProps(v *definitions.Value) map[string]*definitions.Prop {
+	out := make(map[string]*definitions.Prop, len(v.Props))
+	twice := map[string]bool{}
+	for _, p := range v.Props {
+		switch {
+		case p.Key == "":
+		case out[p.Key] != nil || twice[p.Key]:
+			delete(out, p.Key)
+			twice[p.Key] = true
+		default:
+			out[p.Key] = p
+		}
+	}
+	return out
+}
+
+// sameProp reports whether two properties flatten alike: walk and render
+// read a property's shorthand text, or its value.
+func sameProp(a *definitions.Prop, asrc []byte, b *definitions.Prop, bsrc []byte) bool {
+	if a.Shorthand || a.Value == nil || b.Shorthand || b.Value == nil {
+		return a.Shorthand == b.Shorthand && (a.Value == nil) == (b.Value == nil) && text(asrc, a.Span) == text(bsrc, b.Span)
+	}
+	return sameValue(a.Value, asrc, b.Value, bsrc)
+}
+
+// sameValue reports whether two values flatten alike: of one kind, with
+// the same strings, numbers' and code's texts, items and properties, as
+// walk and render read them.
+func sameValue(a *definitions.Value, asrc []byte, b *definitions.Value, bsrc []byte) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case definitions.ValString:
+		return a.Str == b.Str
+	case definitions.ValBool:
+		return a.Bool == b.Bool
+	case definitions.ValNull:
+		return true
+	case definitions.ValArray, definitions.ValCall:
+		if a.Str != b.Str || len(a.Items) != len(b.Items) {
+			return false
+		}
+		for i := range a.Items {
+			if !sameValue(a.Items[i], asrc, b.Items[i], bsrc) {
+				return false
+			}
+		}
+		return true
+	case definitions.ValObject:
+		if len(a.Props) != len(b.Props) {
+			return false
+		}
+		for i, p := range a.Props {
+			q := b.Props[i]
+			if p.Key != q.Key || !sameProp(p, asrc, q, bsrc) {
+				return false
+			}
+		}
+		return true
+	}
+	return text(asrc, a.Span) == text(bsrc, b.Span) // numbers as written, code, unreadable values
 }
 
 func (fs *fieldSet) add(path, s string) {
@@ -52,6 +200,10 @@ func (fs *fieldSet) walk(v *definitions.Value, path string, src []byte) {
 		folder := entityFolders[path]
 		for _, p := range v.Props {
 			sub := join(path, p.Key)
+			if fs.same[sub] && (path == "" || folder) {
+				fs.add(sameField+sub, "")
+				continue
+			}
 			if folder {
 				fs.entities[sub] = render(p.Value, src)
 			}
