@@ -3,15 +3,20 @@ package definitions
 // This file derives the definitions of a file after a rename's edits from
 // the definitions it had, without parsing it again. A rename replaces
 // names with names: an identifier with another, the inside of a string
-// literal with a name. Such an edit leaves the file's syntax as it was
-// (the same tree, its ranges moved), so its definitions are the old ones
-// with their spans moved and the names at the edited spans replaced; the
-// typed parts (Table, Fn, ...) are read again from the field tree, as a
-// parse and the index cache read them (readTyped). Anything else (an
-// insertion, an alias written, a name that TypeScript reads as a word of
-// its own, an edit of a builder's name) is not derived: the caller reads
-// the file. TestRenamedDefinitionsAreAParse holds the derivation to a
-// parse of the new text.
+// literal with a name, and a few forms around an alias (an import's
+// `x as y` written `y`, or `x` written `y as x`; an export's alias
+// likewise; a shorthand `{ x }` written `{ x: y }`). None of them changes
+// a definition's syntax, and none changes which names the file binds
+// where the rename renames a binding with every reference to it, so the
+// definitions are the old ones with their spans moved and the names at
+// the edited spans replaced; the typed parts (Table, Fn, ...) are read
+// again from the field tree, as a parse and the index cache read them
+// (readTyped). Anything else (an insertion, a word TypeScript reads as
+// its own, an edit of a builder's name or of an import of 'tent', a
+// reference renamed apart from its binding) is not derived: the caller
+// reads the file. TestRenamedDefinitionsAreAParse and
+// TestRandomNameEditsDeriveAsParsed hold the derivation to a parse of
+// the new text.
 
 import (
 	"bytes"
@@ -27,11 +32,11 @@ type TextEdit struct {
 
 // RenamedDefinitions answers the definitions that src, f's text with
 // edits applied (sorted, not overlapping), reads as, derived from f's own
-// where every edit replaces a name with a name (see the top of this
-// file); ok is false where they cannot be derived, and the file must be
-// read. f must be a TypeScript file without syntax errors (no T1xxx
-// finding), whose new text then has none either. The definitions are
-// new: f's are not changed.
+// where the edits are a rename's (see the top of this file); ok is false
+// where they cannot be derived, and the file must be read. f must be a
+// TypeScript file without syntax errors (no T1xxx finding), whose new
+// text then has none either. The definitions are new: f's are not
+// changed.
 func (f *File) RenamedDefinitions(src []byte, edits []TextEdit) (defs []*Definition, ok bool) {
 	if (f.Lang != LangTS && f.Lang != LangTSX) || f.Src == nil || len(edits) == 0 {
 		return nil, false
@@ -41,10 +46,13 @@ func (f *File) RenamedDefinitions(src []byte, edits []TextEdit) (defs []*Definit
 			return nil, false
 		}
 	}
-	if !nameEdits(f.Src, src, edits) {
+	if !appliedAs(f.Src, src, edits) {
 		return nil, false
 	}
-	s := &shifter{old: f.Src, src: src, edits: edits, used: make([]bool, len(edits)), rebound: map[string]bool{}}
+	s := &shifter{old: f.Src, src: src, edits: edits, kinds: make([]editKind, len(edits)), used: make([]bool, len(edits)), rebound: map[string]string{}}
+	if !s.classify(f) {
+		return nil, false
+	}
 	defs = make([]*Definition, 0, len(f.Definitions))
 	for _, d := range f.Definitions {
 		nd, ok := s.definition(d)
@@ -56,48 +64,124 @@ func (f *File) RenamedDefinitions(src []byte, edits []TextEdit) (defs []*Definit
 	if f.Definitions == nil {
 		defs = nil
 	}
-	if !s.outside(f) {
+	if !s.bindings(f) {
 		return nil, false
 	}
 	return defs, true
 }
 
-// outside takes the edits that no definition's statement holds: each must
-// replace a name the index knows the meaning of (a reference to a
-// top-level binding, an import's name from a module other than 'tent',
-// an export's name). Where a top-level binding is renamed (an import's
-// local name, a definition's name), every reference to it must be too:
-// whether a call in a field tree is a builder's depends on which names
-// the file binds.
-func (s *shifter) outside(f *File) bool {
-	edited := make(map[Span]bool, len(s.edits))
+// editKind is what one edit of a rename does.
+type editKind uint8
+
+const (
+	// editName replaces a name with a name.
+	editName editKind = iota + 1
+	// editUnalias writes an import's `x as y` (or an export's) as `y`.
+	editUnalias
+	// editAlias writes an import's `x` as `y as x`.
+	editAlias
+	// editShorthand writes a shorthand `{ x }` as `{ x: y }`.
+	editShorthand
+)
+
+// classify says what each edit does, where it is one of a rename's
+// (editKind), and which top-level bindings the edits rename (rebound):
+// an import's local name. A definition's name is found by definition.
+func (s *shifter) classify(f *File) bool {
 	for i, e := range s.edits {
-		edited[Span{e.Start, e.End}] = true
+		old := s.old[e.Start:e.End]
+		sp := Span{e.Start, e.End}
+		switch {
+		case plainName(old) && plainName([]byte(e.Text)):
+			if e.Start > 0 && IdentByte(s.old[e.Start-1]) || e.End < len(s.old) && IdentByte(s.old[e.End]) {
+				return false // part of a longer word
+			}
+			s.kinds[i] = editName
+		default:
+			for _, imp := range f.Imports {
+				switch {
+				case imp.ImportedSpan != imp.LocalSpan && sp == Span{imp.ImportedSpan.Start, imp.LocalSpan.End} && e.Text == imp.Local:
+					s.kinds[i] = editUnalias
+				case imp.ImportedSpan == imp.LocalSpan && sp == imp.LocalSpan && plainName(old) &&
+					strings.HasSuffix(e.Text, " as "+imp.Local) && plainName([]byte(strings.TrimSuffix(e.Text, " as "+imp.Local))):
+					s.kinds[i] = editAlias
+				default:
+					continue
+				}
+				if imp.Module == moduleTent || imp.Module == moduleTentUI || !plainName([]byte(imp.Local)) {
+					return false
+				}
+			}
+			for _, ex := range f.Exports {
+				if ex.ExportedSpan != ex.LocalSpan && sp == (Span{ex.LocalSpan.Start, ex.ExportedSpan.End}) && e.Text == ex.Exported && plainName([]byte(ex.Exported)) {
+					s.kinds[i] = editUnalias
+				}
+			}
+			for _, r := range f.Refs {
+				if r.Shorthand && r.Span == sp && plainName(old) && strings.HasPrefix(e.Text, string(old)+": ") &&
+					plainName([]byte(strings.TrimPrefix(e.Text, string(old)+": "))) {
+					s.kinds[i] = editShorthand
+				}
+			}
+			if s.kinds[i] == 0 {
+				return false
+			}
+		}
+	}
+	for i, e := range s.edits {
+		if s.kinds[i] != editName {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if imp.LocalSpan == (Span{e.Start, e.End}) {
+				s.rebound[imp.Local] = e.Text
+			}
+		}
+	}
+	return true
+}
+
+// bindings takes the edits that no definition's statement holds: each must
+// be one whose meaning the index knows (a reference to a top-level
+// binding, an import's name from a module other than 'tent', an export's
+// name). A reference renamed must be one to a binding renamed to the same
+// name, and a binding renamed must have every reference renamed with it:
+// whether a call in a field tree is a builder's depends on which names
+// the file binds. So must a binding's new name be one that no import,
+// builder or call of the file names already.
+func (s *shifter) bindings(f *File) bool {
+	refAt := make(map[Span]IdentRef, len(f.Refs))
+	for _, r := range f.Refs {
+		refAt[r.Span] = r
+	}
+	edited := make(map[Span]string, len(s.edits))
+	for i, e := range s.edits {
+		sp := Span{e.Start, e.End}
+		to := e.Text
+		if s.kinds[i] == editShorthand {
+			to = strings.TrimPrefix(e.Text, string(s.old[e.Start:e.End])+": ")
+		}
+		edited[sp] = to
+		if r, ok := refAt[sp]; ok {
+			if s.rebound[r.Name] != to {
+				return false
+			}
+			continue
+		}
 		if s.used[i] {
 			continue
 		}
-		sp := Span{e.Start, e.End}
 		known := false
-		for _, r := range f.Refs {
-			if r.Span == sp {
-				known = true
-				break
-			}
-		}
 		for _, imp := range f.Imports {
-			if imp.ImportedSpan != sp && imp.LocalSpan != sp {
-				continue
-			}
-			if imp.Module == moduleTent || imp.Module == moduleTentUI {
-				return false // which builders the file has
-			}
-			known = true
-			if imp.LocalSpan == sp {
-				s.rebound[imp.Local] = true
+			if imp.ImportedSpan == sp || imp.LocalSpan == sp || s.kinds[i] == editUnalias && sp.Start == imp.ImportedSpan.Start {
+				if imp.Module == moduleTent || imp.Module == moduleTentUI {
+					return false // which builders the file has
+				}
+				known = true
 			}
 		}
 		for _, ex := range f.Exports {
-			if ex.LocalSpan == sp || ex.ExportedSpan == sp {
+			if ex.LocalSpan == sp || ex.ExportedSpan == sp || s.kinds[i] == editUnalias && sp.Start == ex.LocalSpan.Start {
 				known = true
 			}
 		}
@@ -106,30 +190,52 @@ func (s *shifter) outside(f *File) bool {
 		}
 	}
 	for _, r := range f.Refs {
-		if s.rebound[r.Name] && !edited[r.Span] {
+		if to, ok := s.rebound[r.Name]; ok && edited[r.Span] != to {
+			return false
+		}
+	}
+	if len(s.rebound) == 0 {
+		return true
+	}
+	named := map[string]bool{}
+	for _, imp := range f.Imports {
+		named[imp.Local] = true
+	}
+	for _, d := range f.Definitions {
+		named[d.Builder] = true
+		callNames(d.Arg, named)
+	}
+	for _, to := range s.rebound {
+		if named[to] {
 			return false
 		}
 	}
 	return true
 }
 
-// nameEdits reports whether each edit replaces a whole word of old that
-// is a name with a name (ASCII letters, digits and _, not starting with a
-// digit; no word TypeScript reads as one of its own), and whether src is
-// old with the edits applied. A new name that old holds already as a word
-// is refused too: a name bound at the top level decides whether a call is
-// a builder's, and the new name may be one that was not bound before.
-func nameEdits(old, src []byte, edits []TextEdit) bool {
+// callNames adds the names of the calls of a field tree to named.
+func callNames(v *Value, named map[string]bool) {
+	if v == nil {
+		return
+	}
+	if v.Kind == ValCall {
+		named[v.Str] = true
+	}
+	for _, it := range v.Items {
+		callNames(it, named)
+	}
+	for _, p := range v.Props {
+		callNames(p.Value, named)
+	}
+}
+
+// appliedAs reports whether src is old with the edits (sorted, not
+// overlapping, none empty) applied.
+func appliedAs(old, src []byte, edits []TextEdit) bool {
 	size, last := len(old), 0
 	for _, e := range edits {
 		if e.Start < last || e.End <= e.Start || e.End > len(old) {
 			return false
-		}
-		if !plainName(old[e.Start:e.End]) || !plainName([]byte(e.Text)) {
-			return false
-		}
-		if e.Start > 0 && IdentByte(old[e.Start-1]) || e.End < len(old) && IdentByte(old[e.End]) {
-			return false // part of a longer word
 		}
 		size += len(e.Text) - (e.End - e.Start)
 		last = e.End
@@ -146,19 +252,7 @@ func nameEdits(old, src []byte, edits []TextEdit) bool {
 		pos += n + len(e.Text)
 		at = e.End
 	}
-	if !bytes.Equal(src[pos:], old[at:]) {
-		return false
-	}
-	seen := map[string]bool{}
-	for _, e := range edits {
-		if !seen[e.Text] {
-			seen[e.Text] = true
-			if hasWord(old, e.Text) {
-				return false
-			}
-		}
-	}
-	return true
+	return bytes.Equal(src[pos:], old[at:])
 }
 
 // plainName reports whether b is an ASCII name that stays a name in every
@@ -196,22 +290,6 @@ var ownWords = func() map[string]bool {
 	return m
 }()
 
-// hasWord reports whether text holds w as a whole word.
-func hasWord(text []byte, w string) bool {
-	for i := 0; ; {
-		j := bytes.Index(text[i:], []byte(w))
-		if j < 0 {
-			return false
-		}
-		at := i + j
-		end := at + len(w)
-		if (at == 0 || !IdentByte(text[at-1])) && (end == len(text) || !IdentByte(text[end])) {
-			return true
-		}
-		i = at + 1
-	}
-}
-
 // shifter moves the spans of a file's definitions through a rename's
 // edits and replaces the names at the edited spans.
 type shifter struct {
@@ -222,8 +300,10 @@ type shifter struct {
 	// it); an edit inside a definition's statement that none took is one
 	// whose meaning is not known here (a builder's name): not derived.
 	used []bool
-	// rebound are the top-level bindings renamed (by their old names).
-	rebound map[string]bool
+	// kinds says what each edit does (classify).
+	kinds []editKind
+	// rebound maps the top-level bindings renamed to their new names.
+	rebound map[string]string
 }
 
 // at maps an offset of the old text to the new one; ok is false for an
@@ -290,11 +370,11 @@ func (s *shifter) definition(d *Definition) (*Definition, bool) {
 	}
 	if d.NameSpan.End > d.NameSpan.Start {
 		if i := s.exactly(d.NameSpan); i >= 0 {
-			if d.Name != string(s.old[d.NameSpan.Start:d.NameSpan.End]) {
+			if d.Name != string(s.old[d.NameSpan.Start:d.NameSpan.End]) || s.kinds[i] != editName {
 				return nil, false
 			}
 			nd.Name, s.used[i] = s.edits[i].Text, true
-			s.rebound[d.Name] = true
+			s.rebound[d.Name] = nd.Name
 		}
 	}
 	if d.Arg != nil {
@@ -332,7 +412,7 @@ func (s *shifter) value(v *Value) (*Value, bool) {
 				return nil, false // escapes, or no literal's quotes around
 			}
 			for _, i := range in {
-				if s.edits[i].Start < inner.Start || s.edits[i].End > inner.End {
+				if s.edits[i].Start < inner.Start || s.edits[i].End > inner.End || s.kinds[i] != editName {
 					return nil, false
 				}
 				s.used[i] = true
@@ -384,7 +464,7 @@ func (s *shifter) prop(p *Prop) (*Prop, bool) {
 			}
 		}
 		for _, i := range in {
-			if s.edits[i].Start < ks.Start || s.edits[i].End > ks.End {
+			if s.edits[i].Start < ks.Start || s.edits[i].End > ks.End || s.kinds[i] != editName {
 				return nil, false
 			}
 			s.used[i] = true
