@@ -199,3 +199,79 @@ func TestAddRowLayouts(t *testing.T) {
 		})
 	}
 }
+
+// TestRowKeyLayouts: a key added to rows (addColumn's default, a setRow of
+// a key the row lacks) is written as each row writes its keys: its colon,
+// its separator on one line, its values' column over lines, and rows on
+// one line that stand as a table keep their columns. Each
+// testdata/rows/NAME.json is the file before; testdata/golden/rowkeys/NAME.json
+// the file after.
+func TestRowKeyLayouts(t *testing.T) {
+	table := "import { table, text, int } from 'tent'\n\nexport const t = table({\n  columns: {\n    name: text(),\n    n: int({ optional: true }),\n    tag: text({ optional: true }),\n  },\n})\n"
+	names, err := filepath.Glob(filepath.Join("testdata", "rows", "*.json"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, in := range names {
+		name := strings.TrimSuffix(filepath.Base(in), ".json")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := map[string][]byte{"tables/t.ts": []byte(table), "testdata/t.json": data}
+			ix := definitions.FromFiles(context.Background(), files)
+			list, err := ops.Decode([]json.RawMessage{
+				json.RawMessage(`{"op": "addColumn", "table": "t", "name": "flag", "type": "bool", "default": false, "after": "name"}`),
+				json.RawMessage(`{"op": "addColumn", "table": "t", "name": "level", "type": "int", "default": 1}`),
+				json.RawMessage(`{"op": "setRow", "table": "t", "id": "t1", "set": {"n": 7, "tag": "new"}}`),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), `"t1"`) {
+				list = list[:2]
+			}
+			res, err := ops.Plan(context.Background(), ix, list)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range res.Index.Findings() {
+				t.Errorf("the file after reads with a finding: %s", f.Message)
+			}
+			golden.Check(t, filepath.Join("testdata", "golden", "rowkeys", name+".json"), res.Index.File("testdata/t.json").Src)
+		})
+	}
+}
+
+// TestSetRowKeepsColumns: a value set in rows that stand as a table, grown
+// or shrunk, leaves the keys after it at their columns; one too long for
+// its column pushes the rest along, and no other row changes.
+func TestSetRowKeepsColumns(t *testing.T) {
+	table := "import { table, text, int } from 'tent'\n\nexport const t = table({\n  columns: {\n    name: text(),\n    n: int({ optional: true }),\n    tag: text({ optional: true }),\n  },\n})\n"
+	data, err := os.ReadFile(filepath.Join("testdata", "rows", "columns.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := definitions.FromFiles(context.Background(), map[string][]byte{"tables/t.ts": []byte(table), "testdata/t.json": data})
+	list, err := ops.Decode([]json.RawMessage{
+		json.RawMessage(`{"op": "setRow", "table": "t", "id": "t10", "set": {"name": "Al", "tag": "efghi"}}`),
+		json.RawMessage(`{"op": "setRow", "table": "t", "id": "t2", "set": {"name": "Bartholomew Q.", "n": 5}}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ops.Plan(context.Background(), ix, list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[
+  { "id": "t1",  "name": "Zoë",      "n": 1,  "tag": "a"   },
+  { "id": "t2",  "name": "Bartholomew Q.", "n": 5, "tag": "bcd" },
+  { "id": "t10", "name": "Al",       "n": 3,  "tag": "efghi" }
+]
+`
+	if got := string(res.Index.File("testdata/t.json").Src); got != want {
+		t.Errorf("\n%s\nwant\n%s", got, want)
+	}
+}

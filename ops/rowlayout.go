@@ -46,8 +46,10 @@ func defaultRowLayout(rowIndent string, st change.Style) rowLayout {
 }
 
 // layoutOf reads a test data file's row layout from its last row (and,
-// for columns, from all its rows on one line); a file without rows gets
-// one key a line, one level in from its array.
+// for what pads, from all its rows: the tightest colon of any row, the
+// tightest braces and separators of the rows on one line, and their
+// columns); a file without rows gets one key a line, one level in from
+// its array.
 func layoutOf(src []byte, l change.List, rows []definitions.Row) rowLayout {
 	st := jsonStyle(src)
 	if len(rows) == 0 {
@@ -58,44 +60,56 @@ func layoutOf(src []byte, l change.List, rows []definitions.Row) rowLayout {
 	if len(r.Keys) == 0 {
 		return lay
 	}
-	first, last := r.Keys[0].Pair, r.Keys[len(r.Keys)-1].Pair
-	lay.multiline = bytes.Contains(src[r.Span.Start:first.Start], []byte("\n"))
+	first := r.Keys[0].Pair
+	lay.multiline = oneKeyALine(src, r)
 	lay.keyIndent = change.Indent(src, first.Start)
 	for _, k := range r.Keys {
 		lay.order = append(lay.order, k.Name.Name)
 	}
-	// The tightest colon of the row is its own; a longer one is padding.
-	colons := make([]string, len(r.Keys))
-	for i, k := range r.Keys {
-		colons[i] = string(src[k.Name.Lit.End:k.ValueSpan.Start])
-		if i == 0 || len(colons[i]) < len(lay.colon) {
-			lay.colon = colons[i]
+	// The tightest of the file's colons is its own; a longer one is padding.
+	open, close, sep, colon := "", "", "", ""
+	tighter := func(cur, s string) string {
+		if cur == "" || len(s) < len(cur) {
+			return s
+		}
+		return cur
+	}
+	for _, row := range rows {
+		for i, k := range row.Keys {
+			colon = tighter(colon, string(src[k.Name.Lit.End:k.ValueSpan.Start]))
+			if i > 0 && !oneKeyALine(src, row) {
+				sep = tighter(sep, string(src[row.Keys[i-1].Pair.End:k.Pair.Start]))
+			}
+		}
+		if len(row.Keys) > 0 && !oneKeyALine(src, row) {
+			open = tighter(open, string(src[row.Span.Start:row.Keys[0].Pair.Start]))
+			close = tighter(close, string(src[row.Keys[len(row.Keys)-1].Pair.End:row.Span.End]))
 		}
 	}
-	if !spacedMark(lay.colon, ':') {
-		lay.colon = ": "
+	if spacedMark(colon, ':') {
+		lay.colon = colon
+	}
+	if spacedMark(sep, ',') {
+		lay.sep = sep
+	}
+	if strings.TrimRight(open, " \t") == "{" {
+		lay.open = open
+	}
+	if strings.TrimLeft(close, " \t") == "}" {
+		lay.close = close
 	}
 	if lay.multiline {
-		lay.alignValues, lay.valueCol, lay.padBefore = valueColumn(src, r, colons, lay.colon)
+		lay.alignValues, lay.valueCol, lay.padBefore = valueColumn(src, r, lay.colon)
 		return lay
-	}
-	if o := string(src[r.Span.Start:first.Start]); strings.TrimRight(o, " \t") == "{" {
-		lay.open = o
-	}
-	if c := string(src[last.End:r.Span.End]); strings.TrimLeft(c, " \t") == "}" {
-		lay.close = c
-	}
-	for i := 1; i < len(r.Keys); i++ {
-		s := string(src[r.Keys[i-1].Pair.End:r.Keys[i].Pair.Start])
-		if i == 1 || len(s) < len(lay.sep) {
-			lay.sep = s
-		}
-	}
-	if !spacedMark(lay.sep, ',') {
-		lay.sep = ", "
 	}
 	lay.keyColumns(src, rows)
 	return lay
+}
+
+// oneKeyALine reports whether a row is laid out over lines: its first key
+// on a later line than its "{".
+func oneKeyALine(src []byte, r definitions.Row) bool {
+	return len(r.Keys) > 0 && bytes.Contains(src[r.Span.Start:r.Keys[0].Pair.Start], []byte("\n"))
 }
 
 // spacedMark reports whether s is mark with spaces (no line end) around it.
@@ -104,29 +118,33 @@ func spacedMark(s string, mark byte) bool {
 	return len(t) == 1 && t[0] == mark
 }
 
-// valueColumn reads whether a row over lines aligns its values: each
-// stands at one column, and some colon is longer than the tightest; and
-// whether the padding stands before the colon.
-func valueColumn(src []byte, r definitions.Row, colons []string, tight string) (aligned bool, col int, before bool) {
-	if len(r.Keys) < 2 {
-		return false, 0, false
-	}
-	col = -1
-	for i, k := range r.Keys {
+// valueColumn reads whether a row over lines aligns its values: two or
+// more of its keys have their values at one column, past a colon longer
+// than the tightest (a key too long for the column may stick out); col is
+// the column most of them share, and before whether the padding stands
+// before the colon.
+func valueColumn(src []byte, r definitions.Row, tight string) (aligned bool, col int, before bool) {
+	count := map[int]int{}
+	padded := map[int]bool{}
+	pre := map[int]bool{}
+	for _, k := range r.Keys {
 		c := utf8.RuneCount(src[change.LineStart(src, k.ValueSpan.Start):k.ValueSpan.Start])
-		if col >= 0 && c != col {
-			return false, 0, false
-		}
-		col = c
-		if len(colons[i]) > len(tight) {
-			aligned = true
-			before = before || strings.IndexByte(colons[i], ':') > strings.IndexByte(tight, ':')
+		count[c]++
+		if colon := string(src[k.Name.Lit.End:k.ValueSpan.Start]); len(colon) > len(tight) {
+			padded[c] = true
+			pre[c] = pre[c] || strings.IndexByte(colon, ':') > strings.IndexByte(tight, ':')
 		}
 	}
-	if !aligned {
+	best := -1
+	for c, n := range count {
+		if n >= 2 && padded[c] && (best < 0 || n > count[best] || (n == count[best] && c < best)) {
+			best = c
+		}
+	}
+	if best < 0 {
 		return false, 0, false
 	}
-	return true, col, before
+	return true, best, pre[best]
 }
 
 // keyColumns reads whether the file's rows on one line stand as a table:
@@ -212,19 +230,94 @@ func (lay rowLayout) rowText(keys []string, vals map[string]string) string {
 	var b strings.Builder
 	b.WriteString("{")
 	for i, k := range keys {
-		head := lay.keyIndent + jsonKey(k) + lay.colon
-		if pad := strings.Repeat(" ", max(0, col-utf8.RuneCountInString(head))); lay.padBefore {
-			head = lay.keyIndent + jsonKey(k) + pad + lay.colon
-		} else {
-			head += pad
-		}
-		b.WriteString(lay.eol + head + vals[k])
+		b.WriteString(lay.eol + lay.keyIndent + lay.pair(k, vals[k], col))
 		if i < len(keys)-1 {
 			b.WriteString(",")
 		}
 	}
 	b.WriteString(lay.eol + lay.rowIndent + "}")
 	return b.String()
+}
+
+// pair writes a key and its value over lines, the value at column col
+// (counted from the line's start, at the layout's key indent) where the
+// key leaves room, padded as the layout pads.
+func (lay rowLayout) pair(k, val string, col int) string {
+	head := jsonKey(k) + lay.colon
+	pad := strings.Repeat(" ", max(0, col-utf8.RuneCountInString(lay.keyIndent+head)))
+	if lay.padBefore {
+		return jsonKey(k) + pad + lay.colon + val
+	}
+	return head + pad + val
+}
+
+// insertKey is the edits that add a key and its value's text to a row
+// after its key at (first where at < 0), written as the file writes its
+// keys (file, its layout): its colon; over lines, at the row's value column
+// where it aligns its values; on one line, its separator, the pair put
+// before the next key so that keys standing in columns stay so, or after
+// the last one at column col (0: right after it), its "}" then right
+// after it too where the file's rows end at one column.
+func insertKey(src []byte, r definitions.Row, at int, key, val string, file rowLayout, col int, st change.Style) []change.Edit {
+	l := change.RowList(r)
+	if len(r.Keys) == 0 {
+		return l.InsertAfter(src, at, []string{jsonKey(key) + file.colon + val}, st)
+	}
+	if oneKeyALine(src, r) {
+		lay := file
+		lay.keyIndent = change.Indent(src, r.Keys[0].Pair.Start)
+		lay.alignValues, lay.valueCol, lay.padBefore = valueColumn(src, r, file.colon)
+		c := 0
+		if lay.alignValues {
+			c = lay.valueCol
+		}
+		return l.InsertAfter(src, at, []string{lay.pair(key, val, c)}, st)
+	}
+	text := jsonKey(key) + file.colon + val
+	if at+1 < len(r.Keys) {
+		next := r.Keys[at+1].Pair.Start
+		return []change.Edit{{Start: next, End: next, Text: text + file.sep}}
+	}
+	end, upto := r.Keys[at].Pair.End, r.Keys[at].Pair.End
+	sep := file.sep
+	if col > 0 {
+		if pad := col - utf8.RuneCount(src[r.Span.Start:end]) - utf8.RuneCountInString(sep); pad > 0 {
+			sep += strings.Repeat(" ", pad)
+		}
+		if file.width > 0 {
+			// The old padding before "}" goes: every row's new pair ends at
+			// one column, and its "}" right after.
+			upto = r.Span.End - len(file.close)
+		}
+	}
+	return []change.Edit{{Start: end, End: upto, Text: sep + text}}
+}
+
+// setValue is the edits that put a new value's text in the place of the
+// value of a row's key i. In rows on one line that stand as a table (the
+// file's layout has columns), the gap after the value is made again so
+// that the key after it stands at its column (and the "}" at its, where
+// the rows end at one) as far as the new value leaves room.
+func setValue(src []byte, r definitions.Row, i int, val string, file rowLayout) []change.Edit {
+	vs := r.Keys[i].ValueSpan
+	edits := []change.Edit{{Start: vs.Start, End: vs.End, Text: val}}
+	if file.keyCols == nil || oneKeyALine(src, r) {
+		return edits
+	}
+	end := utf8.RuneCount(src[r.Span.Start:vs.Start]) + utf8.RuneCountInString(val)
+	switch {
+	case i+1 < len(r.Keys):
+		c, ok := file.keyCols[r.Keys[i+1].Name.Name]
+		if !ok {
+			return edits
+		}
+		gap := file.sep + strings.Repeat(" ", max(0, c-end-utf8.RuneCountInString(file.sep)))
+		return []change.Edit{{Start: vs.Start, End: r.Keys[i+1].Pair.Start, Text: val + gap}}
+	case file.width > 0:
+		pad := strings.Repeat(" ", max(0, file.width-end-utf8.RuneCountInString(file.close)+1))
+		return []change.Edit{{Start: vs.Start, End: r.Span.End - len(file.close), Text: val + pad}}
+	}
+	return edits
 }
 
 // lineText writes a row on one line, each key at its column where the

@@ -244,10 +244,11 @@ func (st *state) setRow(o *object) error {
 		case set.null(k):
 			edits = l.Remove(f.Src, []int{i})
 		case i >= 0:
-			vs := r.Keys[i].ValueSpan
-			edits = []change.Edit{{Start: vs.Start, End: vs.End, Text: jsonText(set.vals[k])}}
+			list, _ := rowsList(f)
+			edits = setValue(f.Src, r, i, jsonText(set.vals[k]), layoutOf(f.Src, list, f.TestData.Rows))
 		default:
-			edits = l.Append(f.Src, []string{jsonKey(k) + ": " + jsonText(set.vals[k])}, jsonStyle(f.Src))
+			list, _ := rowsList(f)
+			edits = insertKey(f.Src, r, len(r.Keys)-1, k, jsonText(set.vals[k]), layoutOf(f.Src, list, f.TestData.Rows), 0, jsonStyle(f.Src))
 		}
 		if err := st.edit(path, edits...); err != nil {
 			return err

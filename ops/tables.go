@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/definitions"
@@ -411,17 +412,30 @@ func (st *state) fillRows(table, col, after string, def json.RawMessage) error {
 		return nil
 	}
 	style := jsonStyle(f.Src)
+	// Rows on one line that stand as a table get the new key at one
+	// column where it goes last: past the longest of them.
+	at := func(r definitions.Row) int {
+		if k := rowKey(r, after); after != "" && k >= 0 {
+			return k
+		}
+		return len(r.Keys) - 1
+	}
+	list, _ := rowsList(f)
+	lay := layoutOf(f.Src, list, f.TestData.Rows)
+	last := 0
+	if lay.keyCols != nil {
+		for _, r := range f.TestData.Rows {
+			if i := at(r); i >= 0 && i == len(r.Keys)-1 && rowKey(r, col) < 0 && !oneKeyALine(f.Src, r) {
+				last = max(last, utf8.RuneCount(f.Src[r.Span.Start:r.Keys[i].Pair.End])+utf8.RuneCountInString(lay.sep))
+			}
+		}
+	}
 	var edits []change.Edit
 	for _, r := range f.TestData.Rows {
 		if rowKey(r, col) >= 0 {
 			continue
 		}
-		l := change.RowList(r)
-		at := len(l.Items) - 1
-		if k := rowKey(r, after); after != "" && k >= 0 {
-			at = k
-		}
-		edits = append(edits, l.InsertAfter(f.Src, at, []string{jsonKey(col) + ": " + jsonText(def)}, style)...)
+		edits = append(edits, insertKey(f.Src, r, at(r), col, jsonText(def), lay, last, style)...)
 	}
 	if len(edits) == 0 {
 		return nil
