@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -232,6 +233,12 @@ func (s *server) refresh(ctx context.Context) error {
 // those of the documents always ("" names none), with each document's
 // version. Publications take turns, so that a later snapshot's
 // diagnostics are never overtaken by an earlier one's.
+//
+// A file's diagnostics are made again only where what they are made
+// from changed: its findings, its text (the positions) or the
+// definitions their related information points to. A keystroke then
+// encodes the diagnostics of the files it changed the findings of, not
+// those of every file with findings.
 func (s *server) publish(ctx context.Context, always ...string) error {
 	s.publishMu.Lock()
 	defer s.publishMu.Unlock()
@@ -266,7 +273,6 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 	type message struct {
 		path   string
 		params publishDiagnosticsParams
-		key    string
 	}
 	var out []message
 	// The positions of each file, made once per publication: the
@@ -283,26 +289,41 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 		return l
 	}
 	for _, p := range sortedPaths(paths) {
-		diags := []diagnostic{}
-		for _, f := range byPath[p] {
+		fs := byPath[p]
+		from := publication{findings: fs, file: ix.File(p)}
+		if caps.RelatedInformation {
+			for _, f := range fs {
+				if f.Definition != "" {
+					def, _ := relatedOf(ix, f.Definition)
+					from.related = append(from.related, def)
+				}
+			}
+		}
+		last := s.published[p]
+		if last != nil && !forced[p] && last.sameSource(from) {
+			continue
+		}
+		diags := make([]diagnostic, 0, len(fs))
+		for _, f := range fs {
 			diags = append(diags, toDiagnostic(ix, f, linesFor(p), linesFor, caps.CodeDescriptionSupport, caps.RelatedInformation, s.uriOfLocked))
 		}
 		data, _ := json.Marshal(diags)
-		key := string(data)
-		if s.published[p] == key && !forced[p] {
-			continue
-		}
-		if len(diags) == 0 {
+		from.key = string(data)
+		switch {
+		case len(diags) == 0:
 			delete(s.published, p)
-		} else {
-			s.published[p] = key
+		default:
+			s.published[p] = &from
+		}
+		if last != nil && last.key == from.key && !forced[p] {
+			continue
 		}
 		params := publishDiagnosticsParams{URI: s.uriOfLocked(p), Diagnostics: diags}
 		if doc := s.docs[p]; doc != nil {
 			v := doc.version
 			params.Version = &v
 		}
-		out = append(out, message{path: p, params: params, key: key})
+		out = append(out, message{path: p, params: params})
 	}
 	s.mu.Unlock()
 	for _, m := range out {
@@ -311,6 +332,47 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 		}
 	}
 	return nil
+}
+
+// publication is what the diagnostics of one file were last published
+// from, and their JSON (key): publish makes them again only where its
+// findings, its file (the positions) or the definitions of their related
+// information are not the same ones.
+type publication struct {
+	key      string
+	findings []diag.Finding
+	file     *definitions.File
+	related  []*definitions.Definition
+}
+
+// sameSource reports whether the diagnostics of next would be made from
+// what those of p were. A finding made again compares as another (its
+// fix is a new one): the diagnostics are made, and sent only where their
+// JSON differs.
+func (p *publication) sameSource(next publication) bool {
+	return p.file == next.file && slices.Equal(p.findings, next.findings) && slices.Equal(p.related, next.related)
+}
+
+// relatedOf finds the definition (and column) that a finding's
+// Definition names, as ix.Lookup does, without the "did you mean" of a
+// name that is not there (a search of every name).
+func relatedOf(ix *definitions.Index, target string) (*definitions.Definition, *definitions.Column) {
+	name, col, hasCol := strings.Cut(target, ".")
+	def := ix.Definition(name)
+	switch {
+	case def == nil:
+		return nil, nil
+	case !hasCol:
+		return def, nil
+	case def.Kind != definitions.KindTable || def.Table == nil:
+		return nil, nil
+	case col == "id":
+		return def, nil // the implicit column: the table's own span
+	}
+	if c := def.Table.Column(col); c != nil {
+		return def, c
+	}
+	return nil, nil
 }
 
 // uriOfLocked is uriOf with s.mu held.
@@ -339,7 +401,7 @@ func toDiagnostic(ix *definitions.Index, f diag.Finding, l *lines, linesFor func
 		d.Data = &diagnosticData{Fix: &fixData{Title: f.Fix.Title, Path: f.Fix.Path, Start: f.Fix.Start, End: f.Fix.End, Text: f.Fix.Text}}
 	}
 	if related && f.Definition != "" {
-		if def, col, _ := ix.Lookup(f.Definition); def != nil {
+		if def, col := relatedOf(ix, f.Definition); def != nil {
 			if linesFor(def.Path) != nil {
 				span := def.NameSpan
 				name := def.Name

@@ -100,7 +100,7 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) error {
 func ServeStream(ctx context.Context, stream jsonrpc2.Stream, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &server{opts: opts, exited: make(chan struct{}), docs: map[string]*document{}, published: map[string]string{},
+	s := &server{opts: opts, exited: make(chan struct{}), docs: map[string]*document{}, published: map[string]*publication{},
 		running: map[string]context.CancelFunc{}}
 	conn := jsonrpc2.NewConn(stream)
 	s.conn = conn
@@ -143,8 +143,8 @@ type server struct {
 	caps      clientCapabilities
 	enc       string
 	init      initOptions
-	docs      map[string]*document // open documents by project path
-	published map[string]string    // project path -> the diagnostics last published (JSON)
+	docs      map[string]*document    // open documents by project path
+	published map[string]*publication // project path -> the diagnostics last published, and what from
 	watcher   *tools.Watcher
 	unsub     func()
 	shutdown  bool
