@@ -523,10 +523,13 @@ func TestBrowserUndo(t *testing.T) {
 	if got := textOf(t, ctx, "undone-by-1"); got != "Undone by #2" {
 		t.Errorf("the point undone says %q; want %q", got, "Undone by #2")
 	}
+	// Nothing is left to undo: the button says so.
+	waitJS(t, ctx, "undo disabled", fmt.Sprintf(`document.querySelector(%q).disabled`, tid("undo")), 5*time.Second)
 	// A redo (the undo undone) brings point 1 back in effect.
 	click(t, ctx, "undo-2")
 	waitFile(t, dir, "tables/patients.ts", func(s string) bool { return strings.Contains(s, "phone") }, "the redo")
 	waitJS(t, ctx, "the redo in the page", fmt.Sprintf(`!document.querySelector(%q) && (document.querySelector(%q)||{dataset:{}}).dataset.point === '3'`, tid("undone-by-1"), tid("undone-by-2")), 5*time.Second)
+	waitJS(t, ctx, "undo enabled again", fmt.Sprintf(`!document.querySelector(%q).disabled`, tid("undo")), 5*time.Second)
 }
 
 // TestBrowserRefused: a change the operator's policy refuses is shown to

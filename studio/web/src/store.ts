@@ -9,6 +9,9 @@ import type { ApplyAnswer, Diagnostic, Finding, Model, Op, Point } from './types
 
 export type ConnState = 'connecting' | 'ready' | 'closed';
 
+/** The history panel shows the newest HISTORY_SHOWN points. */
+export const HISTORY_SHOWN = 30;
+
 export interface Refusal { code: string; message: string; op?: number; ops?: number; what: string }
 export interface Ask { message: string; actions: string[]; answer: (title: string | null) => void }
 export interface Selection { kind: 'table' | 'flow' | 'function' | 'screen'; name: string }
@@ -144,7 +147,7 @@ export class Studio {
 
   async loadHistory(): Promise<void> {
     try {
-      const ans = await this.call<{ points: Point[] }>('history', { newest: 30 });
+      const ans = await this.call<{ points: Point[] }>('history', { newest: HISTORY_SHOWN });
       this.set({ history: ans.points ?? [] });
     } catch {
       // a history that cannot be read leaves the list as it was; the refusal

@@ -6,7 +6,7 @@ import { LISTED } from './app';
 import { highlight } from './highlight';
 import { useReorder } from './reorder';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { State, Studio } from './store';
+import { HISTORY_SHOWN, type State, type Studio } from './store';
 import type { Finding, Flow, Func, Model, Point, Screen } from './types';
 
 /** Source shows the text around the place last opened, its line marked. */
@@ -386,13 +386,15 @@ async function applyFix(studio: Studio, code: string, fix: { title: string; path
 
 export function HistoryView({ studio, st }: { studio: Studio; st: State }) {
   const pts = st.history;
-  const undoable = pts.filter((p) => p.kind !== 'undo');
+  // something to undo: a change still in effect among the points shown, or
+  // older points the list does not show
+  const undoable = pts.length >= HISTORY_SHOWN || pts.some((p) => p.kind !== 'undo' && !p.undoneBy);
   return (
     <main class="work two">
       <section class="center pad" aria-label="History">
         <header class="detail-head">
           <h2>History <span class="muted">{pts.length ? `newest ${pts.length} points` : ''}</span></h2>
-          <button class="primary" data-testid="undo" disabled={undoable.length === 0 || st.busy > 0}
+          <button class="primary" data-testid="undo" disabled={!undoable || st.busy > 0}
             onClick={() => studio.run('undo', {}, 'undo the newest change')}>Undo last change</button>
         </header>
         {pts.length === 0 ? (
