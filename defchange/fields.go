@@ -1,6 +1,7 @@
 package defchange
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,29 +79,38 @@ func sameProps(a *definitions.Value, asrc []byte, b *definitions.Value, bsrc []b
 	if dotted(a) || dotted(b) {
 		return
 	}
-	moved := map[string]bool{}
-	for from, to := range renamed {
-		moved[from], moved[to] = true, true
-	}
-	bByKey := uniqueProps(b)
-	for key, ap := range uniqueProps(a) {
-		bp, ok := bByKey[key]
-		sub := join(path, key)
-		if !ok || moved[sub] {
+	for _, ap := range a.Props {
+		if ap.Key == "" || keyCount(a, ap.Key) != 1 || keyCount(b, ap.Key) != 1 {
 			continue
 		}
-		holdsMoved := false
-		for m := range moved {
-			holdsMoved = holdsMoved || strings.HasPrefix(m, sub+".")
+		bp := b.Props[slices.IndexFunc(b.Props, func(p *definitions.Prop) bool { return p.Key == ap.Key })]
+		sub := join(path, ap.Key)
+		moves, holdsMoved := false, false // sub is an entity renamed; sub holds one
+		for from, to := range renamed {
+			moves = moves || from == sub || to == sub
+			holdsMoved = holdsMoved || strings.HasPrefix(from, sub+".") || strings.HasPrefix(to, sub+".")
 		}
 		switch {
+		case moves:
+			// its paths move: never one field
 		case !holdsMoved && sameProp(ap, asrc, bp, bsrc):
 			same[sub] = true
-		case path == "" && entityFolders[key] && ap.Value != nil && bp.Value != nil &&
+		case path == "" && entityFolders[ap.Key] && ap.Value != nil && bp.Value != nil &&
 			ap.Value.Kind == definitions.ValObject && bp.Value.Kind == definitions.ValObject && !ap.Shorthand && !bp.Shorthand:
-			sameProps(ap.Value, asrc, bp.Value, bsrc, key, renamed, same)
+			sameProps(ap.Value, asrc, bp.Value, bsrc, ap.Key, renamed, same)
 		}
 	}
+}
+
+// keyCount counts the properties of an object with the key.
+func keyCount(v *definitions.Value, key string) int {
+	n := 0
+	for _, p := range v.Props {
+		if p.Key == key {
+			n++
+		}
+	}
+	return n
 }
 
 // dotted reports whether a key of an object holds a dot or starts as the
@@ -112,24 +122,6 @@ func dotted(v *definitions.Value) bool {
 		}
 	}
 	return false
-}
-
-// uniqueProps maps the keys that stand once among an object's properties
-// to their properties.
-func uniqueProps(v *definitions.Value) map[string]*definitions.Prop {
-	out := make(map[string]*definitions.Prop, len(v.Props))
-	twice := map[string]bool{}
-	for _, p := range v.Props {
-		switch {
-		case p.Key == "":
-		case out[p.Key] != nil || twice[p.Key]:
-			delete(out, p.Key)
-			twice[p.Key] = true
-		default:
-			out[p.Key] = p
-		}
-	}
-	return out
 }
 
 // sameProp reports whether two properties flatten alike: walk and render

@@ -304,6 +304,42 @@ type shifter struct {
 	kinds []editKind
 	// rebound maps the top-level bindings renamed to their new names.
 	rebound map[string]string
+	// The nodes of the field trees being derived, taken from slabs made
+	// once a definition (reserve), not one allocation a node.
+	vals  []Value
+	props []Prop
+	vptrs []*Value
+	pptrs []*Prop
+}
+
+// reserve makes the slabs for the field tree v.
+func (s *shifter) reserve(v *Value) {
+	var nv, np, nvp, npp int
+	var count func(v *Value)
+	count = func(v *Value) {
+		nv++
+		nvp += len(v.Items)
+		npp += len(v.Props)
+		for _, it := range v.Items {
+			count(it)
+		}
+		for _, p := range v.Props {
+			np++
+			if p.Value != nil {
+				count(p.Value)
+			}
+		}
+	}
+	count(v)
+	s.vals, s.props = make([]Value, nv), make([]Prop, np)
+	s.vptrs, s.pptrs = make([]*Value, nvp), make([]*Prop, npp)
+}
+
+// newValue takes a node from the slab.
+func (s *shifter) newValue() *Value {
+	v := &s.vals[0]
+	s.vals = s.vals[1:]
+	return v
 }
 
 // at maps an offset of the old text to the new one; ok is false for an
@@ -357,6 +393,9 @@ func (s *shifter) definition(d *Definition) (*Definition, bool) {
 	if nd.NameSpan, ok = s.span(d.NameSpan); !ok {
 		return nil, false
 	}
+	if d.Arg != nil {
+		s.reserve(d.Arg)
+	}
 	inStmt := s.within(d.Stmt)
 	if len(inStmt) == 0 {
 		// Nothing in it changed: the same tree, its spans moved.
@@ -393,7 +432,8 @@ func (s *shifter) definition(d *Definition) (*Definition, bool) {
 
 // value derives one node of a field tree and what it holds.
 func (s *shifter) value(v *Value) (*Value, bool) {
-	nv := &Value{Kind: v.Kind, Str: v.Str, Num: v.Num, Bool: v.Bool}
+	nv := s.newValue()
+	*nv = Value{Kind: v.Kind, Str: v.Str, Num: v.Num, Bool: v.Bool}
 	var ok bool
 	if nv.Span, ok = s.span(v.Span); !ok {
 		return nil, false
@@ -422,7 +462,7 @@ func (s *shifter) value(v *Value) (*Value, bool) {
 		}
 	}
 	if v.Items != nil {
-		nv.Items = make([]*Value, len(v.Items))
+		nv.Items, s.vptrs = s.vptrs[:len(v.Items):len(v.Items)], s.vptrs[len(v.Items):]
 		for i, it := range v.Items {
 			if nv.Items[i], ok = s.value(it); !ok {
 				return nil, false
@@ -430,7 +470,7 @@ func (s *shifter) value(v *Value) (*Value, bool) {
 		}
 	}
 	if v.Props != nil {
-		nv.Props = make([]*Prop, len(v.Props))
+		nv.Props, s.pptrs = s.pptrs[:len(v.Props):len(v.Props)], s.pptrs[len(v.Props):]
 		for i, p := range v.Props {
 			if nv.Props[i], ok = s.prop(p); !ok {
 				return nil, false
@@ -442,7 +482,9 @@ func (s *shifter) value(v *Value) (*Value, bool) {
 
 // prop derives one property of an object literal.
 func (s *shifter) prop(p *Prop) (*Prop, bool) {
-	np := &Prop{Key: p.Key, Shorthand: p.Shorthand}
+	np := &s.props[0]
+	s.props = s.props[1:]
+	*np = Prop{Key: p.Key, Shorthand: p.Shorthand}
 	var ok bool
 	if np.KeySpan, ok = s.span(p.KeySpan); !ok {
 		return nil, false

@@ -110,13 +110,15 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 		return nil, err
 	}
 	// The plan's texts are the ones it was made on (the overlays'), not
-	// the disk's; a deletion's is the overlay's where there is one.
+	// the disk's; a deletion's is the overlay's where there is one. The
+	// editor writes the files, with their modes: the stage's are never
+	// used (no stat of each file for them).
 	st, err := w.stageFrom(s, func(rel string, f *change.FileEdit) ([]byte, fs.FileMode, error) {
 		if f != nil {
-			return f.Base, w.modeOf(rel), nil
+			return f.Base, 0, nil
 		}
 		if text, ok := w.Overlay(rel); ok {
-			return text, w.modeOf(rel), nil
+			return text, 0, nil
 		}
 		return w.Current(rel)
 	})
@@ -172,14 +174,6 @@ func oldOf(st *Stage, rel string) []byte {
 		}
 	}
 	return nil
-}
-
-// modeOf is the permission bits of a file on the disk (0644 where it is not).
-func (w *Workspace) modeOf(rel string) fs.FileMode {
-	if info, err := w.fsys.Stat(rel); err == nil {
-		return info.Mode().Perm()
-	}
-	return 0o644
 }
 
 // expectPlan makes a plan wait for the editor's saves.
