@@ -104,6 +104,28 @@ func BenchmarkBuildWithoutTrees(b *testing.B) {
 	reportCPU(b, cpu)
 }
 
+// BenchmarkBuildWithRecords is Build as a workspace runs it: no trees,
+// and each file's cache record made as it is read, the file's text and
+// words kept in it.
+func BenchmarkBuildWithRecords(b *testing.B) {
+	files := benchProject(b)
+	dir := b.TempDir()
+	if err := projectgen.Write(dir, files); err != nil {
+		b.Fatal(err)
+	}
+	cpu := startCPU(b)
+	for b.Loop() {
+		ix, err := BuildWith(context.Background(), dir, Options{DropTrees: true, CacheRecords: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ix.Definitions()) < benchTables {
+			b.Fatalf("%d definitions", len(ix.Definitions()))
+		}
+	}
+	reportCPU(b, cpu)
+}
+
 // BenchmarkFromFiles is a cold index of the same project from memory:
 // Build without the disk.
 func BenchmarkFromFiles(b *testing.B) {

@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -222,8 +223,9 @@ type worker struct {
 	// Options.CacheRecords).
 	records bool
 	// recordEnc is the scratch that records are encoded into before
-	// each is copied out at its size.
-	recordEnc encoder
+	// each is copied out at its size, and wordsEnc the one that a file's
+	// words are encoded into to be found in its record.
+	recordEnc, wordsEnc encoder
 }
 
 // runWorkers runs work on GOMAXPROCS goroutines, each with its own worker
@@ -303,7 +305,10 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 }
 
 // record encodes f's cache record where the worker makes records (see
-// Options.CacheRecords). The File is whole: nothing changes it after.
+// Options.CacheRecords). The File is whole: nothing changes it after but
+// what it keeps of itself: the record holds the file's text and its code
+// words byte for byte, so the File keeps those in the record instead of
+// beside it (see shareRecord).
 func (w *worker) record(f *File) {
 	if !w.records {
 		return
@@ -312,6 +317,42 @@ func (w *worker) record(f *File) {
 	e.buf = e.buf[:0]
 	e.file(f)
 	f.record = slices.Clone(e.buf)
+	w.shareRecord(f)
+}
+
+// shareRecord has f keep its text (File.Src) and its code words in its
+// record rather than in copies of their own, as a file loaded from the
+// cache keeps them: the text is found in the record by its bytes, and the
+// words, encoded as the record encodes them, by theirs; each is the same
+// bytes, so it reads the same. Where the record holds the file as its
+// text alone (a word kept under another: encoder.odd), the words stay as
+// read. On 5,000 tables the read buffers of the texts are 20 MB and the
+// words' maps 58 MB, beside 50 MB of records.
+func (w *worker) shareRecord(f *File) {
+	if n := len(f.Src); n > 0 {
+		if i := bytes.Index(f.record, f.Src); i >= 0 {
+			f.Src = f.record[i : i+n : i+n]
+		}
+	}
+	if len(f.words) == 0 {
+		return
+	}
+	e := &w.wordsEnc
+	e.buf = e.buf[:0]
+	e.words(f)
+	if e.odd {
+		e.odd = false
+		return
+	}
+	i := bytes.Index(f.record, e.buf)
+	if i < 0 {
+		return
+	}
+	// e.buf is the part's length, then the part.
+	d := &decoder{data: e.buf}
+	n := d.uint()
+	end := i + len(e.buf)
+	f.stored, f.words = &storedWords{data: f.record[end-n : end : end]}, nil
 }
 
 // maxTreeKept is the largest file whose syntax tree the index keeps

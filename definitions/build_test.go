@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/projectgen"
@@ -318,4 +319,47 @@ func TestCacheRecordsMatchSave(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRecordsHoldTextAndWords checks that a file built with its cache
+// record (Options.CacheRecords) keeps its text and its code words in the
+// record, not in copies beside it, and reads the same as a file built
+// without: the same index, the same words in the same order.
+func TestRecordsHoldTextAndWords(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	files := projectgen.Generate(projectgen.Options{Tables: 30, Seed: 7})
+	plain := FromFilesWith(ctx, files, Options{DropTrees: true})
+	recorded := FromFilesWith(ctx, files, Options{DropTrees: true, CacheRecords: true})
+	if got, want := dumpIndex(recorded), dumpIndex(plain); got != want {
+		t.Fatalf("the index built with records differs\n--- with\n%s\n--- without\n%s", got, want)
+	}
+	shared := 0
+	for _, f := range recorded.Files() {
+		p := plain.File(f.Path)
+		if len(f.Src) > 0 && !within(f.Src, f.record) {
+			t.Errorf("%s: the text is kept beside the record", f.Path)
+		}
+		if f.stored != nil {
+			shared++
+			if !within(f.stored.data, f.record) {
+				t.Errorf("%s: the words are kept beside the record", f.Path)
+			}
+		}
+		if got, want := f.Words(), p.Words(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the words read from the record differ\n got %v\nwant %v", f.Path, got, want)
+		}
+	}
+	if shared == 0 {
+		t.Error("no file keeps its words in its record")
+	}
+}
+
+// within reports whether part lies in whole's array.
+func within(part, whole []byte) bool {
+	if len(part) == 0 || len(whole) == 0 {
+		return false
+	}
+	p, w := unsafe.Pointer(unsafe.SliceData(part)), unsafe.Pointer(unsafe.SliceData(whole))
+	return uintptr(p) >= uintptr(w) && uintptr(p)+uintptr(len(part)) <= uintptr(w)+uintptr(len(whole))
 }
