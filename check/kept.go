@@ -58,11 +58,26 @@ var errKept = errors.New("kept findings: damaged or cut")
 // files had stamps (each file the index may hold and the .gitignore files,
 // as the walk that read ix took them, and any other file the findings
 // depend on under a path of its own, such as the test database). ok is
-// false where they cannot be kept soundly: a racy stamp of a file whose
-// text ix does not hold (it could not be hashed again to the same).
+// false where they cannot be kept soundly: a file of ix without a stamp
+// (read through a link), or a racy stamp of a file whose text ix does
+// not hold (it could not be hashed again to the same).
 func KeepFindings(key string, ix *definitions.Index, stamps map[string]definitions.Stamp, fs []diag.Finding) (k Kept, ok bool) {
 	k = Kept{Key: key, Stamps: definitions.StampsDigest(stamps), Findings: fs}
 	ignores := ix.IgnoreFiles()
+	// Every file the findings were made from is stamped, or nothing is
+	// kept: a file read through a link has no stamp of its own (the
+	// walk stamps regular files), and the link could be pointed
+	// elsewhere with no stamp changing.
+	for _, f := range ix.Files() {
+		if _, ok := stamps[f.Path]; !ok {
+			return Kept{}, false
+		}
+	}
+	for p := range ignores {
+		if _, ok := stamps[p]; !ok {
+			return Kept{}, false
+		}
+	}
 	for p, st := range stamps {
 		if !st.Racy() {
 			continue

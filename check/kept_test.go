@@ -180,6 +180,14 @@ func TestKeptFits(t *testing.T) {
 		t.Error("a racy file that cannot be read: fits")
 	}
 
+	// A file of the index without a stamp (read through a link, which
+	// the walk does not stamp) keeps nothing.
+	unstamped := clone(stamps)
+	delete(unstamped, p)
+	if _, ok := KeepFindings("key", ix, unstamped, found); ok {
+		t.Error("a file of the index without a stamp: kept")
+	}
+
 	// A state file (the test database) changed just now is no proof: the
 	// findings are not kept.
 	withDB := clone(stamps)

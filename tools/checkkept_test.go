@@ -169,3 +169,33 @@ func mustReadFile(t *testing.T, p string) []byte {
 	}
 	return data
 }
+
+// TestCheckKeptLink holds that a file read through a link keeps no
+// findings: the walk stamps regular files, and pointing the link at
+// another file changes no stamp, so a kept answer could be stale.
+func TestCheckKeptLink(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for p, src := range keptFiles {
+		files[p] = src
+	}
+	delete(files, "tables/orders.ts")
+	files["alt/good.ts"] = strings.Replace(keptFiles["tables/orders.ts"], "ref('user')", "ref('users')", 1)
+	files["alt/bad.ts"] = keptFiles["tables/orders.ts"]
+	sample.Write(t, dir, files)
+	link := filepath.Join(dir, "tables", "orders.ts")
+	if err := os.Symlink("../alt/good.ts", link); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := checkAsNew(t, dir)
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../alt/bad.ts", link); err != nil {
+		t.Fatal(err)
+	}
+	got, indexed := checkAsNew(t, dir)
+	if !indexed || got == first {
+		t.Errorf("a link pointed elsewhere: index read %v, the answer as before %v", indexed, got == first)
+	}
+}

@@ -16,7 +16,7 @@ import (
 // measured against in the same loop, interleaved, so that a busy machine
 // slows both alike:
 //
-//	go test ./cmd/tent-tools -run XXX -bench 'Check(Cold|Cached)' -benchtime 5x
+//	go test ./cmd/tent-tools -run XXX -bench 'Check(Cold|Cached|Edited)' -benchtime 5x
 //
 // TENT_BENCH_BASE names a tent-tools binary of another commit (the base
 // of a change) to time in the same loop; its ratios are reported beside.
@@ -56,8 +56,9 @@ func BenchmarkCheckCold(b *testing.B) {
 }
 
 // BenchmarkCheckCached is `tent-tools check` with .tent/ present and
-// nothing changed; with TENT_BENCH_BASE, beside the base on its own copy
-// (its cache may be of another version).
+// nothing changed (the kept findings answer: .tent/findings); with
+// TENT_BENCH_BASE, beside the base on its own copy (its cache may be of
+// another version).
 func BenchmarkCheckCached(b *testing.B) {
 	dir := benchProject1000(b, "p")
 	base := os.Getenv("TENT_BENCH_BASE")
@@ -71,6 +72,44 @@ func BenchmarkCheckCached(b *testing.B) {
 	for b.Loop() {
 		tt.add(timeOne(b, dir, bin, "check"))
 		if base != "" {
+			bs.add(timeOne(b, baseDir, base, "check"))
+		}
+	}
+	tt.report(b, "check")
+	if base != "" {
+		bs.report(b, "base")
+		b.ReportMetric(tt.cpu()/bs.cpu(), "cpu-x-base")
+		b.ReportMetric(tt.wall()/bs.wall(), "wall-x-base")
+	}
+}
+
+// BenchmarkCheckEdited is `tent-tools check` after one file was edited
+// since the last check: the index read from .tent/index with that file
+// read again, and the whole project checked (the kept findings do not
+// fit); with TENT_BENCH_BASE, beside the base on its own copy.
+func BenchmarkCheckEdited(b *testing.B) {
+	dir := benchProject1000(b, "p")
+	base := os.Getenv("TENT_BENCH_BASE")
+	baseDir := ""
+	timeOne(b, dir, bin, "check")
+	if base != "" {
+		baseDir = benchProject1000(b, "base")
+		timeOne(b, baseDir, base, "check")
+	}
+	edit := func(dir string) {
+		f, err := os.OpenFile(filepath.Join(dir, "lib", "money.ts"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.WriteString("// edited\n")
+		f.Close()
+	}
+	var tt, bs procTimes
+	for b.Loop() {
+		edit(dir)
+		tt.add(timeOne(b, dir, bin, "check"))
+		if base != "" {
+			edit(baseDir)
 			bs.add(timeOne(b, baseDir, base, "check"))
 		}
 	}
