@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The CI face's tests (cmd/tent-tools/ci_test.go, action_test.go) run
-# reviewdog on `check --format rdjson` and actionlint (with shellcheck, from
-# apt, for the scripts) on action.yml and on the workflows of the docs;
-# .ci/run runs the tests through gotestsum, which prints each package as
-# it passes. reviewdog, actionlint and gotestsum are Go programs, pinned in .ci/tools/go.mod
-# (a module of its own, so their dependencies stay out of tent-tools'), and
-# installed into GOBIN (or GOPATH/bin), where the tests look for them. A
-# program already there at the pinned version is left as it is.
+# reviewdog on `check --format rdjson` and actionlint on action.yml and on
+# the workflows of the docs; .ci/run runs the tests through gotestsum,
+# which prints each package as it passes. reviewdog, actionlint and
+# gotestsum are Go programs, pinned in .ci/tools/go.mod (a module of its
+# own, so their dependencies stay out of tent-tools'), and installed into
+# GOBIN (or GOPATH/bin), where the tests look for them. A program already
+# there at the pinned version is left as it is. .ci/run runs this script
+# after go vet, which has compiled the standard library they share.
 set -euo pipefail
 cd "$(dirname "$0")/../tools"
 
@@ -26,10 +27,4 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "installing ${missing[*]} into $bin"
 	GOBIN=$bin go install "${missing[@]}"
-fi
-
-if ! command -v shellcheck >/dev/null; then
-	echo "installing shellcheck"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
 fi

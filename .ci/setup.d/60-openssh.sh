@@ -16,5 +16,6 @@ command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 if [ ${#missing[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	$sudo apt-get update
-	$sudo apt-get install -y --no-install-recommends $(printf '%s\n' "${missing[@]}" | sort -u)
+	mapfile -t missing < <(printf "%s\n" "${missing[@]}" | sort -u)
+	$sudo apt-get install -y --no-install-recommends "${missing[@]}"
 fi
