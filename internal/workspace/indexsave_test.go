@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -128,4 +129,77 @@ func TestIndexSavesTakeTurns(t *testing.T) {
 func validFirst(src []byte) bool {
 	want, err := os.ReadFile(filepath.Join(shopDir, "lib", "money.ts"))
 	return err == nil && string(want) == string(src)
+}
+
+// TestKeepFindingsWhole has several workspaces over one folder keep
+// findings at once while a reader reads them: every read is one of the
+// texts kept, whole, and no temporary file is left in .tent/. Run under
+// -race.
+func TestKeepFindingsWhole(t *testing.T) {
+	dir := copyProject(t, shopDir)
+	const writers, rounds = 4, 50
+	texts := map[string]bool{}
+	var ws []*Workspace
+	for i := range writers {
+		w, err := New(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+		ws = append(ws, w)
+		texts[strings.Repeat(fmt.Sprintf("kept by %d;", i), 5000)] = true
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	bad := make(chan string, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if data := ws[0].KeptFindings(); data != nil && !texts[string(data)] {
+				select {
+				case bad <- fmt.Sprintf("a read found %d bytes no writer kept", len(data)):
+				default:
+				}
+				return
+			}
+		}
+	}()
+	var writing sync.WaitGroup
+	i := 0
+	for text := range texts {
+		w := ws[i]
+		i++
+		writing.Add(1)
+		go func() {
+			defer writing.Done()
+			for range rounds {
+				w.KeepFindings([]byte(text))
+			}
+		}()
+	}
+	writing.Wait()
+	close(stop)
+	wg.Wait()
+	close(bad)
+	for msg := range bad {
+		t.Error(msg)
+	}
+	if data := ws[1].KeptFindings(); !texts[string(data)] {
+		t.Errorf("the last kept findings are %d bytes no writer kept", len(data))
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, ".tent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".new") {
+			t.Errorf("left in .tent: %s", e.Name())
+		}
+	}
 }
