@@ -8,12 +8,12 @@ import (
 
 // flow is the flow named name now (T9103 where there is none).
 func (st *state) flow(name string) (*definitions.Definition, error) {
-	for _, d := range st.ix.DefinitionsNamed(name) {
+	for _, d := range st.index().DefinitionsNamed(name) {
 		if d.Kind == definitions.KindFlow && d.Flow != nil {
 			return d, nil
 		}
 	}
-	if d := st.ix.Definition(name); d != nil {
+	if d := st.index().Definition(name); d != nil {
 		return nil, diag.Errorf(diag.T9103, "%s is a %s, not a flow", name, d.Kind).With("flow", name)
 	}
 	return nil, diag.Errorf(diag.T9103, "no flow %s", name).With("flow", name)
@@ -57,13 +57,13 @@ func (st *state) addStep(o *object) error {
 	}
 	step := ss[1]
 	isFn := false
-	for _, fd := range st.ix.DefinitionsNamed(step) {
+	for _, fd := range st.index().DefinitionsNamed(step) {
 		isFn = isFn || fd.Kind == definitions.KindFn
 	}
 	if !isFn {
 		return diag.Errorf(diag.T2005, "the step %s names no function", step).With("field", o.at+".step")
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	style := change.StyleOf(f.Src, d)
 	list, ok := stepsList(d)
 	if !ok {
@@ -111,7 +111,7 @@ func (st *state) moveStep(o *object) error {
 	if from == to {
 		return nil
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	item := list.Items[from]
 	text := string(f.Src[item.Start:item.End])
 	if err := st.edit(d.Path, list.Remove(f.Src, []int{from})...); err != nil {
@@ -121,7 +121,7 @@ func (st *state) moveStep(o *object) error {
 		return err
 	}
 	list, _ = stepsList(d)
-	f = st.ix.File(d.Path)
+	f = st.index().File(d.Path)
 	return st.edit(d.Path, list.InsertAfter(f.Src, to-1, []string{text}, change.StyleOf(f.Src, d))...)
 }
 
@@ -143,6 +143,6 @@ func (st *state) removeStep(o *object) error {
 	if err != nil {
 		return err
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	return st.edit(d.Path, list.Remove(f.Src, []int{at})...)
 }

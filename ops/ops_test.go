@@ -63,7 +63,7 @@ func TestGoldens(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, f := range res.Index.Findings() {
+				for _, f := range res.Index().Findings() {
 					t.Errorf("the texts after the ops read with a finding: %s", f.Message)
 				}
 			}
@@ -94,7 +94,7 @@ func TestMoveKeepsComments(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := string(res.Index.File("tables/t.ts").Src); got != c.want {
+		if got := string(res.Index().File("tables/t.ts").Src); got != c.want {
 			t.Errorf("%s:\n%s\nwant\n%s", c.op, got, c.want)
 		}
 	}
@@ -117,7 +117,7 @@ func TestTypeChangeDropsUnusedImport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := string(res.Index.File("tables/t.ts").Src); got != c.want {
+		if got := string(res.Index().File("tables/t.ts").Src); got != c.want {
 			t.Errorf("\n%s\nwant\n%s", got, c.want)
 		}
 	}
@@ -146,12 +146,12 @@ func TestCRLF(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"tables/t.ts", "testdata/t.json"} {
-		src := string(res.Index.File(p).Src)
+		src := string(res.Index().File(p).Src)
 		if strings.Count(src, "\n") != strings.Count(src, "\r\n") {
 			t.Errorf("%s has a line end other than CRLF:\n%q", p, src)
 		}
 	}
-	for _, f := range res.Index.Findings() {
+	for _, f := range res.Index().Findings() {
 		t.Errorf("finding %s %s", f.Code, f.Message)
 	}
 }
@@ -192,10 +192,10 @@ func TestAddRowLayouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range res.Index.Findings() {
+			for _, f := range res.Index().Findings() {
 				t.Errorf("the file after the row reads with a finding: %s", f.Message)
 			}
-			golden.Check(t, filepath.Join("testdata", "golden", "rows", name+".json"), res.Index.File("testdata/t.json").Src)
+			golden.Check(t, filepath.Join("testdata", "golden", "rows", name+".json"), res.Index().File("testdata/t.json").Src)
 		})
 	}
 }
@@ -236,10 +236,10 @@ func TestRowKeyLayouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range res.Index.Findings() {
+			for _, f := range res.Index().Findings() {
 				t.Errorf("the file after reads with a finding: %s", f.Message)
 			}
-			golden.Check(t, filepath.Join("testdata", "golden", "rowkeys", name+".json"), res.Index.File("testdata/t.json").Src)
+			golden.Check(t, filepath.Join("testdata", "golden", "rowkeys", name+".json"), res.Index().File("testdata/t.json").Src)
 		})
 	}
 }
@@ -271,7 +271,7 @@ func TestSetRowKeepsColumns(t *testing.T) {
   { "id": "t10", "name": "Al",       "n": 3,  "tag": "efghi" }
 ]
 `
-	if got := string(res.Index.File("testdata/t.json").Src); got != want {
+	if got := string(res.Index().File("testdata/t.json").Src); got != want {
 		t.Errorf("\n%s\nwant\n%s", got, want)
 	}
 }

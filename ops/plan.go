@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/definitions"
@@ -27,10 +28,20 @@ import (
 
 // Result is what a list of operations plans: the change set, from the
 // texts of the index it was planned on to the texts after the last
-// operation, and the index of those texts.
+// operation, and the index of those texts (Index).
 type Result struct {
-	Set   *change.Set
-	Index *definitions.Index
+	Set *change.Set
+
+	mu sync.Mutex
+	st *state
+}
+
+// Index is the index of the texts after the last operation, read on the
+// first call: a face that answers or applies the set never reads them.
+func (r *Result) Index() *definitions.Index {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.st.index()
 }
 
 // Plan plans ops on ix, in order, each on the texts the ones before it
@@ -54,7 +65,7 @@ func Plan(ctx context.Context, ix *definitions.Index, ops []Op) (*Result, error)
 		return nil, err
 	}
 	s.Target = summary(ops)
-	return &Result{Set: s, Index: st.ix}, nil
+	return &Result{Set: s, st: st}, nil
 }
 
 // summary names the operations for the point: the first, and how many
@@ -106,7 +117,7 @@ func (st *state) run(op Op) error {
 		if err != nil {
 			return err
 		}
-		s, err := rename.Plan(st.ctx, st.ix, name, to)
+		s, err := rename.Plan(st.ctx, st.index(), name, to)
 		if err != nil {
 			return err
 		}
@@ -116,7 +127,7 @@ func (st *state) run(op Op) error {
 		if err != nil {
 			return err
 		}
-		s, err := remove.Plan(st.ix, name)
+		s, err := remove.Plan(st.index(), name)
 		if err != nil {
 			return err
 		}

@@ -144,7 +144,7 @@ func (st *state) addRow(o *object) error {
 func (st *state) sampleLayout() rowLayout {
 	var found [2]*rowLayout
 	var count [2]int
-	for _, f := range st.ix.Files() {
+	for _, f := range st.index().Files() {
 		if f.TestData == nil || len(f.TestData.Rows) == 0 {
 			continue
 		}
@@ -290,7 +290,7 @@ func (st *state) removeRow(o *object) error {
 // referrer names the first row of the test data whose ref names the row
 // id of table ("orders row o1 (buyer)"), "" where none does.
 func (st *state) referrer(table, id string) string {
-	for _, d := range st.ix.Definitions() {
+	for _, d := range st.index().Definitions() {
 		if d.Kind != definitions.KindTable || d.Table == nil {
 			continue
 		}

@@ -16,10 +16,17 @@ import (
 // file they touched with the text it had before the first and has now,
 // what they renamed on purpose, and the code sites they left.
 type state struct {
-	ctx   context.Context
-	ix    *definitions.Index
-	files map[string]*fileState // by the path it has now
-	all   []*fileState
+	ctx context.Context
+	// read is the index of the texts as of the steps read so far; pending
+	// are the files the steps after changed, read on the next look
+	// (index): a step's texts are read only where something asks, so the
+	// last operation's (a rename's hundreds of files) are not read for a
+	// face that only answers or applies the set.
+	read      *definitions.Index
+	pending   []definitions.FileChange
+	pendingAt map[string]bool       // the paths of pending
+	files     map[string]*fileState // by the path it has now
+	all       []*fileState
 	// renamed maps a definition's or column's full name before the
 	// operations to its name now.
 	renamed map[string]string
@@ -45,16 +52,45 @@ type leftSite struct {
 }
 
 func newState(ctx context.Context, ix *definitions.Index) *state {
-	return &state{ctx: ctx, ix: ix, files: map[string]*fileState{}, renamed: map[string]string{}}
+	return &state{ctx: ctx, read: ix, files: map[string]*fileState{}, renamed: map[string]string{}}
 }
 
-// src is the text of a file now (nil where there is none).
-func (st *state) src(path string) []byte {
-	if f := st.ix.File(path); f != nil {
-		return f.Src
+// index is the index of the texts the steps so far left, their changed
+// files read now where they were not yet (the last change of each path).
+func (st *state) index() *definitions.Index {
+	if len(st.pending) == 0 {
+		return st.read
 	}
-	if fs := st.files[path]; fs != nil && !fs.gone {
+	last := make(map[string]int, len(st.pending))
+	for i, c := range st.pending {
+		last[c.Path] = i
+	}
+	changes := make([]definitions.FileChange, 0, len(last))
+	for i, c := range st.pending {
+		if last[c.Path] == i {
+			changes = append(changes, c)
+		}
+	}
+	st.read, st.pending, st.pendingAt = st.read.UpdateFiles(st.ctx, changes), nil, nil
+	return st.read
+}
+
+// src is the text of a file now (nil where there is none): a file the
+// steps touched holds its text now; another is as the index read it (the
+// steps' pending changes not read for it).
+func (st *state) src(path string) []byte {
+	if fs := st.files[path]; fs != nil {
+		if fs.gone {
+			return nil
+		}
 		return fs.text
+	}
+	ix := st.read
+	if st.pendingAt[path] {
+		ix = st.index()
+	}
+	if f := ix.File(path); f != nil {
+		return f.Src
 	}
 	return nil
 }
@@ -88,7 +124,8 @@ func (st *state) create(path string, text string) error {
 }
 
 // apply takes a change set planned on the state's index as the next step:
-// the files' texts move on, the index is read again where they changed,
+// the files' texts move on, the index is to be read again where they
+// changed (index),
 // the renames are composed and the sites it left are kept.
 func (st *state) apply(s *change.Set) error {
 	if err := s.Validate(); err != nil {
@@ -107,7 +144,7 @@ func (st *state) apply(s *change.Set) error {
 					return fmt.Errorf("%s is made twice", f.Path)
 				}
 				fs.gone, fs.text = false, text
-			} else if st.ix.File(f.Path) != nil {
+			} else if st.index().File(f.Path) != nil {
 				return fmt.Errorf("%s already exists", f.Path)
 			} else {
 				fs := &fileState{cur: f.Path, text: text, isNew: true}
@@ -147,7 +184,13 @@ func (st *state) apply(s *change.Set) error {
 		}
 		st.left = append(st.left, leftSite{path: site.Path, off: offsetOf(text, site.Line, site.Col), site: site})
 	}
-	st.ix = st.ix.UpdateFiles(st.ctx, changes)
+	if st.pendingAt == nil {
+		st.pendingAt = map[string]bool{}
+	}
+	for _, c := range changes {
+		st.pendingAt[c.Path] = true
+	}
+	st.pending = append(st.pending, changes...)
 	return nil
 }
 

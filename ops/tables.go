@@ -16,12 +16,12 @@ import (
 
 // table is the table named name now (T9103 where there is none).
 func (st *state) table(name string) (*definitions.Definition, error) {
-	for _, d := range st.ix.DefinitionsNamed(name) {
+	for _, d := range st.index().DefinitionsNamed(name) {
 		if d.Kind == definitions.KindTable && d.Table != nil {
 			return d, nil
 		}
 	}
-	if d := st.ix.Definition(name); d != nil {
+	if d := st.index().Definition(name); d != nil {
 		return nil, diag.Errorf(diag.T9103, "%s is a %s, not a table", name, d.Kind).With("name", name)
 	}
 	return nil, diag.Errorf(diag.T9103, "no table %s", name).With("name", name)
@@ -71,13 +71,13 @@ func (st *state) tableNameFree(name string) error {
 	if terr := rename.CheckName(name); terr != nil {
 		return terr
 	}
-	if ds := st.ix.DefinitionsNamed(name); len(ds) > 0 {
+	if ds := st.index().DefinitionsNamed(name); len(ds) > 0 {
 		return diag.Errorf(diag.T9107, "%s is taken: a %s of %s has that name", name, ds[0].Kind, ds[0].Path).With("name", name)
 	}
-	if p := st.ix.Project(); p != nil && p.Project != nil && hasName(p.Project.Removed, name) {
+	if p := st.index().Project(); p != nil && p.Project != nil && hasName(p.Project.Removed, name) {
 		return diag.Errorf(diag.T2006, "%s is in the project's removed: a table of that name was removed on purpose", name).With("name", name)
 	}
-	for _, d := range st.ix.Definitions() {
+	for _, d := range st.index().Definitions() {
 		if d.Kind == definitions.KindTable && d.Table != nil && hasName(d.Table.Was, name) {
 			return diag.Errorf(diag.T2007, "%s is an earlier name (was) of table %s", name, d.Name).With("name", name)
 		}
@@ -204,7 +204,7 @@ func typeList() string {
 // where it exists, else the first table's file.
 func (st *state) styleSample(path string) (src []byte, style change.Style, trailing bool) {
 	var sample *definitions.Definition
-	if f := st.ix.File(path); f != nil {
+	if f := st.index().File(path); f != nil {
 		for _, d := range f.Definitions {
 			if d.Kind == definitions.KindTable && d.Table != nil {
 				sample = d
@@ -216,7 +216,7 @@ func (st *state) styleSample(path string) (src []byte, style change.Style, trail
 		}
 	}
 	if sample == nil {
-		for _, d := range st.ix.Definitions() {
+		for _, d := range st.index().Definitions() {
 			if d.Kind == definitions.KindTable && d.Table != nil && d.Table.ColumnsProp != nil {
 				sample = d
 				break
@@ -226,7 +226,7 @@ func (st *state) styleSample(path string) (src []byte, style change.Style, trail
 	if sample == nil {
 		return nil, change.Style{Quote: '\'', EOL: "\n", Indent: "  "}, true
 	}
-	src = st.ix.File(sample.Path).Src
+	src = st.index().File(sample.Path).Src
 	trailing = true
 	if l, _, err := columnsList(sample); err == nil && l.Multiline(src) {
 		trailing = trailingComma(src, l)
@@ -274,7 +274,7 @@ func (st *state) addTable(o *object) error {
 		cols = append(cols, c)
 	}
 	src, style, trailing := st.styleSample(path)
-	f := st.ix.File(path)
+	f := st.index().File(path)
 	builders := []string{"table"}
 	for _, c := range cols {
 		builders = append(builders, c.typ)
@@ -373,7 +373,7 @@ func (st *state) addColumn(o *object) error {
 		}
 		at = propIndex(obj, ac.Prop)
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	style := change.StyleOf(f.Src, d)
 	local, _ := callee(f, c.typ)
 	edits := list.InsertAfter(f.Src, at, []string{name + ": " + callText(local, c, style)}, style)
@@ -389,7 +389,7 @@ func (st *state) addColumn(o *object) error {
 
 // testData is the test data file of a table now, nil where it has none.
 func (st *state) testData(table string) *definitions.File {
-	f := st.ix.File("testdata/" + table + ".json")
+	f := st.index().File("testdata/" + table + ".json")
 	if f == nil || f.TestData == nil {
 		return nil
 	}
@@ -568,7 +568,7 @@ func (st *state) setHead(name string, c column) error {
 	if err != nil {
 		return err
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	style := change.StyleOf(f.Src, d)
 	local, _ := callee(f, c.typ)
 	var args []string
@@ -599,7 +599,7 @@ func (st *state) setHead(name string, c column) error {
 // longer uses (a column's type changed from the last money() to int()),
 // with its comma; an import's last name stays.
 func (st *state) dropUnused(path, builder string) error {
-	f := st.ix.File(path)
+	f := st.index().File(path)
 	local, ok := callee(f, builder)
 	if !ok {
 		return nil
@@ -659,7 +659,7 @@ func (st *state) setOption(name, key, value string, drop bool) error {
 	if err != nil {
 		return err
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	call := change.CallOf(col.Call)
 	idx := -1
 	var prop *definitions.Prop
@@ -714,7 +714,7 @@ func (st *state) moveColumn(o *object) error {
 	if err != nil {
 		return err
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	text := string(f.Src[col.Prop.Span.Start:col.Prop.Span.End])
 	edits := list.Remove(f.Src, []int{propIndex(obj, col.Prop)})
 	trailing := trailerComment(f.Src, col.Prop.Span.End)
@@ -746,7 +746,7 @@ func (st *state) moveColumn(o *object) error {
 	if before != "" {
 		at--
 	}
-	f = st.ix.File(d.Path)
+	f = st.index().File(d.Path)
 	if err := st.edit(d.Path, list.InsertAfter(f.Src, at, []string{text}, change.StyleOf(f.Src, d))...); err != nil {
 		return err
 	}
@@ -759,7 +759,7 @@ func (st *state) moveColumn(o *object) error {
 	if err != nil {
 		return err
 	}
-	f = st.ix.File(d.Path)
+	f = st.index().File(d.Path)
 	end := change.LineEnd(f.Src, moved.Prop.Span.End)
 	return st.edit(d.Path, change.Edit{Start: end, End: end, Text: " " + trailing})
 }
@@ -835,7 +835,7 @@ func (st *state) addIndex(o *object) error {
 	if indexAt(d, cols) >= 0 {
 		return diag.Errorf(diag.T9107, "table %s has the index %s already", tname, strings.Join(cols, ", ")).With("field", o.at+".columns")
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	style := change.StyleOf(f.Src, d)
 	entry := listText(cols, style)
 	t := d.Table
@@ -867,7 +867,7 @@ func (st *state) removeIndex(o *object) error {
 	if i < 0 {
 		return diag.Errorf(diag.T9103, "table %s has no index %s", tname, strings.Join(cols, ", ")).With("field", o.at+".columns")
 	}
-	f := st.ix.File(d.Path)
+	f := st.index().File(d.Path)
 	t := d.Table
 	if len(t.Indexes) == 1 {
 		return st.edit(d.Path, change.ListOf(d.Arg).Remove(f.Src, []int{propIndex(d.Arg, t.IndexesProp)})...)
