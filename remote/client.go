@@ -108,7 +108,7 @@ func (w *Workspace) Call(ctx context.Context, name string, input json.RawMessage
 	defer release()
 	t, known := tools.Lookup(name)
 	writes := known && t.Writes
-	wo := &wireOptions{Caller: opts.Caller, Agent: opts.Agent, Turn: opts.Turn, Asks: opts.Approver != nil}
+	wo := &wireOptions{Caller: opts.Caller, Agent: opts.Agent, Turn: opts.Turn, Asks: opts.Approver != nil, Bounded: opts.Bounded}
 	if opts.Policy != nil {
 		if wo.Policy, err = json.Marshal(opts.Policy); err != nil {
 			return tools.Answer{}, fmt.Errorf("remote: the policy: %w", err)

@@ -54,7 +54,8 @@ type request struct {
 
 // wireOptions are the options of a call that stay on the near side and
 // travel with each call: the agent's policy, who acts, for which agent,
-// in which turn, and whether a person may be asked.
+// in which turn, whether a person may be asked, and whether the answer
+// keeps its lists within their budgets (an agent's face, MCP).
 type wireOptions struct {
 	Policy json.RawMessage `json:"policy,omitempty"`
 	Caller string          `json:"caller,omitempty"`
@@ -63,6 +64,10 @@ type wireOptions struct {
 	// Asks says the near side has an approver: where it has none, the
 	// far side answers no without asking, as locally.
 	Asks bool `json:"asks,omitempty"`
+	// Bounded is tools.Options.Bounded: the far side cuts the answer's
+	// lists where the near side's face would, so an agent's answer
+	// crosses the link already within its budgets.
+	Bounded bool `json:"bounded,omitempty"`
 }
 
 // reply is one frame from the far side: a call's answer or error, an

@@ -135,7 +135,7 @@ func (s *server) serve(ctx context.Context, in io.Reader, grace time.Duration) e
 func (s *server) call(ctx context.Context, req request) reply {
 	opts := tools.Options{Call: req.ID}
 	if o := req.Options; o != nil {
-		opts.Caller, opts.Agent, opts.Turn = o.Caller, o.Agent, o.Turn
+		opts.Caller, opts.Agent, opts.Turn, opts.Bounded = o.Caller, o.Agent, o.Turn, o.Bounded
 		if len(o.Policy) > 0 && string(o.Policy) != "null" {
 			p, err := tools.ParsePolicy(o.Policy)
 			if err != nil {

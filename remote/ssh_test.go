@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/golden"
+	"github.com/tent-tools/tent-tools/internal/projectgen"
+	"github.com/tent-tools/tent-tools/internal/sample"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -288,6 +291,37 @@ func TestFarEndsWithLink(t *testing.T) {
 		}
 		if time.Since(start) > 10*time.Second {
 			t.Fatal("the far side still runs 10 s after its link dropped")
+		}
+	}
+}
+
+// TestBoundedCrosses: an agent's call (tools.Options.Bounded, as MCP
+// makes it) on a remote project is answered within its budgets, as the
+// same call locally, and one without it (the CLI's) whole: the far side
+// cuts the lists, so the answer crosses the link already bounded.
+func TestBoundedCrosses(t *testing.T) {
+	r := needRig(t)
+	texts := map[string]string{}
+	for p, src := range projectgen.Generate(projectgen.Options{Tables: 40, Seed: 1}) {
+		texts[p] = string(src)
+	}
+	for i := range 130 {
+		texts[fmt.Sprintf("lib/broken%03d.ts", i)] = "export const = ;\n"
+	}
+	twin, far := t.TempDir(), t.TempDir()
+	sample.Write(t, twin, texts)
+	sample.Write(t, far, texts)
+	w := r.open(t, far)
+	input := json.RawMessage(`{"from": 20}`)
+	for _, bounded := range []bool{true, false} {
+		opts := tools.Options{Caller: "ann", Bounded: bounded}
+		want := callLocal(t, twin, "check", input, opts)
+		got := shown(w.Call(context.Background(), "check", input, opts))
+		if got != want {
+			t.Errorf("bounded %v: over ssh:\n%s\nlocally:\n%s", bounded, got, want)
+		}
+		if cut := strings.Contains(got, `"more":`); cut != bounded {
+			t.Errorf("bounded %v: the answer cut (more) %v:\n%.2000s", bounded, cut, got)
 		}
 	}
 }
