@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tent-tools/tent-tools/check"
+	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/internal/projectgen"
 	"github.com/tent-tools/tent-tools/internal/sample"
@@ -175,4 +177,248 @@ func findMore(more []diag.More, name string) *diag.More {
 		}
 	}
 	return nil
+}
+
+// TestDiffPages: a bounded dry run's diff holds whole files within
+// budgetDiffLines and says the from of the next; its pages, asked for in
+// turn, are the unbounded diff, file by file.
+func TestDiffPages(t *testing.T) {
+	dir := t.TempDir()
+	texts := map[string]string{}
+	for p, src := range projectgen.Generate(projectgen.Options{Tables: 300, Seed: 1}) {
+		texts[p] = string(src)
+	}
+	sample.Write(t, dir, texts)
+	whole, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	w := whole.With(Options{Bounded: true})
+	const ops = `"ops": [{"op": "rename", "name": "accounts", "to": "members"}], "dryRun": true`
+	ans, err := call(whole, "change", "{"+ops+"}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := dataOf[ChangeAnswer]("change", ans.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(all.Diff, "\n"); n <= 2*budgetDiffLines {
+		t.Fatalf("the hub rename's diff is %d lines: no test of the budget of %d", n, budgetDiffLines)
+	}
+	var pages strings.Builder
+	from := 0
+	for page := 0; ; page++ {
+		ans, err := call(w, "change", fmt.Sprintf(`{%s, "from": %d}`, ops, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := dataOf[ChangeAnswer]("change", ans.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(a.Diff, "\n"); n > budgetDiffLines || n == 0 {
+			t.Fatalf("page %d holds %d diff lines", page, n)
+		}
+		if !strings.Contains(ans.Text, a.Diff) {
+			t.Fatalf("page %d: the text lacks the data's diff", page)
+		}
+		pages.WriteString(a.Diff)
+		m := findMore(a.More, "diff")
+		if m == nil {
+			break
+		}
+		if m.From <= from || !strings.Contains(m.Rest, fmt.Sprintf("from %d", m.From)) || !strings.Contains(ans.Text, m.Rest) {
+			t.Fatalf("page %d (from %d): more %+v", page, from, m)
+		}
+		from = m.From
+	}
+	if pages.String() != all.Diff {
+		t.Errorf("the pages hold %d bytes of diff, the whole dry run %d, or others", pages.Len(), len(all.Diff))
+	}
+	_, err = call(w, "change", `{"ops": [{"op": "rename", "name": "accounts", "to": "members"}], "from": 3}`)
+	wantCode(t, err, "T9102") // from pages a dry run only
+
+}
+
+// TestCutDiff: one file's diff longer than the budget is cut before a
+// hunk where one starts within it, else at the budget.
+func TestCutDiff(t *testing.T) {
+	hunk := func(n int) string { return "@@ -1 +1 @@\n" + strings.Repeat("-a\n+b\n", n) }
+	head := "--- x.ts\n+++ x.ts\n"
+	for _, tc := range []struct {
+		name, text string
+		max        int
+		want       string
+	}{
+		{"within", head + hunk(1), 10, head + hunk(1)},
+		{"before a hunk", head + hunk(1) + hunk(3), 8, head + hunk(1)},
+		{"at a hunk's start", head + hunk(1) + hunk(3), 5, head + hunk(1)},
+		{"one long hunk", head + hunk(5), 6, head + "@@ -1 +1 @@\n-a\n+b\n-a\n"},
+	} {
+		if got := cutDiff(tc.text, tc.max); got != tc.want {
+			t.Errorf("%s: cut to\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestHistoryAnswersBounded: after the hub's rename, an agent's compare
+// holds budgetChanges changes and says the skip of the next (its pages
+// are the whole compare); changedBy of a table added with many columns
+// holds budgetFields fields; list holds budgetEntries entries and says
+// the from of the next (its pages are the whole list). The CLI's view
+// answers each whole.
+func TestHistoryAnswersBounded(t *testing.T) {
+	dir := t.TempDir()
+	texts := map[string]string{}
+	for p, src := range projectgen.Generate(projectgen.Options{Tables: 600, Seed: 1}) {
+		texts[p] = string(src)
+	}
+	sample.Write(t, dir, texts)
+	whole, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	w := whole.With(Options{Bounded: true})
+	if _, err := call(w, "change", `{"ops": [{"op": "rename", "name": "accounts", "to": "members"}]}`); err != nil {
+		t.Fatal(err)
+	}
+	columns := []string{}
+	for i := range budgetFields + 7 {
+		columns = append(columns, fmt.Sprintf(`"c%02d": {"type": "text"}`, i))
+	}
+	if _, err := call(w, "change", `{"ops": [{"op": "addTable", "name": "wide", "columns": {`+strings.Join(columns, ", ")+`}}]}`); err != nil {
+		t.Fatal(err)
+	}
+
+	ans, err := call(whole, "compare", `{"from": 0, "to": 1}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := dataOf[CompareAnswer]("compare", ans.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Changes) <= budgetChanges || len(all.More) > 0 {
+		t.Fatalf("the hub's rename changes %d definitions (more %+v): no test of the budget of %d", len(all.Changes), all.More, budgetChanges)
+	}
+	var pages []string
+	for skip := 0; ; {
+		ans, err := call(w, "compare", fmt.Sprintf(`{"from": 0, "to": 1, "skip": %d}`, skip))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := dataOf[CompareAnswer]("compare", ans.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Changes) > budgetChanges {
+			t.Fatalf("skip %d: %d changes", skip, len(c.Changes))
+		}
+		for _, ch := range c.Changes {
+			pages = append(pages, fmt.Sprint(ch))
+		}
+		m := findMore(c.More, "changes")
+		if m == nil {
+			break
+		}
+		skip += len(c.Changes)
+		if m.Cut != len(all.Changes)-skip || !strings.Contains(m.Rest, fmt.Sprintf("skip %d", skip)) || !strings.Contains(ans.Text, m.Rest) {
+			t.Fatalf("skip %d: more %+v", skip, m)
+		}
+	}
+	var want []string
+	for _, ch := range all.Changes {
+		want = append(want, fmt.Sprint(ch))
+	}
+	if strings.Join(pages, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the pages hold %d changes, the whole compare %d, or others", len(pages), len(want))
+	}
+
+	ans, err = call(w, "changedBy", `{"name": "wide"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := dataOf[ChangedByAnswer]("changedBy", ans.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wholeCB, err := call(whole, "changedBy", `{"name": "wide"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wcb, _ := dataOf[ChangedByAnswer]("changedBy", wholeCB.Data)
+	if len(wcb.Change.Fields) <= budgetFields {
+		t.Fatalf("the wide table's change has %d fields: no test of the budget of %d", len(wcb.Change.Fields), budgetFields)
+	}
+	if m := findMore(cb.More, "fields"); len(cb.Change.Fields) != budgetFields || m == nil || m.Cut != len(wcb.Change.Fields)-budgetFields || !strings.Contains(ans.Text, m.Rest) {
+		t.Errorf("changedBy: %d fields, more %+v", len(cb.Change.Fields), cb.More)
+	}
+
+	ans, err = call(whole, "list", `{"path": "tables"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl, _ := dataOf[ListAnswer]("list", ans.Data)
+	if len(wl.Entries) <= budgetEntries || wl.Cut != 0 {
+		t.Fatalf("tables/ lists %d entries (cut %d): no test of the budget of %d", len(wl.Entries), wl.Cut, budgetEntries)
+	}
+	var listed []string
+	for from := 0; ; {
+		ans, err := call(w, "list", fmt.Sprintf(`{"path": "tables", "from": %d}`, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, _ := dataOf[ListAnswer]("list", ans.Data)
+		if len(l.Entries) > budgetEntries {
+			t.Fatalf("from %d: %d entries", from, len(l.Entries))
+		}
+		for _, e := range l.Entries {
+			listed = append(listed, e.Path)
+		}
+		m := findMore(l.More, "entries")
+		if m == nil {
+			break
+		}
+		if m.From != from+len(l.Entries) || m.Cut != l.Cut || m.Cut != len(wl.Entries)-m.From || !strings.Contains(ans.Text, m.Rest) {
+			t.Fatalf("from %d: more %+v, cut %d", from, m, l.Cut)
+		}
+		from = m.From
+	}
+	if len(listed) != len(wl.Entries) || listed[len(listed)-1] != wl.Entries[len(wl.Entries)-1].Path {
+		t.Errorf("the pages list %d entries, the whole list %d", len(listed), len(wl.Entries))
+	}
+}
+
+// TestBoundFields: a change's fields beyond budgetFields, and a field's
+// text beyond budgetFieldText, are cut where bounded and counted; the
+// changes given are left as they were; unbounded keeps all.
+func TestBoundFields(t *testing.T) {
+	long := strings.Repeat("é", budgetFieldText) // two bytes each
+	var fields []defchange.Field
+	for i := range budgetFields + 3 {
+		fields = append(fields, defchange.Field{Path: fmt.Sprintf("f%d", i), Old: "a", New: "b"})
+	}
+	fields[0].New = long
+	in := []defchange.DefChange{{Definition: "t", Kind: defchange.KindTable, Action: defchange.Change, Fields: fields}}
+	var more []diag.More
+	if got := boundFields(false, &more, in, "ask"); len(got[0].Fields) != budgetFields+3 || len(more) > 0 {
+		t.Errorf("unbounded: %d fields, more %+v", len(got[0].Fields), more)
+	}
+	got := boundFields(true, &more, in, "ask")
+	f := got[0].Fields
+	if len(f) != budgetFields || len(f[0].New) > budgetFieldText+40 || !strings.HasSuffix(f[0].New, fmt.Sprintf("… (%d more bytes)", len(long)-budgetFieldText)) || !utf8.ValidString(f[0].New) {
+		t.Errorf("bounded: %d fields, the long text cut to %d bytes: %.40q", len(f), len(f[0].New), f[0].New[len(f[0].New)-30:])
+	}
+	if m := findMore(more, "fields"); m == nil || m.Cut != 3 || m.Shown != budgetFields {
+		t.Errorf("fields' more %+v", more)
+	}
+	if m := findMore(more, "field texts"); m == nil || m.Cut != 1 {
+		t.Errorf("field texts' more %+v", more)
+	}
+	if in[0].Fields[0].New != long || len(in[0].Fields) != budgetFields+3 {
+		t.Error("the changes given were changed")
+	}
 }

@@ -18,6 +18,10 @@ import (
 type ChangeInput struct {
 	Ops    []json.RawMessage `json:"ops"`
 	DryRun bool              `json:"dryRun,omitempty"`
+	// From, with DryRun, starts the diff at that file (0-based, in the
+	// diff's order): an agent's answer holds the files of 400 diff
+	// lines, and its more says the from of the next ones.
+	From int `json:"from,omitempty"`
 }
 
 // ChangeAnswer is the data answer of change. Point is null where nothing
@@ -30,8 +34,8 @@ type ChangeAnswer struct {
 	Left    []change.Site `json:"left"`
 	DryRun  bool          `json:"dryRun,omitempty"`
 	Diff    string        `json:"diff,omitempty"`
-	// More, in an agent's bounded answer, says what Changed and Left
-	// left out beyond their budgets and how to ask for it.
+	// More, in an agent's bounded answer, says what Changed, Left and
+	// Diff left out beyond their budgets and how to ask for it.
 	More []diag.More `json:"more,omitempty"`
 }
 
@@ -64,6 +68,12 @@ func (w *Workspace) PlanOps(ctx context.Context, ix *definitions.Index, in Chang
 // where ask names what they do, one point. A dry run answers the diff and
 // writes nothing.
 func (w *Workspace) change(ctx context.Context, in ChangeInput) (Answer, error) {
+	switch {
+	case in.From < 0:
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: from %d: give 0 or more", in.From).With("field", "from")
+	case in.From > 0 && !in.DryRun:
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: from pages a dry run's diff; give it with dryRun").With("field", "from")
+	}
 	ix, err := w.Index(ctx)
 	if err != nil {
 		return Answer{}, err
@@ -74,12 +84,14 @@ func (w *Workspace) change(ctx context.Context, in ChangeInput) (Answer, error) 
 	}
 	a := &ChangeAnswer{DryRun: in.DryRun, Left: res.Set.Left}
 	if in.DryRun {
-		a.Diff, err = res.Set.Diff(func(p string) []byte {
+		a.Diff, err = boundDiff(w.Options().Bounded, &a.More, res.Set, func(p string) []byte {
 			if f := ix.File(p); f != nil {
 				return f.Src
 			}
 			return nil
-		})
+		}, in.From, func(from int) string {
+			return fmt.Sprintf("change with the same ops, dryRun and from %d shows the diff of the next files", from)
+		}, "the CLI's dry run (tent-tools call change) answers a file's diff whole; read shows the file once applied")
 		if err != nil {
 			return Answer{}, err
 		}
@@ -99,7 +111,7 @@ func (w *Workspace) change(ctx context.Context, in ChangeInput) (Answer, error) 
 	}
 	rest := changedRest(point)
 	if in.DryRun {
-		rest = "the answer's diff holds every change"
+		rest = "the dry run's diff holds every change (from pages it)"
 	}
 	a.Changed = bound(w.Options().Bounded, &a.More, "changed", a.Changed, 0, budgetLines, rest, false)
 	a.Left = bound(w.Options().Bounded, &a.More, "left", a.Left, 0, budgetSites, "search for the old names finds every place that names them; check finds those that broke", false)

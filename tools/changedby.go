@@ -7,6 +7,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/history"
 )
 
 // ChangedByInput is the input of changedBy: a definition or a column
@@ -20,15 +21,20 @@ type ChangedByInput struct {
 // ChangedByAnswer is the data answer of changedBy (docs/pages/changedBy.md): the
 // newest point that changed it, and the change.
 type ChangedByAnswer struct {
-	Point   int                 `json:"point"`
-	Time    string              `json:"time"`
-	Who     string              `json:"who"`
-	Agent   string              `json:"agent"`
-	Kind    string              `json:"kind"`
-	Turn    *int                `json:"turn,omitempty"`
-	Tool    string              `json:"tool"`
-	Summary string              `json:"summary"`
-	Change  defchange.DefChange `json:"change"`
+	Point   int    `json:"point"`
+	Time    string `json:"time"`
+	Who     string `json:"who"`
+	Agent   string `json:"agent"`
+	Kind    string `json:"kind"`
+	Turn    *int   `json:"turn,omitempty"`
+	Tool    string `json:"tool"`
+	Summary string `json:"summary"`
+	// Change is the point's change of what was asked: for a column or a
+	// path, only the fields under it (as the text shows them).
+	Change defchange.DefChange `json:"change"`
+	// More, in an agent's bounded answer, says what the change's fields
+	// and their texts left out, and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 func init() {
@@ -65,23 +71,7 @@ func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, e
 	for _, p := range points {
 		for _, c := range p.Changes {
 			if q.matches(c) {
-				pa := answerPoint(p)
-				a := ChangedByAnswer{Point: p.N, Time: pa.Time, Who: p.Who, Agent: p.Agent, Kind: p.Kind, Turn: pa.Turn,
-					Tool: p.Tool, Summary: p.Summary, Change: c}
-				var b strings.Builder
-				writePointLine(&b, pa, w.Options().TextZone)
-				fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
-				if c.To != "" {
-					fmt.Fprintf(&b, " -> %s", c.To)
-				}
-				b.WriteString("\n")
-				prefix := q.fieldPrefix(c)
-				for _, f := range c.Fields {
-					if prefix == "" || f.Path == prefix || strings.HasPrefix(f.Path, prefix+".") {
-						fmt.Fprintf(&b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
-					}
-				}
-				return Answer{Text: b.String(), Data: a}, nil
+				return w.changedByAnswer(p, c, q.fieldPrefix(c)), nil
 			}
 		}
 		// A point's column renames name columns by their new table's name,
@@ -102,6 +92,40 @@ func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, e
 		what += " " + in.Path
 	}
 	return Answer{}, diag.Errorf(diag.T9103, "no point changed %s (history lists the points)", what).With("name", in.Name)
+}
+
+// changedByAnswer answers the point p's change c of what was asked: its
+// fields under prefix (every field where prefix is ""), the same in the
+// text and the data, within their budgets where bounded.
+func (w *Workspace) changedByAnswer(p *history.Point, c defchange.DefChange, prefix string) Answer {
+	var fields []defchange.Field
+	for _, f := range c.Fields {
+		if prefix == "" || f.Path == prefix || strings.HasPrefix(f.Path, prefix+".") {
+			fields = append(fields, f)
+		}
+	}
+	c.Fields = fields
+	var more []diag.More
+	c = boundFields(w.Options().Bounded, &more, []defchange.DefChange{c},
+		fmt.Sprintf("compare with from %d, to %d and name (TABLE.COLUMN for one column) keeps to fewer; the CLI's changed-by answers every field whole", p.N-1, p.N))[0]
+	if c.Fields == nil {
+		c.Fields = []defchange.Field{}
+	}
+	pa := answerPoint(p)
+	a := ChangedByAnswer{Point: p.N, Time: pa.Time, Who: p.Who, Agent: p.Agent, Kind: p.Kind, Turn: pa.Turn,
+		Tool: p.Tool, Summary: p.Summary, Change: c, More: more}
+	var b strings.Builder
+	writePointLine(&b, pa, w.Options().TextZone)
+	fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
+	if c.To != "" {
+		fmt.Fprintf(&b, " -> %s", c.To)
+	}
+	b.WriteString("\n")
+	for _, f := range c.Fields {
+		fmt.Fprintf(&b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
+	}
+	writeMore(&b, more)
+	return Answer{Text: b.String(), Data: a}
 }
 
 // query is what changedBy looks for, by the names it had at the point

@@ -10,12 +10,14 @@ import (
 )
 
 // CompareInput is the input of compare: two points (to is the present
-// where left out; from 0 is the starting state), and one definition or
-// column to keep to.
+// where left out; from 0 is the starting state), one definition or
+// column to keep to, and how many of the changes to skip (an agent's
+// answer holds 100, and its more says the skip of the next ones).
 type CompareInput struct {
 	From int    `json:"from"`
 	To   *int   `json:"to,omitempty"`
 	Name string `json:"name,omitempty"`
+	Skip int    `json:"skip,omitempty"`
 }
 
 // CompareAnswer is the data answer of compare (docs/pages/compare.md).
@@ -23,6 +25,9 @@ type CompareAnswer struct {
 	From    int                   `json:"from"`
 	To      int                   `json:"to"`
 	Changes []defchange.DefChange `json:"changes"`
+	// More, in an agent's bounded answer, says what the changes, their
+	// fields and the fields' texts left out, and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 func init() {
@@ -62,6 +67,9 @@ func (w *Workspace) compare(ctx context.Context, in CompareInput) (Answer, error
 	if in.From > to {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: from (%d) must not come after to (%d)", in.From, to).With("field", "from")
 	}
+	if in.Skip < 0 {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: skip %d: give 0 or more", in.Skip).With("field", "skip")
+	}
 	points, err := hs.Range(ctx, in.From, to)
 	if err != nil {
 		return Answer{}, err
@@ -74,6 +82,12 @@ func (w *Workspace) compare(ctx context.Context, in CompareInput) (Answer, error
 	if in.Name != "" {
 		changes = keepTo(changes, in.Name)
 	}
+	total := len(changes)
+	var more []diag.More
+	bounded := w.Options().Bounded
+	changes = bound(bounded, &more, "changes", changes, in.Skip, budgetChanges,
+		fmt.Sprintf("compare with skip %d shows the next; name keeps to one definition", in.Skip+budgetChanges), false)
+	changes = boundFields(bounded, &more, changes, "compare with name (a definition, or TABLE.COLUMN for one column's fields) keeps to fewer; the CLI's compare answers every field whole")
 	if changes == nil {
 		changes = []defchange.DefChange{}
 	}
@@ -83,8 +97,11 @@ func (w *Workspace) compare(ctx context.Context, in CompareInput) (Answer, error
 		what = in.Name
 	}
 	fmt.Fprintf(&b, "from point %d to point %d, %s:\n", in.From, to, what)
-	if len(changes) == 0 {
+	switch {
+	case total == 0:
 		b.WriteString("  nothing changed\n")
+	case len(changes) == 0:
+		fmt.Fprintf(&b, "  no changes from skip %d: there are %d\n", in.Skip, total)
 	}
 	for _, c := range changes {
 		fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
@@ -96,7 +113,8 @@ func (w *Workspace) compare(ctx context.Context, in CompareInput) (Answer, error
 			fmt.Fprintf(&b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
 		}
 	}
-	return Answer{Text: b.String(), Data: CompareAnswer{From: in.From, To: to, Changes: changes}}, nil
+	writeMore(&b, more)
+	return Answer{Text: b.String(), Data: CompareAnswer{From: in.From, To: to, Changes: changes, More: more}}, nil
 }
 
 // shown writes a field's text for the text answer: "(none)" for nothing,

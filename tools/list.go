@@ -26,14 +26,20 @@ type ListInput struct {
 	// (.gitignore, .github/) too; left out, they are listed only where
 	// glob, or path, names one.
 	Hidden bool `json:"hidden,omitempty"`
+	// From skips the first entries (in the answer's order): an agent's
+	// answer holds 500 at most, and its more says the from of the next
+	// ones.
+	From int `json:"from,omitempty"`
 }
 
 // ListAnswer is the data answer of list: the folder, its entries in lexical
-// order (paths from the project's root), and how many were cut.
+// order (paths from the project's root), how many were cut, and (where
+// some were) how to ask for them.
 type ListAnswer struct {
-	Path    string  `json:"path"`
-	Entries []Entry `json:"entries"`
-	Cut     int     `json:"cut"`
+	Path    string      `json:"path"`
+	Entries []Entry     `json:"entries"`
+	Cut     int         `json:"cut"`
+	More    []diag.More `json:"more,omitempty"`
 }
 
 // Entry is one file, folder or link that list shows. Size is a file's size
@@ -47,10 +53,7 @@ type Entry struct {
 	Target  string `json:"target,omitempty"`
 }
 
-const (
-	defaultListDepth = 2
-	maxListEntries   = 1000
-)
+const defaultListDepth = 2
 
 func init() {
 	register(Tool{
@@ -69,10 +72,15 @@ func init() {
 // List answers a folder's entries, leaving out what .gitignore names and
 // the skipped folders (.git, .tent, node_modules, dist). A glob (with "**"
 // crossing folders) is matched against paths relative to the folder and
-// keeps only files. At most 1000 entries are answered; Cut counts the rest.
+// keeps only files. The entries from the from-th on are answered, where
+// the view is bounded (an agent's) budgetEntries at most: Cut counts the
+// rest, and More says the from of the next.
 func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 	if in.Depth < 0 {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: depth must be 1 or more").With("field", "depth")
+	}
+	if in.From < 0 {
+		return Answer{}, diag.Errorf(diag.T9102, "bad input: from %d: give 0 or more", in.From).With("field", "from")
 	}
 	if in.Glob != "" && !doublestar.ValidatePattern(in.Glob) {
 		return Answer{}, diag.Errorf(diag.T9102, "bad input: glob %q is not a valid pattern", in.Glob).With("field", "glob")
@@ -98,6 +106,8 @@ func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 	}
 	shown := w.shownFiles(rel, in.Hidden, in.Glob)
 	ans := ListAnswer{Path: rel, Entries: []Entry{}}
+	skipped := 0 // the entries before from
+	bounded := w.Options().Bounded
 	var b strings.Builder
 	err = w.state.Walk(ctx, rel, func(p string, d fs.DirEntry, level int) error {
 		below := p
@@ -117,8 +127,18 @@ func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 			}
 			return nil
 		}
-		if len(ans.Entries) == maxListEntries {
+		if skipped < in.From {
+			skipped++
+			if d.IsDir() && deepest {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if bounded && len(ans.Entries) == budgetEntries {
 			ans.Cut++
+			if d.IsDir() && deepest {
+				return fs.SkipDir
+			}
 			return nil
 		}
 		e := Entry{Path: p, Kind: "file"}
@@ -162,13 +182,20 @@ func (w *Workspace) list(ctx context.Context, in ListInput) (Answer, error) {
 	}
 	text := fmt.Sprintf("%s (%s)\n%s", head, words.Count(len(ans.Entries), "entry"), b.String())
 	switch {
+	case len(ans.Entries) == 0 && skipped > 0:
+		text = fmt.Sprintf("no entries in %s from %d: there are %d\n", head, in.From, skipped)
 	case len(ans.Entries) == 0 && in.Glob != "":
 		text = fmt.Sprintf("no files in %s match %q\n", head, in.Glob)
 	case len(ans.Entries) == 0:
 		text = fmt.Sprintf("%s is empty\n", head)
 	}
 	if ans.Cut > 0 {
-		text += fmt.Sprintf("(%s more cut; list a folder below, or give a glob)\n", words.Count(ans.Cut, "entry"))
+		next := in.From + len(ans.Entries)
+		ans.More = []diag.More{{List: "entries", Shown: len(ans.Entries), Cut: ans.Cut, From: next,
+			Rest: fmt.Sprintf("list with from %d shows the next; a folder below, or a glob, fewer", next)}}
+		var mb strings.Builder
+		writeMore(&mb, ans.More)
+		text += mb.String()
 	}
 	return Answer{Text: text, Data: ans}, nil
 }

@@ -88,7 +88,7 @@ func TestInputSchemaShape(t *testing.T) {
 	tool, _ := Lookup("compare")
 	got, _ := json.Marshal(tool.InputSchema())
 	want := `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,` +
-		`"description":` + fmt.Sprintf("%q", tool.Summary) + `,"properties":{"from":{"type":"integer"},"name":{"type":"string"},"to":{"type":"integer"}},` +
+		`"description":` + fmt.Sprintf("%q", tool.Summary) + `,"properties":{"from":{"type":"integer"},"name":{"type":"string"},"skip":{"type":"integer"},"to":{"type":"integer"}},` +
 		`"required":["from"],"type":"object"}`
 	if string(got) != want {
 		t.Errorf("compare's schema:\n%s\nwant\n%s", got, want)
