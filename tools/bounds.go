@@ -83,8 +83,9 @@ func writeMore(b *strings.Builder, more []diag.More) {
 // in budgetDiffLines (a page's first file longer than that is cut at a
 // hunk's start, and said in more as "diff of PATH"), and more says the
 // files left out ("diff", counted in files) with next, the rest's words
-// for the from of the next page.
-func boundDiff(bounded bool, more *[]diag.More, set *change.Set, deleted func(path string) []byte, from int, next func(from int) string, whole string) (string, error) {
+// for the from of the next page; paged whether the tool's from input
+// asks for it (the More's From).
+func boundDiff(bounded bool, more *[]diag.More, set *change.Set, deleted func(path string) []byte, from int, next func(from int) string, whole string, paged bool) (string, error) {
 	total := len(set.Files) + len(set.Deletes)
 	var b strings.Builder
 	lines, shown := 0, 0
@@ -105,7 +106,11 @@ func boundDiff(bounded bool, more *[]diag.More, set *change.Set, deleted func(pa
 		switch {
 		case !bounded || lines+n <= budgetDiffLines:
 		case shown > 0:
-			*more = append(*more, diag.More{List: "diff", Shown: shown, Cut: total - i, From: i, Rest: next(i)})
+			m := diag.More{List: "diff", Shown: shown, Cut: total - i, Rest: next(i)}
+			if paged {
+				m.From = i
+			}
+			*more = append(*more, m)
 			return b.String(), nil
 		default:
 			// The page's first file is longer than the whole budget.

@@ -91,7 +91,7 @@ func (w *Workspace) change(ctx context.Context, in ChangeInput) (Answer, error) 
 			return nil
 		}, in.From, func(from int) string {
 			return fmt.Sprintf("change with the same ops, dryRun and from %d shows the diff of the next files", from)
-		}, "the CLI's dry run (tent-tools call change) answers a file's diff whole; read shows the file once applied")
+		}, "the CLI's dry run (tent-tools call change) answers a file's diff whole; read shows the file once applied", true)
 		if err != nil {
 			return Answer{}, err
 		}

@@ -224,7 +224,8 @@ func (w *Workspace) checkFix(ctx context.Context, dryRun bool) (Answer, error) {
 	if dryRun {
 		a.DryRun = true
 		a.More = more
-		if a.Diff, err = set.Diff(nil); err != nil {
+		rest := "the CLI's check --fix --dry-run answers the whole diff; check with fix applies every fix as one point (undo takes it back)"
+		if a.Diff, err = boundDiff(w.Options().Bounded, &a.More, set, nil, 0, func(int) string { return rest }, rest, false); err != nil {
 			return Answer{}, err
 		}
 		fmt.Fprintf(&b, "would fix %s (nothing was written):\n", words.Count(fixed, "finding"))
