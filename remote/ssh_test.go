@@ -49,9 +49,15 @@ func TestReadRetriedOnce(t *testing.T) {
 	w := r.open(t, far)
 	var dials, kills atomic.Int32
 	w.dialed = func(*link) { dials.Add(1) }
+	// A cut link hears no more replies: a far side quicker than the kill
+	// (its answer already in the pipe) would answer the read unretried.
+	cut := func(l *link) {
+		l.setReceived(func(reply) bool { return false })
+		l.kill()
+	}
 	w.sent = func(l *link, req request) {
 		if kills.Add(1) == 1 {
-			l.kill()
+			cut(l)
 		}
 	}
 	opts := tools.Options{Caller: "ann"}
@@ -65,7 +71,7 @@ func TestReadRetriedOnce(t *testing.T) {
 	}
 	// Both links cut: the read is not sent a third time.
 	kills.Store(0)
-	w.sent = func(l *link, req request) { kills.Add(1); l.kill() }
+	w.sent = func(l *link, req request) { kills.Add(1); cut(l) }
 	_, err := w.Call(context.Background(), "map", nil, opts)
 	wantCode(t, err, diag.T9160)
 	if kills.Load() != 2 {
