@@ -32,6 +32,9 @@ type codeLineage struct {
 	code  *codeJoin
 	names *nameJoin
 	rows  *rowBase // the last full join of row flows (rowsites.go)
+	// anchors are, by join (one of the above), the last snapshot known
+	// to have its files but for a few (changedFrom, index.go).
+	anchors map[any]anchor
 }
 
 // baseOf returns the join in *slot (one of ix's lineage's) where ix's
@@ -44,15 +47,16 @@ func baseOf[J any](ix *Index, slot **J, filesOf func(*J) []*File, joinAll func()
 	base := *slot
 	l.mu.Unlock()
 	if base != nil {
-		if changed, ok := changedFiles(filesOf(base), ix.sorted); ok {
+		if changed, ok := ix.changedFrom(base, filesOf(base)); ok {
 			return base, changed
 		}
 	}
-	base = joinAll()
+	joined := joinAll()
 	l.mu.Lock()
-	*slot = base
+	*slot = joined
+	l.anchorJoin(base, joined, ix.ID())
 	l.mu.Unlock()
-	return base, nil
+	return joined, nil
 }
 
 // pathSet returns the paths of files.

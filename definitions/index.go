@@ -135,6 +135,95 @@ func (ix *Index) ChangedSince(m SnapshotID) (paths []string, ok bool) {
 	return slices.Compact(paths), true
 }
 
+// anchor says that the snapshot at has the files of a join but for the
+// paths off (sorted, the files of at that differ from the join's): from
+// it, the log tells which files of a later snapshot differ from the
+// join's without comparing every file.
+type anchor struct {
+	at  SnapshotID
+	off []string
+}
+
+// anchorJoin keeps the anchor of a new join, made from the snapshot id,
+// in place of the one of the join it replaces (old, nil for none); l.mu
+// is held.
+func (l *codeLineage) anchorJoin(old, joined any, id SnapshotID) {
+	if l.anchors == nil {
+		l.anchors = map[any]anchor{}
+	}
+	if old != nil {
+		delete(l.anchors, old)
+	}
+	l.anchors[joined] = anchor{at: id}
+}
+
+// changedFrom answers what changedFiles(base, ix.sorted) does (the files
+// of ix that differ from base's, the files of the lineage's join; ok
+// where the paths are the same and at most maxOverlay differ), told by
+// the lineage's log from the join's anchor where it can, so that a
+// keystroke compares the few files that changed since, not every file.
+// It moves the anchor to ix.
+func (ix *Index) changedFrom(join any, base []*File) ([]*File, bool) {
+	l := ix.lineage
+	l.mu.Lock()
+	a, anchored := l.anchors[join]
+	l.mu.Unlock()
+	var changed []*File
+	ok := false
+	told := false
+	if anchored && len(base) == len(ix.sorted) {
+		if paths, known := ix.ChangedSince(a.at); known {
+			told = true
+			changed, ok = changedAt(base, ix.sorted, append(paths, a.off...))
+		}
+	}
+	if !told {
+		changed, ok = changedFiles(base, ix.sorted)
+	}
+	if ok && anchored {
+		off := make([]string, len(changed))
+		for i, f := range changed {
+			off[i] = f.Path
+		}
+		l.mu.Lock()
+		if _, still := l.anchors[join]; still {
+			l.anchors[join] = anchor{at: ix.ID(), off: off}
+		}
+		l.mu.Unlock()
+	}
+	return changed, ok
+}
+
+// changedAt is changedFiles(base, now) where only the files at paths
+// (in any order, repeated) can differ: the files of now at those paths
+// that are not base's, in path order, and ok where each of the paths
+// is at the same place in both (none came or went) and at most
+// maxOverlay differ.
+func changedAt(base, now []*File, paths []string) ([]*File, bool) {
+	if len(base) != len(now) {
+		return nil, false
+	}
+	slices.Sort(paths)
+	var changed []*File
+	for _, p := range slices.Compact(paths) {
+		i := sort.Search(len(now), func(i int) bool { return now[i].Path >= p })
+		inNow := i < len(now) && now[i].Path == p
+		inBase := i < len(base) && base[i].Path == p
+		switch {
+		case !inNow && !inBase:
+			continue // came and went again
+		case !inNow || !inBase:
+			return nil, false
+		case now[i] == base[i]:
+			continue
+		case len(changed) == maxOverlay:
+			return nil, false
+		}
+		changed = append(changed, now[i])
+	}
+	return changed, true
+}
+
 // derived returns a new snapshot of ix's lineage made from ix by changing
 // paths (its files and sorted lists to be set by the caller).
 func (ix *Index) derived(paths ...string) *Index {

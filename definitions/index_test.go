@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -440,5 +441,61 @@ func TestChangedSince(t *testing.T) {
 	}
 	if got, ok := ix.ChangedSince(ix.ID()); !ok || len(got) != 0 {
 		t.Errorf("a snapshot since itself: %q, %v", got, ok)
+	}
+}
+
+// TestChangedFrom: the changed files a snapshot answers from the log and
+// a join's anchor are those a comparison of every file finds, over random
+// changes, comings and goings (and more than maxOverlay changed files),
+// with the anchor moving from snapshot to snapshot and new joins made.
+func TestChangedFrom(t *testing.T) {
+	ctx := context.Background()
+	files := map[string][]byte{}
+	for i := range 60 {
+		files[fmt.Sprintf("lib/f%02d.ts", i)] = []byte(fmt.Sprintf("export const f%d = 1\n", i))
+	}
+	ix := FromFiles(ctx, files)
+	rng := rand.New(rand.NewPCG(7, 8))
+	type join struct{ files []*File }
+	j := &join{files: ix.sorted}
+	ix.lineage.mu.Lock()
+	ix.lineage.anchorJoin(nil, j, ix.ID())
+	ix.lineage.mu.Unlock()
+	var answers [2]int
+	for step := range 4000 {
+		p := fmt.Sprintf("lib/f%02d.ts", rng.IntN(60))
+		switch op := rng.IntN(100); {
+		case op < 2:
+			ix = ix.Update(p, nil)
+		case op < 4: // a file comes, and most often goes again soon
+			p = fmt.Sprintf("lib/new%d.ts", rng.IntN(3))
+			ix = ix.Update(p, []byte("export const n = 1\n"))
+		case op < 10:
+			ix = ix.Update(fmt.Sprintf("lib/new%d.ts", rng.IntN(3)), nil)
+		case op < 12: // a fresh join from this snapshot
+			next := &join{files: ix.sorted}
+			ix.lineage.mu.Lock()
+			ix.lineage.anchorJoin(j, next, ix.ID())
+			ix.lineage.mu.Unlock()
+			j = next
+		default:
+			ix = ix.Update(p, []byte(fmt.Sprintf("export const g%d = %d\n", step, step)))
+		}
+		if rng.IntN(4) == 0 {
+			continue // a snapshot nobody asks
+		}
+		want, wantOK := changedFiles(j.files, ix.sorted)
+		got, ok := ix.changedFrom(j, j.files)
+		if ok != wantOK || ok && !slices.Equal(got, want) {
+			t.Fatalf("step %d: changedFrom = %d files, %v; comparing every file: %d, %v", step, len(got), ok, len(want), wantOK)
+		}
+		if ok {
+			answers[1]++
+		} else {
+			answers[0]++
+		}
+	}
+	if answers[0] < 100 || answers[1] < 100 {
+		t.Fatalf("the changes tried too few cases: %d not ok, %d ok", answers[0], answers[1])
 	}
 }

@@ -95,7 +95,7 @@ func (ix *Index) joinRows() rowSiteMap {
 	base := l.rows
 	l.mu.Unlock()
 	if base != nil {
-		if changed, ok := changedFiles(base.files, ix.sorted); ok && base.users == usersTable(ix) && sameShapes(base, changed) {
+		if changed, ok := ix.changedFrom(base, base.files); ok && base.users == usersTable(ix) && sameShapes(base, changed) {
 			j := &rowJoin{ix: ix, calls: base.j.calls, escaped: base.j.escaped, memo: map[string]rowOf{}, base: base.j.memo, busy: map[string]bool{}}
 			over := make(map[string][]RowSite, len(changed))
 			for _, f := range changed {
@@ -105,12 +105,14 @@ func (ix *Index) joinRows() rowSiteMap {
 		}
 	}
 	j, sites := joinRowFlows(ix)
+	old := base
 	base = &rowBase{users: usersTable(ix), files: ix.sorted, byPath: make(map[string]*File, len(ix.sorted)), j: j, sites: sites}
 	for _, f := range ix.sorted {
 		base.byPath[f.Path] = f
 	}
 	l.mu.Lock()
 	l.rows = base
+	l.anchorJoin(old, base, ix.ID())
 	l.mu.Unlock()
 	return rowSiteMap{base: sites}
 }
