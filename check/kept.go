@@ -17,38 +17,48 @@ import (
 // A one-shot check of a project that did not change since the last one
 // answers the findings that one found, without reading the index cache
 // nor checking: the findings are kept (in .tent/findings, by the tools)
-// with what they were computed from, the stamps of every file the index
-// is read from and the key of what else makes them (the program, the test
-// database). A check whose walk finds the same stamps and key answers the
-// kept findings; any difference, and it checks as before and keeps anew.
+// with what they were made from, each file the index is read from with
+// its stamp and the hash of its text, and the key of what else makes them
+// (the program). A check whose walk finds every file with the same stamp,
+// or with another stamp but the same text (read and hashed again: a file
+// touched, or written back as it was), answers the kept findings; any
+// other difference, and it checks as before and keeps anew.
 //
 // A stamp proves nothing about a file changed within the clock's
 // granularity of the moment it was taken (definitions.Stamp.Racy): a
-// second change in the same tick keeps it. Such a file is kept with the
-// hash of the text the findings were made from, and read and hashed again
-// before the kept findings are trusted.
+// second change in the same tick keeps it. Such a file is read and hashed
+// again whatever its stamp. A file whose text the findings do not depend
+// on (one the index leaves out) and a state file (the test database, under
+// ".tent/") are trusted by their stamp alone, never by a racy one.
 
 // Kept is the findings of one check with what they were made from.
 type Kept struct {
-	// Key names what the findings depend on beside the project's files:
-	// the program that made them and its inputs (the caller's words;
+	// Key names what the findings depend on beside the files: the
+	// program that made them and its inputs (the caller's words;
 	// findings kept under another key are never answered).
 	Key string
-	// Stamps is the digest of the stamps of the files the index was read
-	// from (definitions.StampsDigest).
-	Stamps []byte
-	// Texts holds, for each file whose stamp was racy when kept, the
-	// SHA-256 of the text the findings were made from.
-	Texts map[string][sha256.Size]byte
+	// Files are the files the findings were made from, by path.
+	Files []KeptFile
 	// Findings are the check's findings, as it answered them.
 	Findings []diag.Finding
+}
+
+// KeptFile is one file the kept findings were made from.
+type KeptFile struct {
+	Path  string
+	Stamp definitions.Stamp
+	// Text is the SHA-256 of the file's text as the findings read it,
+	// where HasText: a file kept without it is trusted by its stamp
+	// alone.
+	Text    [sha256.Size]byte
+	HasText bool
 }
 
 // keptMagic opens every kept findings file; keptVersion rises with every
 // change of its layout.
 const (
 	keptMagic   = "tentfnd\n"
-	keptVersion = 1
+	keptVersion = 2
 )
 
 // errKept is the error of a kept findings file that is cut or damaged.
@@ -57,12 +67,11 @@ var errKept = errors.New("kept findings: damaged or cut")
 // KeepFindings makes the Kept of findings fs made by a check of ix, whose
 // files had stamps (each file the index may hold and the .gitignore files,
 // as the walk that read ix took them, and any other file the findings
-// depend on under a path of its own, such as the test database). ok is
-// false where they cannot be kept soundly: a file of ix without a stamp
-// (read through a link), or a racy stamp of a file whose text ix does
-// not hold (it could not be hashed again to the same).
+// depend on under a path of its own beginning ".tent/", such as the test
+// database). ok is false where they cannot be kept soundly: a file of ix
+// without a stamp (read through a link), a racy stamp of a file whose text
+// ix does not hold, or a racy state file.
 func KeepFindings(key string, ix *definitions.Index, stamps map[string]definitions.Stamp, fs []diag.Finding) (k Kept, ok bool) {
-	k = Kept{Key: key, Stamps: definitions.StampsDigest(stamps), Findings: fs}
 	ignores := ix.IgnoreFiles()
 	// Every file the findings were made from is stamped, or nothing is
 	// kept: a file read through a link has no stamp of its own (the
@@ -78,27 +87,26 @@ func KeepFindings(key string, ix *definitions.Index, stamps map[string]definitio
 			return Kept{}, false
 		}
 	}
-	for p, st := range stamps {
-		if !st.Racy() {
-			continue
-		}
+	k = Kept{Key: key, Files: make([]KeptFile, 0, len(stamps)), Findings: fs}
+	for _, p := range slices.Sorted(maps.Keys(stamps)) {
+		kf := KeptFile{Path: p, Stamp: stamps[p]}
 		var text []byte
 		switch src, isRules := ignores[p]; {
 		case isRules:
-			text = src
+			text, kf.HasText = src, true
 		case !isProjectPath(p):
-			return Kept{}, false // a state file changed just now (the test database)
+			if kf.Stamp.Racy() {
+				return Kept{}, false // a state file changed just now (the test database)
+			}
 		case ix.File(p) != nil:
-			text = ix.File(p).Src
-		case ix.Indexes(p):
+			text, kf.HasText = ix.File(p).Src, true
+		case ix.Indexes(p) && kf.Stamp.Racy():
 			return Kept{}, false // a file the index would hold, not held
-		default:
-			continue // a file the index leaves out: its text changes nothing
 		}
-		if k.Texts == nil {
-			k.Texts = map[string][sha256.Size]byte{}
+		if kf.HasText {
+			kf.Text = sha256.Sum256(text)
 		}
-		k.Texts[p] = sha256.Sum256(text)
+		k.Files = append(k.Files, kf)
 	}
 	return k, true
 }
@@ -108,19 +116,31 @@ func KeepFindings(key string, ix *definitions.Index, stamps map[string]definitio
 func isProjectPath(p string) bool { return !strings.HasPrefix(p, ".tent/") }
 
 // Fits reports whether the kept findings answer a check made now under
-// key, of files with stamps (as KeepFindings took them): the same key,
-// the same stamps, and each file kept by its text read (read) to the same
-// hash. A file that cannot be read does not fit.
+// key, of files with stamps (as KeepFindings took them): the same key and
+// the same files, each with the same stamp, not racy when kept, or else
+// its text read (read) to the same hash. A file that cannot be read does
+// not fit.
 func (k Kept) Fits(key string, stamps map[string]definitions.Stamp, read func(p string) ([]byte, error)) bool {
-	if k.Key != key || !bytes.Equal(k.Stamps, definitions.StampsDigest(stamps)) {
+	if k.Key != key || len(k.Files) != len(stamps) {
 		return false
 	}
-	for _, p := range slices.Sorted(maps.Keys(k.Texts)) {
-		if _, ok := stamps[p]; !ok {
+	var again []KeptFile
+	for _, f := range k.Files {
+		now, ok := stamps[f.Path]
+		if !ok {
 			return false
 		}
-		text, err := read(p)
-		if err != nil || sha256.Sum256(text) != k.Texts[p] {
+		if f.Stamp.Same(now) && !f.Stamp.Racy() {
+			continue
+		}
+		if !f.HasText {
+			return false
+		}
+		again = append(again, f)
+	}
+	for _, f := range again {
+		text, err := read(f.Path)
+		if err != nil || sha256.Sum256(text) != f.Text {
 			return false
 		}
 	}
@@ -128,18 +148,26 @@ func (k Kept) Fits(key string, stamps map[string]definitions.Stamp, read func(p 
 }
 
 // Encode writes the kept findings in their file's format: the magic, the
-// version, the key, the stamps' digest, the texts' hashes, the findings
+// version, the key, the files (path, stamp, text's hash), the findings
 // (every field; nil told from none), and the SHA-256 of all before it.
 func (k Kept) Encode() []byte {
 	e := keptEncoder{buf: []byte(keptMagic)}
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, keptVersion)
 	e.str(k.Key)
-	e.str(string(k.Stamps))
-	e.uint(len(k.Texts))
-	for _, p := range slices.Sorted(maps.Keys(k.Texts)) {
-		h := k.Texts[p]
-		e.str(p)
-		e.buf = append(e.buf, h[:]...)
+	e.uint(len(k.Files))
+	for _, f := range k.Files {
+		e.str(f.Path)
+		e.int(int(f.Stamp.Size))
+		e.int(int(f.Stamp.MTime))
+		e.int(int(f.Stamp.CTime))
+		e.buf = binary.AppendUvarint(e.buf, f.Stamp.Inode)
+		e.int(int(f.Stamp.Seen))
+		if !f.HasText {
+			e.uint(0)
+			continue
+		}
+		e.uint(1)
+		e.buf = append(e.buf, f.Text[:]...)
 	}
 	if k.Findings == nil {
 		e.uint(0) // nil, told from none
@@ -168,16 +196,23 @@ func DecodeKept(data []byte) (k Kept, err error) {
 	}
 	d := keptDecoder{data: body, off: len(keptMagic) + 4}
 	k.Key = d.str()
-	k.Stamps = []byte(d.str())
-	if n := d.uint(); n > uint64(len(d.data)-d.off)+1 {
-		d.fail()
-	} else if n > 0 {
-		k.Texts = make(map[string][sha256.Size]byte, n)
+	if n := d.count(); n > 0 {
+		k.Files = make([]KeptFile, 0, n)
 		for range n {
-			p := d.str()
-			var h [sha256.Size]byte
-			copy(h[:], d.take(sha256.Size))
-			k.Texts[p] = h
+			f := KeptFile{Path: d.str()}
+			f.Stamp = definitions.Stamp{Size: int64(d.int()), MTime: int64(d.int()), CTime: int64(d.int()), Inode: d.uint(), Seen: int64(d.int())}
+			switch d.uint() {
+			case 0:
+			case 1:
+				copy(f.Text[:], d.take(sha256.Size))
+				f.HasText = true
+			default:
+				d.fail()
+			}
+			if len(k.Files) > 0 && k.Files[len(k.Files)-1].Path >= f.Path {
+				d.fail() // each path once, in order
+			}
+			k.Files = append(k.Files, f)
 		}
 	}
 	if n := d.uint(); n > uint64(len(d.data)-d.off)+1 {

@@ -47,17 +47,18 @@ func everyField(t *testing.T, seed int) diag.Finding {
 func TestKeptRoundTrip(t *testing.T) {
 	fs := []diag.Finding{everyField(t, 1), everyField(t, 2), {Code: "T2001", Severity: diag.Error, Path: "a.ts", Line: -1}}
 	fs[1].Fix = nil
+	files := []KeptFile{
+		{Path: ".gitignore", Stamp: definitions.Stamp{Size: 3, MTime: -5, CTime: 1 << 62, Inode: 1<<64 - 1, Seen: 9}, Text: [32]byte{1, 2}, HasText: true},
+		{Path: "tables/a.ts", Stamp: definitions.Stamp{Size: 10, MTime: 20, CTime: 30, Inode: 40, Seen: 50}},
+	}
 	for _, k := range []Kept{
-		{Key: "k", Stamps: []byte{1, 2, 3}, Findings: fs},
-		{Key: "", Stamps: nil, Findings: []diag.Finding{}},
-		{Key: "k2", Stamps: []byte("digest"), Texts: map[string][32]byte{"a.ts": {1}, "b/.gitignore": {2, 3}}, Findings: fs[:1]},
+		{Key: "k", Files: files, Findings: fs},
+		{Key: "", Findings: []diag.Finding{}},
+		{Key: "k2", Files: files[1:], Findings: fs[:1]},
 	} {
 		got, err := DecodeKept(k.Encode())
 		if err != nil {
 			t.Fatal(err)
-		}
-		if len(k.Stamps) == 0 {
-			k.Stamps = []byte{}
 		}
 		if !reflect.DeepEqual(got, k) {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got, k)
@@ -69,7 +70,7 @@ func TestKeptRoundTrip(t *testing.T) {
 // foreign decodes: at every cut and at every flipped byte the answer is an
 // error, never findings.
 func TestKeptDamaged(t *testing.T) {
-	data := Kept{Key: "key", Stamps: []byte("digest"), Texts: map[string][32]byte{"a.ts": {9}}, Findings: []diag.Finding{everyField(t, 3)}}.Encode()
+	data := Kept{Key: "key", Files: []KeptFile{{Path: "a.ts", Text: [32]byte{9}, HasText: true}, {Path: "b.ts"}}, Findings: []diag.Finding{everyField(t, 3)}}.Encode()
 	for n := range len(data) {
 		if _, err := DecodeKept(data[:n]); err == nil {
 			t.Fatalf("cut at %d of %d bytes: decoded", n, len(data))
@@ -110,13 +111,26 @@ func TestKeptFits(t *testing.T) {
 		return nil, fs.ErrNotExist
 	}
 
+	changed := func(q string) ([]byte, error) {
+		if q == p {
+			return append([]byte("// changed\n"), files[p]...), nil
+		}
+		return read(q)
+	}
+	unreadable := func(q string) ([]byte, error) {
+		if q == p {
+			return nil, errors.New("gone")
+		}
+		return read(q)
+	}
+
 	k, ok := KeepFindings("key", ix, stamps, found)
-	if !ok || len(k.Texts) != 0 {
-		t.Fatalf("nothing racy: ok %v, %d texts kept", ok, len(k.Texts))
+	if !ok || len(k.Files) != len(stamps) {
+		t.Fatalf("ok %v, %d files kept of %d", ok, len(k.Files), len(stamps))
 	}
 	k, _ = DecodeKept(k.Encode())
-	if !k.Fits("key", stamps, read) {
-		t.Error("the same stamps: no fit")
+	if !k.Fits("key", stamps, unreadable) {
+		t.Error("the same stamps: no fit (or a file read again)")
 	}
 	if !reflect.DeepEqual(k.Findings, found) {
 		t.Error("the kept findings differ from those kept")
@@ -124,18 +138,37 @@ func TestKeptFits(t *testing.T) {
 	if k.Fits("other key", stamps, read) {
 		t.Error("another key fits")
 	}
+	// A stamp changed: the file is read again, and fits by its text alone.
 	for name, change := range map[string]func(map[string]definitions.Stamp){
 		"size":  func(m map[string]definitions.Stamp) { s := m[p]; s.Size++; m[p] = s },
 		"mtime": func(m map[string]definitions.Stamp) { s := m[p]; s.MTime++; m[p] = s },
 		"ctime": func(m map[string]definitions.Stamp) { s := m[p]; s.CTime++; m[p] = s },
 		"inode": func(m map[string]definitions.Stamp) { s := m[p]; s.Inode++; m[p] = s },
-		"gone":  func(m map[string]definitions.Stamp) { delete(m, p) },
-		"new":   func(m map[string]definitions.Stamp) { m["tables/new.ts"] = m[p] },
+	} {
+		now := clone(stamps)
+		change(now)
+		if !k.Fits("key", now, read) {
+			t.Errorf("a file's %s changed, its text the same: no fit", name)
+		}
+		if k.Fits("key", now, changed) {
+			t.Errorf("a file's %s and text changed: fits", name)
+		}
+		if k.Fits("key", now, unreadable) {
+			t.Errorf("a file's %s changed, unreadable: fits", name)
+		}
+	}
+	for name, change := range map[string]func(map[string]definitions.Stamp){
+		"gone": func(m map[string]definitions.Stamp) { delete(m, p) },
+		"new":  func(m map[string]definitions.Stamp) { m["tables/new.ts"] = m[p] },
+		"renamed": func(m map[string]definitions.Stamp) {
+			m["tables/new.ts"] = m[p]
+			delete(m, p)
+		},
 	} {
 		now := clone(stamps)
 		change(now)
 		if k.Fits("key", now, read) {
-			t.Errorf("a file's %s changed: fits", name)
+			t.Errorf("a file %s: fits", name)
 		}
 	}
 	seenLater := clone(stamps)
@@ -143,38 +176,26 @@ func TestKeptFits(t *testing.T) {
 		s.Seen += int64(time.Minute)
 		seenLater[q] = s
 	}
-	if !k.Fits("key", seenLater, read) {
+	if !k.Fits("key", seenLater, unreadable) {
 		t.Error("the same stamps taken later: no fit")
 	}
 
-	// A file changed just before its stamp was taken is kept by its text,
-	// and read again: the same stamp with another text does not fit.
+	// A file changed just before its stamp was taken is read again
+	// whatever its stamp: the same stamp with another text does not fit.
 	racy := clone(stamps)
 	s := racy[p]
 	s.MTime, s.CTime = now-int64(time.Millisecond), now-int64(time.Millisecond)
 	racy[p] = s
 	k, ok = KeepFindings("key", ix, racy, found)
-	if !ok || len(k.Texts) != 1 {
-		t.Fatalf("one racy file: ok %v, texts %v", ok, k.Texts)
+	if !ok {
+		t.Fatal("one racy file: not kept")
 	}
 	k, _ = DecodeKept(k.Encode())
 	if !k.Fits("key", racy, read) {
 		t.Error("a racy file with its text: no fit")
 	}
-	changed := func(q string) ([]byte, error) {
-		if q == p {
-			return append([]byte("// same tick\n"), files[p]...), nil
-		}
-		return read(q)
-	}
 	if k.Fits("key", racy, changed) {
 		t.Error("a racy file changed in the same tick: fits")
-	}
-	unreadable := func(q string) ([]byte, error) {
-		if q == p {
-			return nil, errors.New("gone")
-		}
-		return read(q)
 	}
 	if k.Fits("key", racy, unreadable) {
 		t.Error("a racy file that cannot be read: fits")
@@ -196,8 +217,18 @@ func TestKeptFits(t *testing.T) {
 		t.Error("a racy test database: kept")
 	}
 	withDB[".tent/test.db"] = definitions.Stamp{Size: 1, MTime: old, CTime: old, Seen: now}
-	if _, ok := KeepFindings("key", ix, withDB, found); !ok {
-		t.Error("a test database left alone: not kept")
+	k, ok = KeepFindings("key", ix, withDB, found)
+	if !ok {
+		t.Fatal("a test database left alone: not kept")
+	}
+	if !k.Fits("key", withDB, read) {
+		t.Error("a test database left alone: no fit")
+	}
+	db := withDB[".tent/test.db"]
+	db.MTime++
+	withDB[".tent/test.db"] = db
+	if k.Fits("key", withDB, read) {
+		t.Error("a test database written since (trusted by its stamp alone): fits")
 	}
 }
 

@@ -3,8 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
-	"slices"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,10 +91,11 @@ func (w *Workspace) check(ctx context.Context, from int) (Answer, error) {
 // checkFindings answers the findings of the check of the project. A
 // process that has not read the index answers the kept findings
 // (.tent/findings, check/kept.go) where the files they were made from
-// have the stamps they had then (and any racy one its text), the test
-// database too, and they were made by this program: without reading the
-// index cache nor checking. Otherwise it checks the index and keeps what
-// it found for the next process.
+// are the same, each with the stamp it had then or else (touched, or
+// racy) the same text, the test database has the same stamp, and they
+// were made by this program: without reading the index cache nor
+// checking. Otherwise it checks the index and keeps what it found for
+// the next process.
 func (w *Workspace) checkFindings(ctx context.Context) ([]diag.Finding, error) {
 	key := keptKey()
 	var cold map[string]definitions.Stamp
