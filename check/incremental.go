@@ -111,7 +111,18 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 	for k, i := range foundAt {
 		found[k] = units[i]
 	}
-	var out []diag.Finding
+	// Sized for all but the joined rules' findings (most often none): a
+	// project with many findings grows no list on every keystroke.
+	n := len(opts.Extra)
+	for _, f := range c.tabs.found {
+		n += len(f.Findings)
+	}
+	for _, u := range found {
+		for _, fs := range u.found {
+			n += len(fs)
+		}
+	}
+	out := make([]diag.Finding, 0, n)
 	for _, f := range c.tabs.found {
 		out = append(out, f.Findings...)
 	}

@@ -251,7 +251,17 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	byPath := map[string][]diag.Finding{}
+	// Each file's findings, cut from one list (a project with many
+	// findings grows no list per file on every keystroke).
+	count := map[string]int{}
+	for _, f := range findings {
+		count[f.Path]++
+	}
+	byPath := make(map[string][]diag.Finding, len(count))
+	all := make([]diag.Finding, 0, len(findings))
+	for p, n := range count {
+		byPath[p], all = all[len(all):len(all):len(all)+n], all[:len(all)+n]
+	}
 	for _, f := range findings {
 		byPath[f.Path] = append(byPath[f.Path], f)
 	}
@@ -313,6 +323,7 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 		case len(diags) == 0:
 			delete(s.published, p)
 		default:
+			from.findings = slices.Clone(fs) // not the list fs is cut from
 			s.published[p] = &from
 		}
 		if last != nil && last.key == from.key && !forced[p] {
