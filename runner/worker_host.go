@@ -141,8 +141,27 @@ func (p *pool) get(ctx context.Context) (*worker, error) {
 		case <-pd.done:
 			w, err = pd.w, pd.err
 		case <-ctx.Done():
-			// The start goes on: its worker joins the pool.
-			go func() { <-pd.done; p.put(pd.w, pd.err != nil) }()
+			// The start goes on: its worker joins the pool, counted in bg
+			// so that close waits for it. Once the pool is closed nothing
+			// may join bg (close may be in its Wait): end the worker here.
+			p.mu.Lock()
+			closed := p.closed
+			if !closed {
+				p.bg.Add(1)
+			}
+			p.mu.Unlock()
+			if closed {
+				<-pd.done
+				if pd.w != nil {
+					pd.w.stop()
+				}
+				return nil, ctx.Err()
+			}
+			go func() {
+				defer p.bg.Done()
+				<-pd.done
+				p.put(pd.w, pd.err != nil)
+			}()
 			return nil, ctx.Err()
 		}
 	}
@@ -170,7 +189,15 @@ func (p *pool) put(w *worker, retire bool) {
 	}
 	p.mu.Lock()
 	delete(p.busy, w)
-	if retire || p.closed || !w.alive() || len(p.idle) >= maxIdle {
+	if p.closed {
+		// close may be waiting on bg, which nothing may join now; close
+		// killed the busy workers, so this ends at once unless the worker
+		// started late.
+		p.mu.Unlock()
+		w.stop()
+		return
+	}
+	if retire || !w.alive() || len(p.idle) >= maxIdle {
 		// Its call has ended: it may close its database on its own.
 		p.bg.Go(w.stop)
 	} else {

@@ -203,3 +203,34 @@ func TestWorkerLimits(t *testing.T) {
 		t.Errorf("the worker's environment is %q; want only %s", got, workerEnv)
 	}
 }
+
+// TestWorkerPoolCancelledStart: a call whose context ends while the
+// worker it waits for is still starting leaves that start to join the pool;
+// a Close right after must wait for it and end it, and nothing may join the
+// pool's background work while Close waits (the race detector caught a late
+// put doing so).
+func TestWorkerPoolCancelledStart(t *testing.T) {
+	root := project(t, "run-hostile")
+	for range 3 {
+		r, err := New(root, Config{TimeLimit: 2 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.workers()
+		p.warm() // a start is pending
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if w, err := p.get(ctx); err == nil {
+			t.Fatalf("a get with an ended context was answered a worker %v", w)
+		}
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		p.mu.Lock()
+		left := len(p.idle) + len(p.busy)
+		p.mu.Unlock()
+		if left != 0 {
+			t.Errorf("%d workers kept after Close", left)
+		}
+	}
+}
