@@ -74,6 +74,12 @@ func (r *Runner) KeepApp(ix *definitions.Index, stamps map[string]definitions.St
 		// process reads the index, and keeps the app then.
 		return
 	}
+	if !allStamped(ix, stamps) {
+		// A file read through a link has no stamp of its own (the walk
+		// stamps regular files): the link could be pointed elsewhere
+		// with no stamp changing, and the snapshot would still fit.
+		return
+	}
 	data := encodeApp(appKey, stampsDigest(stamps), a)
 	if data == nil {
 		return
@@ -283,4 +289,20 @@ func (c *bundleCache) writeHeld(name string, data []byte) {
 	if werr != nil || cerr != nil || unix.Renameat(int(dir.Fd()), tmp, int(dir.Fd()), name) != nil {
 		unix.Unlinkat(int(dir.Fd()), tmp, 0)
 	}
+}
+
+// allStamped reports whether every file of ix, and every .gitignore it
+// follows, has a stamp in stamps.
+func allStamped(ix *definitions.Index, stamps map[string]definitions.Stamp) bool {
+	for _, f := range ix.Files() {
+		if _, ok := stamps[f.Path]; !ok {
+			return false
+		}
+	}
+	for p := range ix.IgnoreFiles() {
+		if _, ok := stamps[p]; !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -22,6 +22,9 @@ func oldStamps(t testing.TB, ix *definitions.Index) map[string]definitions.Stamp
 	for i, f := range ix.Files() {
 		stamps[f.Path] = definitions.Stamp{Size: int64(len(f.Src)), MTime: long, CTime: long, Inode: uint64(i + 1), Seen: time.Now().UnixNano()}
 	}
+	for p, src := range ix.IgnoreFiles() { // stamped by the walk as well
+		stamps[p] = definitions.Stamp{Size: int64(len(src)), MTime: long, CTime: long, Inode: uint64(len(stamps) + 1), Seen: time.Now().UnixNano()}
+	}
 	return stamps
 }
 
@@ -114,6 +117,21 @@ func TestAppSnapshotFits(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("a file without a stamp when kept", func(t *testing.T) {
+		// A file read through a link: the walk stamps none.
+		unstamped := with(func(m map[string]definitions.Stamp) { delete(m, "tables/users.ts") })
+		if err := os.Remove(file); err != nil {
+			t.Fatal(err)
+		}
+		newRunner(t, root, Config{}).KeepApp(ix, unstamped)
+		if _, err := os.Stat(file); err == nil {
+			t.Error("an app was kept with a file unstamped: a link pointed elsewhere would not show")
+		}
+		if err := os.WriteFile(file, good, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
 
 	t.Run("racy when kept", func(t *testing.T) {
 		racy := with(func(m map[string]definitions.Stamp) {
