@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -9,8 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tent-tools/tent-tools/internal/projectgen"
+	"github.com/tent-tools/tent-tools/internal/servergc"
 )
 
 // BenchmarkSessionMemory measures the server's memory over the session of
@@ -22,8 +26,13 @@ import (
 // and of the hub (never saved), references of the hub, hover and
 // documentSymbol. It reports the live Go heap after a collection and the
 // process's resident set (Go's heap, tree-sitter's C memory, the
-// client's share of the test) at both points. -memprofile shows what the
-// heap holds at the end. TENT_BENCH_TABLES sets another size. Run:
+// client's share of the test) at both points, the resident set after an
+// editor's pause (servergc's watcher gives the free memory back), the
+// open's time and the CPU of the process over the session and of a
+// planned rename of the hub (what a tighter collector would cost).
+// -test.v logs what of the resident set is Go's (TENT_BENCH_CLASSES=1: each
+// of the runtime's memory classes); TENT_BENCH_HEAPPROFILE
+// writes the heap profiles; TENT_BENCH_TABLES sets another size. Run:
 //
 //	go test ./lsp -run XXX -bench SessionMemory -benchtime 1x
 func BenchmarkSessionMemory(b *testing.B) {
@@ -43,7 +52,13 @@ func BenchmarkSessionMemory(b *testing.B) {
 		fns      = "functions/accounts2.ts"
 		ordinary = "tables/accounts2.ts"
 	)
+	// The memory watcher of `tent-tools lsp` (GOGC or GOMEMLIMIT in the
+	// environment: none).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	servergc.Watch(ctx)
 	for range b.N {
+		t0 := time.Now()
 		c := startInProcess(b, dir)
 		c.initialize(map[string]any{}, map[string]any{"diagnosticDelay": 0})
 		texts := map[string]string{}
@@ -52,8 +67,9 @@ func BenchmarkSessionMemory(b *testing.B) {
 			texts[p], versions[p] = c.open(p), 1
 		}
 		for _, p := range []string{fns, ordinary, hubFile} {
-			c.diagnosticsOf(0, p, func(p published) bool { return p.Version != nil && *p.Version == 1 })
+			firstDiagnostics(b, c, p)
 		}
+		opened := time.Since(t0)
 		openHeap, openRSS := memoryNow(b, "open")
 		// change puts line in after the line holding anchor, or takes it
 		// out again, and waits for that version's diagnostics.
@@ -89,6 +105,9 @@ func BenchmarkSessionMemory(b *testing.B) {
 			p[k] = v
 			return p
 		}
+		var hubCPU, sessionCPU time.Duration
+		var hubAllocs uint64
+		session := processCPU(b)
 		for range 3 { // the warm-up and two rounds, as lsp.sh's ROUNDS=2
 			for _, in := range []bool{true, false} {
 				change(fns, "requireText(input.title, 'title')", "    await ctx.db.nosuchTable.all(nosuchName)", in)
@@ -97,16 +116,65 @@ func BenchmarkSessionMemory(b *testing.B) {
 				change(ordinary, "title: text(),", "    extra: ref('nosuchTable', nosuchOptions),", in)
 			}
 			c.must("textDocument/rename", with(at(ordinary, "export const accounts2"), "newName", "ledgers2"))
+			cpu, allocs := processCPU(b), allocated()
 			c.must("textDocument/rename", with(at(hubFile, "export const accounts"), "newName", "members"))
+			hubCPU += processCPU(b) - cpu
+			hubAllocs += allocated() - allocs
 			c.must("textDocument/references", with(at(hubFile, "export const accounts"), "context", map[string]any{"includeDeclaration": true}))
 			c.must("textDocument/hover", at(ordinary, "export const accounts2"))
 			c.must("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": c.uri(fns)}})
 		}
+		sessionCPU = processCPU(b) - session
 		endHeap, endRSS := memoryNow(b, "end")
+		// An editor's pause: the watcher gives the free memory back.
+		time.Sleep(servergc.IdleAfter + 2*time.Second)
+		idleRSS := residentMB(b)
+		b.Logf("idle: resident %.0f MB", idleRSS)
+		b.ReportMetric(float64(opened.Milliseconds()), "open-ms")
+		// CPU of the process (server and client): the collector's share
+		// of a session is what a tighter heap costs.
+		b.ReportMetric(float64(hubCPU.Milliseconds())/3, "hub-rename-cpu-ms")
+		b.ReportMetric(float64(sessionCPU.Milliseconds()), "session-cpu-ms")
+		b.ReportMetric(float64(hubAllocs)/3/(1<<20), "hub-rename-alloc-MB")
 		b.ReportMetric(openHeap, "open-heap-MB")
 		b.ReportMetric(openRSS, "open-rss-MB")
 		b.ReportMetric(endHeap, "end-heap-MB")
 		b.ReportMetric(endRSS, "end-rss-MB")
+		b.ReportMetric(idleRSS, "idle-rss-MB")
+	}
+}
+
+// allocated is how many bytes the process has allocated so far.
+func allocated() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// firstDiagnostics waits for the diagnostics of rel's first version: the
+// open of a large project on a busy machine may take longer than
+// waitFor's 30 s.
+func firstDiagnostics(b *testing.B, c *client, rel string) {
+	b.Helper()
+	deadline := time.After(5 * time.Minute)
+	for from := 0; ; {
+		c.mu.Lock()
+		n := len(c.notes)
+		for _, m := range c.notes[from:n] {
+			var p published
+			if m.Method == "textDocument/publishDiagnostics" && json.Unmarshal(m.Params, &p) == nil &&
+				p.URI == c.uri(rel) && p.Version != nil && *p.Version == 1 {
+				c.mu.Unlock()
+				return
+			}
+		}
+		c.mu.Unlock()
+		from = n
+		select {
+		case <-c.changed:
+		case <-deadline:
+			b.Fatalf("no first diagnostics of %s in 5 minutes", rel)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/tent-tools/tent-tools/internal/listentoken"
+	"github.com/tent-tools/tent-tools/internal/servergc"
 	"github.com/tent-tools/tent-tools/lsp"
 	"github.com/tent-tools/tent-tools/tools"
 )
@@ -99,6 +100,11 @@ func runLSP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	})
 	if lo.Addr == "" && listenOnly {
 		return bad("--token-file, --root, --origin, --max-connections, --max-documents and --public are for --listen; on stdio the editor that starts the server is its only client")
+	}
+	if tuneGC {
+		// A long-lived server gives its free memory back once idle
+		// (docs/pages/performance.md, "A long-lived server's memory").
+		servergc.Watch(ctx)
 	}
 	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller, UnconfinedShell: v.unconfinedShell}
 	if lo.Addr != "" || v.caller != "" || v.policyFile != "" || v.yes {
