@@ -32,7 +32,9 @@ import (
 // planned rename of the hub (what a tighter collector would cost).
 // -test.v logs what of the resident set is Go's (TENT_BENCH_CLASSES=1: each
 // of the runtime's memory classes); TENT_BENCH_HEAPPROFILE
-// writes the heap profiles; TENT_BENCH_TABLES sets another size. Run:
+// writes the heap profiles; TENT_BENCH_TABLES sets another size, and
+// TENT_BENCH_DIR a project of lspbench's (its .tent/index as it is: an
+// editor opening a project it opened before). Run:
 //
 //	go test ./lsp -run XXX -bench SessionMemory -benchtime 1x
 func BenchmarkSessionMemory(b *testing.B) {
@@ -44,9 +46,12 @@ func BenchmarkSessionMemory(b *testing.B) {
 		}
 		tables = n
 	}
-	dir := b.TempDir()
-	if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: tables, Seed: 1})); err != nil {
-		b.Fatal(err)
+	dir := os.Getenv("TENT_BENCH_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+		if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: tables, Seed: 1})); err != nil {
+			b.Fatal(err)
+		}
 	}
 	const (
 		fns      = "functions/accounts2.ts"
