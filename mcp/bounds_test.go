@@ -34,7 +34,9 @@ func project600(t *testing.T) string {
 // boundedCalls are the calls whose lists an agent's answer cuts: the hub
 // rename's dry run (its diff) and its second page, the rename applied,
 // compare of it (changes), a table of 57 columns added and changedBy of
-// it (fields), and list of the 600 table files (entries).
+// it (fields), list of the 600 table files (entries), model and its next
+// page (tables, functions, flows, screens), and the undo of both changes
+// (files).
 var boundedCalls = []struct{ name, tool, input string }{
 	{"change-dryrun", "change", `{"ops": [{"op": "rename", "name": "accounts", "to": "members"}], "dryRun": true}`},
 	{"change-dryrun-next", "change", `{"ops": [{"op": "rename", "name": "accounts", "to": "members"}], "dryRun": true, "from": %d}`},
@@ -44,6 +46,9 @@ var boundedCalls = []struct{ name, tool, input string }{
 	{"addTable", "change", `{"ops": [{"op": "addTable", "name": "wide", "columns": {%s}}]}`},
 	{"changedBy", "changedBy", `{"name": "wide"}`},
 	{"list", "list", `{"path": "tables"}`},
+	{"model", "model", `{}`},
+	{"model-next", "model", `{"from": 10}`},
+	{"undo", "undo", `{"point": 1}`},
 }
 
 // inputOf is a bounded call's input, its blanks filled: the from of the
@@ -91,8 +96,8 @@ func TestBoundedAnswers(t *testing.T) {
 				next = m.From
 			}
 		}
-		if len(data) > 96<<10 {
-			t.Errorf("%s: %d bytes of structuredContent", c.name, len(data))
+		if wire, _ := json.Marshal(res.StructuredContent); len(wire) > 96<<10 {
+			t.Errorf("%s: %d bytes of structuredContent", c.name, len(wire))
 		}
 		got := pointTime.ReplaceAllString(text(res)+"\n-- structuredContent --\n"+string(data)+"\n", "TIME")
 		golden.Check(t, filepath.Join("testdata", "bounded", c.name+".golden"), []byte(got))

@@ -34,6 +34,9 @@ type Model struct {
 	Flows     []Flow     `json:"flows"`
 	Screens   []Screen   `json:"screens"`
 	Findings  Counts     `json:"findings"`
+	// More, in an agent's answer (the model tool over MCP), says what
+	// the lists left out beyond their budgets and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 // Project is what project.ts declares; nil in a model of a folder

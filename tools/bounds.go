@@ -34,6 +34,11 @@ const (
 	budgetLogs = 50
 	// budgetEntries bounds list's entries (from asks for the next).
 	budgetEntries = 500
+	// budgetModelItems bounds each list of model (tables, functions,
+	// flows, screens; from asks for the next of each).
+	budgetModelItems = 10
+	// budgetUndo bounds undo's files and the points it undid.
+	budgetUndo = 200
 	// budgetDiffLines bounds the lines of a dry run's diff: whole files
 	// while they fit, from asks for the next files.
 	budgetDiffLines = 400

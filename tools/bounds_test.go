@@ -422,3 +422,85 @@ func TestBoundFields(t *testing.T) {
 		t.Error("the changes given were changed")
 	}
 }
+
+// TestModelAndUndoBounded: an agent's model holds budgetModelItems of
+// each list and says the from of the next (its pages are the whole
+// model's tables), name keeps to one definition; an undo of the hub's
+// rename holds budgetUndo files. The unbounded view answers them whole.
+func TestModelAndUndoBounded(t *testing.T) {
+	dir := t.TempDir()
+	texts := map[string]string{}
+	for p, src := range projectgen.Generate(projectgen.Options{Tables: 600, Seed: 1}) {
+		texts[p] = string(src)
+	}
+	sample.Write(t, dir, texts)
+	whole, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	w := whole.With(Options{Bounded: true})
+	ans, err := call(whole, "model", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := dataOf[ModelAnswer]("model", ans.Data)
+	if len(all.Tables) <= budgetModelItems || len(all.Functions) <= budgetModelItems || len(all.More) > 0 {
+		t.Fatalf("the model: %d tables, %d functions, more %+v: no test of the budget of %d", len(all.Tables), len(all.Functions), all.More, budgetModelItems)
+	}
+	var tables []string
+	for from := 0; ; {
+		ans, err := call(w, "model", fmt.Sprintf(`{"from": %d}`, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := dataOf[ModelAnswer]("model", ans.Data)
+		if len(m.Tables) > budgetModelItems || len(m.Functions) > budgetModelItems || len(m.Flows) > budgetModelItems || len(m.Screens) > budgetModelItems {
+			t.Fatalf("from %d: %d tables, %d functions, %d flows, %d screens", from, len(m.Tables), len(m.Functions), len(m.Flows), len(m.Screens))
+		}
+		for _, tb := range m.Tables {
+			tables = append(tables, tb.Name)
+		}
+		mt := findMore(m.More, "tables")
+		if mt == nil {
+			break
+		}
+		if mt.From != from+budgetModelItems || mt.Cut != len(all.Tables)-mt.From || !strings.Contains(ans.Text, mt.Rest) {
+			t.Fatalf("from %d: more %+v", from, mt)
+		}
+		from = mt.From
+	}
+	if len(tables) != len(all.Tables) || tables[len(tables)-1] != all.Tables[len(all.Tables)-1].Name {
+		t.Errorf("the pages hold %d tables, the whole model %d", len(tables), len(all.Tables))
+	}
+	ans, err = call(w, "model", `{"name": "accounts"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := dataOf[ModelAnswer]("model", ans.Data); len(m.Tables) != 1 || m.Tables[0].Name != "accounts" || len(m.Functions)+len(m.Flows)+len(m.Screens) != 0 || len(m.More) > 0 {
+		t.Errorf("model of accounts: %+v", m)
+	}
+
+	if _, err := call(w, "change", `{"ops": [{"op": "rename", "name": "accounts", "to": "members"}]}`); err != nil {
+		t.Fatal(err)
+	}
+	ans, err = call(w, "undo", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := dataOf[UndoAnswer]("undo", ans.Data)
+	m := findMore(u.More, "files")
+	if len(u.Files) != budgetUndo || m == nil || !strings.Contains(ans.Text, m.Rest) || strings.Count(ans.Text, ".ts") > budgetUndo+10 {
+		t.Fatalf("the undo of the hub's rename: %d files, more %+v", len(u.Files), u.More)
+	}
+	if _, err := call(w, "undo", fmt.Sprintf(`{"point": %d}`, *u.Point)); err != nil { // the rename again
+		t.Fatal(err)
+	}
+	ans, err = call(whole, "undo", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u2, _ := dataOf[UndoAnswer]("undo", ans.Data); len(u2.Files) != len(u.Files)+m.Cut || len(u2.More) > 0 {
+		t.Errorf("the whole undo: %d files, more %+v; want %d", len(u2.Files), u2.More, len(u.Files)+m.Cut)
+	}
+}

@@ -25,6 +25,9 @@ type UndoAnswer struct {
 	Undid []int    `json:"undid"`
 	Files []string `json:"files"`
 	Point *int     `json:"point"`
+	// More, in an agent's bounded answer, says what Undid and Files left
+	// out beyond their budgets and how to ask for it.
+	More []diag.More `json:"more,omitempty"`
 }
 
 func init() {
@@ -119,7 +122,10 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	a := UndoAnswer{Undid: st.Undid, Files: st.Paths(), Point: pointRef(point)}
+	a := UndoAnswer{Point: pointRef(point)}
+	bounded := w.Options().Bounded
+	a.Undid = bound(bounded, &a.More, "undid", st.Undid, 0, budgetUndo, "history lists the points undone (each names this undo)", false)
+	a.Files = bound(bounded, &a.More, "files", st.Paths(), 0, budgetUndo, fmt.Sprintf("compare with from %d and to %d says what the undo did, definition by definition; read shows the files", point-1, point), false)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", strings.Replace(summary, "undo", "undid", 1))
 	if len(a.Files) == 0 {
@@ -128,6 +134,7 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 		fmt.Fprintf(&b, "put back %s\n", strings.Join(a.Files, ", "))
 	}
 	writePoint(&b, point)
+	writeMore(&b, a.More)
 	return Answer{Text: b.String(), Data: a}, nil
 }
 

@@ -12,7 +12,7 @@ import (
 // TestWholeLists: the lists an agent's answer (MCP) cuts are whole
 // through the binary, on a project of 600 tables: the hub rename's dry
 // run diff (every file), compare's changes, changed-by's fields, list's
-// entries; no answer says more.
+// entries, model's tables, undo's files; no answer says more.
 func TestWholeLists(t *testing.T) {
 	texts := map[string]string{}
 	for p, src := range projectgen.Generate(projectgen.Options{Tables: 600, Seed: 1}) {
@@ -40,6 +40,14 @@ func TestWholeLists(t *testing.T) {
 		"compare":    jsonOut(t, dir, "compare", "0", "1"),
 		"changed-by": jsonOut(t, dir, "changed-by", "wide"),
 		"list":       jsonOut(t, dir, "list", "tables"),
+		"model":      jsonOut(t, dir, "call", "model"),
+	}
+	answers["undo"] = jsonOut(t, dir, "undo", "--to", "1")
+	if tables, _ := answers["model"]["tables"].([]any); len(tables) != 601 {
+		t.Errorf("model: %d tables, want 601", len(tables))
+	}
+	if files, _ := answers["undo"]["files"].([]any); len(files) != 291 {
+		t.Errorf("undo 1: %d files, want the 291 files both changes wrote", len(files))
 	}
 	if changes, _ := answers["compare"]["changes"].([]any); len(changes) != 393 {
 		t.Errorf("compare: %d changes, want the 393 of the rename", len(changes))
