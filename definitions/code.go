@@ -546,11 +546,7 @@ type codeReader struct {
 	// keyTable marks the key nodes of an object literal passed to
 	// ctx.db.T.insert/where/update, with T.
 	keyTable map[int32]string
-	// refAt maps the start of each IdentRef to its name.
-	refAt   map[int32]bool
-	imports map[string]*Import // by local name
-	// handled marks nodes already read as part of a larger pattern.
-	handled map[int32]bool
+	imports  map[string]*Import // by local name
 }
 
 // wordScratch is where readWords collects a file's words before it groups
@@ -564,6 +560,10 @@ type wordScratch struct {
 	keys  []string
 	found []Word
 	group []int32
+	// handled marks, by node, the nodes already read as part of a larger
+	// pattern: a slice over the file's nodes, which a lookup per node
+	// costs less than a map's.
+	handled []bool
 }
 
 // reset empties the scratch for the next file.
@@ -584,13 +584,10 @@ func readWords(f *File, st *stree) (map[string][]Word, Uses) {
 		scratch = &wordScratch{}
 	}
 	scratch.reset()
+	scratch.handled = append(scratch.handled[:0], make([]bool, len(st.nodes))...)
 	r := &codeReader{f: f, st: st, decl: declarativeRanges(f.Definitions), wordScratch: scratch,
-		keyTable: map[int32]string{}, handled: map[int32]bool{}}
+		keyTable: map[int32]string{}}
 	r.owner = newOwnerIndex(f, st)
-	r.refAt = make(map[int32]bool, len(f.Refs))
-	for _, ref := range f.Refs {
-		r.refAt[int32(ref.Span.Start)] = true
-	}
 	r.imports = make(map[string]*Import, len(f.Imports))
 	for i := range f.Imports {
 		r.imports[f.Imports[i].Local] = &f.Imports[i]
@@ -707,6 +704,15 @@ func collectCode(v *Value, holes *[]Span) {
 			collectCode(p.Value, holes)
 		}
 	}
+}
+
+// isRef reports whether an IdentRef of the file starts at off: the refs
+// are in source order (resolveScopes), so a binary search finds it.
+func (r *codeReader) isRef(off int32) bool {
+	refs := r.f.Refs
+	o := int(off)
+	i := sort.Search(len(refs), func(i int) bool { return refs[i].Span.Start >= o })
+	return i < len(refs) && refs[i].Span.Start == o
 }
 
 // inCode reports whether offset is in a code part of the file.
@@ -981,13 +987,13 @@ func (r *codeReader) call(c int32) {
 			}
 		}
 		// ns.helper(): a call of a namespace import's member.
-		if obj >= 0 && st.nodes[obj].kind == kindIdentifier && r.refAt[st.nodes[obj].start] && prop >= 0 {
+		if obj >= 0 && st.nodes[obj].kind == kindIdentifier && r.isRef(st.nodes[obj].start) && prop >= 0 {
 			if imp := r.imports[string(st.bytes(obj))]; imp != nil && imp.Imported == "*" {
 				r.libCall(c, imp.Module+"#"+string(st.bytes(prop)))
 			}
 		}
 	case kindIdentifier:
-		if !r.refAt[st.nodes[fn].start] {
+		if !r.isRef(st.nodes[fn].start) {
 			return
 		}
 		name := st.bytes(fn)

@@ -91,6 +91,29 @@ type resolver struct {
 	top  *scope
 	decl []bool // nodes that are the declaring occurrence of a binding
 	refs []IdentRef
+	// free holds the scopes the walk has left, for the next to reuse: a
+	// file opens a scope per block and function, and most bind a name or
+	// two, so reusing them spares an allocation for each and for its list.
+	free []*scope
+}
+
+// open returns an empty scope inside parent, reusing a left one.
+func (r *resolver) open(parent *scope) *scope {
+	if n := len(r.free); n > 0 {
+		s := r.free[n-1]
+		r.free = r.free[:n-1]
+		s.parent = parent
+		return s
+	}
+	return &scope{parent: parent}
+}
+
+// leave hands s, which the walk is done with, back for reuse. No
+// IdentRef holds a string of an inner scope (only the top level's are
+// recorded), so nothing it bound outlives it.
+func (r *resolver) leave(s *scope) {
+	*s = scope{listed: s.listed[:0]}
+	r.free = append(r.free, s)
 }
 
 // resolveScopes returns the file's IdentRefs in source order.
@@ -343,30 +366,34 @@ func (r *resolver) walk(n int32, s *scope) {
 	case isFunctionLike(k):
 		r.walkFunction(n, s)
 	case k == kindStatementBlock, k == kindSwitchBody:
-		inner := &scope{parent: s}
+		inner := r.open(s)
 		r.scanBlock(n, inner)
 		r.walkChildren(n, inner)
+		r.leave(inner)
 	case k == kindForStatement:
-		inner := &scope{parent: s}
+		inner := r.open(s)
 		r.scanBlock(n, inner)
 		r.walkChildren(n, inner)
+		r.leave(inner)
 	case k == kindForInStatement:
-		inner := &scope{parent: s}
+		inner := r.open(s)
 		if st.child(n, kindTokLet) >= 0 || st.child(n, kindTokConst) >= 0 {
 			if left := r.forLeft(n); left >= 0 {
 				r.bindPattern(left, inner)
 			}
 		}
 		r.walkChildren(n, inner)
+		r.leave(inner)
 	case k == kindCatchClause:
-		inner := &scope{parent: s}
+		inner := r.open(s)
 		if p := r.forLeft(n); p >= 0 && st.nodes[p].kind != kindStatementBlock {
 			r.bindPattern(p, inner)
 		}
 		r.walkChildren(n, inner)
+		r.leave(inner)
 	case k == kindClass, k == kindClassDeclaration, k == kindAbstractClassDeclaration,
 		k == kindInterfaceDeclaration, k == kindTypeAliasDeclaration:
-		inner := &scope{parent: s}
+		inner := r.open(s)
 		if k == kindClass {
 			if id := st.child(n, kindTypeIdentifier); id >= 0 {
 				r.bind(id, inner, bindValue|bindType)
@@ -374,8 +401,9 @@ func (r *resolver) walk(n int32, s *scope) {
 		}
 		r.bindTypeParameters(n, inner)
 		r.walkChildren(n, inner)
+		r.leave(inner)
 	case k == kindIndexSignature:
-		inner := &scope{parent: s}
+		inner := r.open(s)
 		for c := nd.first; c >= 0; c = st.nodes[c].next {
 			switch st.nodes[c].kind {
 			case kindIdentifier:
@@ -387,6 +415,7 @@ func (r *resolver) walk(n int32, s *scope) {
 			}
 		}
 		r.walkChildren(n, inner)
+		r.leave(inner)
 	default:
 		r.walkChildren(n, s)
 	}
@@ -396,7 +425,7 @@ func (r *resolver) walk(n int32, s *scope) {
 // class expressions), its type parameters, its parameters and its vars.
 func (r *resolver) walkFunction(n int32, s *scope) {
 	st := r.st
-	inner := &scope{parent: s}
+	inner := r.open(s)
 	switch st.nodes[n].kind {
 	case kindFunctionExpression, kindGeneratorFunction:
 		if id := st.child(n, kindIdentifier); id >= 0 {
@@ -417,6 +446,7 @@ func (r *resolver) walkFunction(n int32, s *scope) {
 		r.scanVars(body, inner)
 	}
 	r.walkChildren(n, inner)
+	r.leave(inner)
 }
 
 // bindTypeParameters declares the type parameters of n, if any.
