@@ -39,6 +39,8 @@ const (
 	budgetModelItems = 10
 	// budgetUndo bounds undo's files and the points it undid.
 	budgetUndo = 200
+	// budgetKeys bounds keys' keys (from asks for the next).
+	budgetKeys = 200
 	// budgetDiffLines bounds the lines of a dry run's diff: whole files
 	// while they fit, from asks for the next files.
 	budgetDiffLines = 400

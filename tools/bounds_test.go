@@ -504,3 +504,53 @@ func TestModelAndUndoBounded(t *testing.T) {
 		t.Errorf("the whole undo: %d files, more %+v; want %d", len(u2.Files), u2.More, len(u.Files)+m.Cut)
 	}
 }
+
+// TestKeysBounded: an agent's keys lists budgetKeys keys and says the
+// from of the next; the pages are the whole list, which the unbounded
+// view answers at once.
+func TestKeysBounded(t *testing.T) {
+	whole, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	w := whole.With(Options{Bounded: true})
+	n := budgetKeys + 31
+	for i := range n {
+		if _, err := call(whole, "remember", fmt.Sprintf(`{"key": "k%04d", "value": "v"}`, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ans, err := call(whole, "keys", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := dataOf[KeysAnswer]("keys", ans.Data); len(all.Keys) != n || len(all.More) > 0 {
+		t.Fatalf("the whole keys: %d, more %+v; want %d", len(all.Keys), all.More, n)
+	}
+	var got []string
+	for from := 0; ; {
+		ans, err := call(w, "keys", fmt.Sprintf(`{"from": %d}`, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := dataOf[KeysAnswer]("keys", ans.Data)
+		if len(k.Keys) > budgetKeys {
+			t.Fatalf("from %d: %d keys", from, len(k.Keys))
+		}
+		for _, key := range k.Keys {
+			got = append(got, key.Key)
+		}
+		m := findMore(k.More, "keys")
+		if m == nil {
+			break
+		}
+		if m.From != from+len(k.Keys) || m.Cut != n-m.From || !strings.Contains(ans.Text, m.Rest) {
+			t.Fatalf("from %d: more %+v", from, m)
+		}
+		from = m.From
+	}
+	if len(got) != n || got[0] != "k0000" || got[n-1] != fmt.Sprintf("k%04d", n-1) {
+		t.Errorf("the pages hold %d keys, want %d in order", len(got), n)
+	}
+}
