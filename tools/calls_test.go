@@ -7,7 +7,6 @@ import (
 	"github.com/tent-tools/tent-tools/internal/golden"
 )
 
-
 // CallGolden renders a call's answer as its golden file holds it: the text
 // answer and the data answer (or the error as JSON).
 func callGolden(ans Answer, err error) (text string, data []byte) {
