@@ -23,6 +23,10 @@ type stree struct {
 	src   []byte
 	// words is the worker's scratch for readWords, or nil.
 	words *wordScratch
+	// hasVar says whether the tree has a `var` token or declaration:
+	// where it has none (most TypeScript), the resolver need not look
+	// for var declarations to hoist, a walk of nearly every node.
+	hasVar bool
 }
 
 // flatten copies the tree under root into a flat slice, which the readers
@@ -57,6 +61,7 @@ func flattenInto(buf []snode, root *sitter.Node, src []byte, lang Lang) *stree {
 		}
 		nodes = make([]snode, n)
 	}
+	hasVar := false
 	for i := range nodes {
 		nd := &nodes[i]
 		if int(nd.sym) < len(g.kinds) {
@@ -64,8 +69,11 @@ func flattenInto(buf []snode, root *sitter.Node, src []byte, lang Lang) *stree {
 		} else {
 			nd.kind, nd.named = kindError, true
 		}
+		if nd.kind == kindTokVar || nd.kind == kindVariableDeclaration {
+			hasVar = true
+		}
 	}
-	return &stree{src: src, nodes: nodes}
+	return &stree{src: src, nodes: nodes, hasVar: hasVar}
 }
 
 // flatWalkGo writes the nodes under root in pre-order into out (as many

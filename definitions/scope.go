@@ -225,9 +225,13 @@ func (r *resolver) scanStatement(c int32, s *scope) {
 
 // scanVars declares in s the var declarations under node n that belong to
 // n's function scope: it stops at nested functions and classes, which
-// have scopes of their own.
+// have scopes of their own. A tree with no var (flatten notes it) has
+// none to declare.
 func (r *resolver) scanVars(n int32, s *scope) {
 	st := r.st
+	if !st.hasVar {
+		return
+	}
 	for c := st.nodes[n].first; c >= 0; c = st.nodes[c].next {
 		switch st.nodes[c].kind {
 		case kindVariableDeclaration:
