@@ -116,14 +116,7 @@ func (w *Workspace) changedByAnswer(p *history.Point, c defchange.DefChange, pre
 		Tool: p.Tool, Summary: p.Summary, Change: c, More: more}
 	var b strings.Builder
 	writePointLine(&b, pa, w.Options().TextZone)
-	fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
-	if c.To != "" {
-		fmt.Fprintf(&b, " -> %s", c.To)
-	}
-	b.WriteString("\n")
-	for _, f := range c.Fields {
-		fmt.Fprintf(&b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
-	}
+	writeChange(&b, c)
 	writeMore(&b, more)
 	return Answer{Text: b.String(), Data: a}
 }

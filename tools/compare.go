@@ -104,14 +104,7 @@ func (w *Workspace) compare(ctx context.Context, in CompareInput) (Answer, error
 		fmt.Fprintf(&b, "  no changes from skip %d: there are %d\n", in.Skip, total)
 	}
 	for _, c := range changes {
-		fmt.Fprintf(&b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
-		if c.To != "" {
-			fmt.Fprintf(&b, " -> %s", c.To)
-		}
-		b.WriteString("\n")
-		for _, f := range c.Fields {
-			fmt.Fprintf(&b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
-		}
+		writeChange(&b, c)
 	}
 	writeMore(&b, more)
 	return Answer{Text: b.String(), Data: CompareAnswer{From: in.From, To: to, Changes: changes, More: more}}, nil
@@ -190,4 +183,17 @@ func columnNames(changes []defchange.DefChange, name, column string) []string {
 		}
 	}
 	return names
+}
+
+// writeChange writes one definition's change as compare and changedBy show
+// it: its action, kind and name (and new name), then a line per field.
+func writeChange(b *strings.Builder, c defchange.DefChange) {
+	fmt.Fprintf(b, "  %s:%s %s", c.Action, c.Kind, c.Definition)
+	if c.To != "" {
+		fmt.Fprintf(b, " -> %s", c.To)
+	}
+	b.WriteString("\n")
+	for _, f := range c.Fields {
+		fmt.Fprintf(b, "    %s: %s -> %s\n", f.Path, shown(f.Old), shown(f.New))
+	}
 }
