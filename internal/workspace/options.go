@@ -55,6 +55,11 @@ type Options struct {
 	// to ask for the rest (diag.More); left off, answers are whole (the
 	// CLI, a host's Go code).
 	Bounded bool
+	// LongLived says the process keeps the folder's index for long (the
+	// language server, studio): the index is built to hold less memory
+	// for a little more CPU (definitions.Options.ReadBack). A one-shot
+	// command leaves it off.
+	LongLived bool
 }
 
 // Size limits of the files the workspace reads and writes.
