@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"golang.org/x/sys/unix"
 
@@ -37,16 +36,10 @@ const appFile = "app"
 // of the program that wrote it, so a new build of tent-tools reads the
 // project again.
 var appKey = func() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
+	if b := definitions.BuildStamp(); b != "" {
+		return appCacheVersion + "/" + b
 	}
-	info, err := os.Stat(exe)
-	if err != nil {
-		return ""
-	}
-	return appCacheVersion + "/" + strconv.Itoa(definitions.CacheVersion) + "/" +
-		strconv.FormatInt(info.Size(), 10) + "/" + strconv.FormatInt(info.ModTime().UnixNano(), 10)
+	return ""
 }()
 
 // KeepApp keeps what runs need of ix in the cache folder, with stamps, the

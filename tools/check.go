@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,16 +177,10 @@ func (w *Workspace) readProjectFile(p string) ([]byte, error) {
 // tent-tools checks again. "" where the program's file cannot be stamped
 // (then nothing is kept).
 var keptKey = sync.OnceValue(func() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
+	if b := definitions.BuildStamp(); b != "" {
+		return "check/" + b
 	}
-	info, err := os.Stat(exe)
-	if err != nil {
-		return ""
-	}
-	return "check/" + strconv.Itoa(definitions.CacheVersion) + "/" +
-		strconv.FormatInt(info.Size(), 10) + "/" + strconv.FormatInt(info.ModTime().UnixNano(), 10)
+	return ""
 })
 
 // checkFix applies (or, dryRun, shows) every certain fix of the findings
