@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -669,7 +670,7 @@ func declarativeRanges(defs []*Definition) []Span {
 		}
 		var holes []Span
 		collectCode(d.Arg, &holes)
-		sort.Slice(holes, func(i, j int) bool { return holes[i].Start < holes[j].Start })
+		sortSpans(holes)
 		start := d.Arg.Span.Start
 		for _, h := range holes {
 			if h.Start > start {
@@ -683,8 +684,18 @@ func declarativeRanges(defs []*Definition) []Span {
 			out = append(out, Span{start, d.Arg.Span.End})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	sortSpans(out)
 	return out
+}
+
+// sortSpans sorts spans by their start. They come in source order nearly
+// always (a value's items and properties, the definitions of a file), so
+// a check spares the sort, and the sort takes no reflection where not.
+func sortSpans(spans []Span) {
+	byStart := func(a, b Span) int { return cmp.Compare(a.Start, b.Start) }
+	if !slices.IsSortedFunc(spans, byStart) {
+		slices.SortStableFunc(spans, byStart)
+	}
 }
 
 func collectCode(v *Value, holes *[]Span) {
