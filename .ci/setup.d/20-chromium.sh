@@ -13,10 +13,6 @@ for name in chromium chromium-browser google-chrome; do
 	fi
 done
 
-sudo=""
-if [ "$(id -u)" != 0 ]; then
-	sudo="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update
-$sudo apt-get install -y --no-install-recommends chromium fonts-dejavu-core
+# shellcheck source=.ci/lib.sh
+. "$(dirname "$0")/../lib.sh"
+apt_install chromium fonts-dejavu-core

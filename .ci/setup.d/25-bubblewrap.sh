@@ -8,10 +8,6 @@ set -euo pipefail
 if command -v bwrap >/dev/null 2>&1; then
 	exit 0
 fi
-sudo=""
-if [ "$(id -u)" != 0 ]; then
-	sudo="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null
+# shellcheck source=.ci/lib.sh
+. "$(dirname "$0")/../lib.sh"
+apt_install bubblewrap

@@ -7,24 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-sudo=""
-if [ "$(id -u)" != 0 ]; then
-	sudo="sudo"
-fi
+# shellcheck source=.ci/lib.sh
+. .ci/lib.sh
 missing=()
 command -v nvim >/dev/null 2>&1 || missing+=(neovim)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 # The WebSocket face is tested from a page in headless Chromium.
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || [ -x "${TENT_CHROMIUM:-}" ] || missing+=(chromium)
-if [ ${#missing[@]} -gt 0 ]; then
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update
-	$sudo apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+apt_install "${missing[@]}"
 
-lock=lsp/testclient/package-lock.json
-stamp=lsp/testclient/node_modules/.package-lock.json
-if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
-	(cd lsp/testclient && npm ci --no-audit --no-fund)
-fi
+npm_ci lsp/testclient

@@ -5,17 +5,10 @@
 # reach it with Debian's ssh client. Installs only what is missing.
 set -euo pipefail
 
-sudo=""
-if [ "$(id -u)" != 0 ]; then
-	sudo="sudo"
-fi
+# shellcheck source=.ci/lib.sh
+. "$(dirname "$0")/../lib.sh"
 missing=()
 [ -x /usr/sbin/sshd ] || command -v sshd >/dev/null 2>&1 || missing+=(openssh-server)
 command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
 command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
-if [ ${#missing[@]} -gt 0 ]; then
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update
-	mapfile -t missing < <(printf "%s\n" "${missing[@]}" | sort -u)
-	$sudo apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+apt_install "${missing[@]}"
