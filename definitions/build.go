@@ -239,6 +239,12 @@ type worker struct {
 	// Options.ReadBack), by dec, with its slabs.
 	readBack bool
 	dec      decoder
+	// pending are the files parsed whose records are to be read back
+	// once all files are parsed (see runWorkers).
+	pending []*File
+	// chunk is where the records of a worker that reads files back are
+	// kept (see keep).
+	chunk []byte
 }
 
 // runWorkers runs work on GOMAXPROCS goroutines, each with its own worker
@@ -250,10 +256,19 @@ func runWorkers(ctx context.Context, opts Options, work func(w *worker) []*File)
 	n := runtime.GOMAXPROCS(0)
 	out := make([][]*File, n)
 	var wg sync.WaitGroup
+	ws := make([]*worker, n)
 	for i := range n {
-		wg.Go(func() {
-			out[i] = work(&worker{dropTrees: opts.DropTrees, records: opts.CacheRecords, readBack: opts.ReadBack})
-		})
+		ws[i] = &worker{dropTrees: opts.DropTrees, records: opts.CacheRecords, readBack: opts.ReadBack}
+		wg.Go(func() { out[i] = work(ws[i]) })
+	}
+	wg.Wait()
+	// The files to read back from their records are read once all are
+	// parsed: what the index keeps of them is then allocated together,
+	// as a cache's load allocates it, not among the parses' garbage.
+	for _, w := range ws {
+		if len(w.pending) > 0 {
+			wg.Go(func() { w.readBackPending(ctx) })
+		}
 	}
 	wg.Wait()
 	return slices.Concat(out...)
@@ -331,15 +346,58 @@ func (w *worker) record(f *File) {
 	e := &w.recordEnc
 	e.buf = e.buf[:0]
 	e.file(f)
-	f.record = slices.Clone(e.buf)
-	if w.readBack {
-		if nf := w.fromRecord(f.record); nf != nil {
-			nf.Tree = f.Tree // kept where the worker keeps trees
-			*f = *nf
+	if !w.readBack {
+		f.record = slices.Clone(e.buf)
+	} else {
+		f.record = w.keep(e.buf)
+		if d := (decoder{data: f.record}); d.str() != "" && d.uint() != recordText {
+			// Read back once all files are parsed (readBackPending);
+			// till then the File holds what that needs.
+			*f = File{Path: f.Path, Src: f.Src, Tree: f.Tree, record: f.record}
+			w.pending = append(w.pending, f)
 			return
 		}
 	}
 	w.shareRecord(f)
+}
+
+// recordChunk is how much a worker that reads files back (readBack)
+// allocates at once for the records it keeps; a record over a quarter of
+// it gets its own.
+const recordChunk = 1 << 20
+
+// keep returns a copy of record, capped at its length. A worker that reads
+// files back copies its records into chunks of its own (recordChunk), as
+// a loaded cache keeps them in one block: so the records the index keeps
+// do not lie scattered among the parse's garbage of the same sizes, which
+// the heap cannot give back while a record sits in its page.
+func (w *worker) keep(record []byte) []byte {
+	n := len(record)
+	if n > recordChunk/4 {
+		return slices.Clone(record)
+	}
+	if cap(w.chunk)-len(w.chunk) < n {
+		w.chunk = make([]byte, 0, recordChunk)
+	}
+	at := len(w.chunk)
+	w.chunk = append(w.chunk, record...)
+	return w.chunk[at : at+n : at+n]
+}
+
+// readBackPending reads each file of w.pending back from its record (see
+// Options.ReadBack), keeping the tree it has. A record that does not read
+// back whole (a bug) has its file parsed again from its text, without a
+// record (a save encodes it).
+func (w *worker) readBackPending(ctx context.Context) {
+	for _, f := range w.pending {
+		nf := w.fromRecord(f.record)
+		if nf == nil {
+			nf = (&worker{dropTrees: true}).indexFile(ctx, f.Path, f.Src, nil)
+		}
+		nf.Tree = f.Tree
+		*f = *nf
+	}
+	w.pending = nil
 }
 
 // fromRecord reads a file back from the record just made of it, as
