@@ -194,7 +194,9 @@ func DecodeKept(data []byte) (k Kept, err error) {
 	if v := binary.LittleEndian.Uint32(body[len(keptMagic):]); v != keptVersion {
 		return Kept{}, fmt.Errorf("kept findings: version %d, not %d", v, keptVersion)
 	}
-	d := keptDecoder{data: body, off: len(keptMagic) + 4}
+	// The findings' strings point into the bytes they are read from: a
+	// copy of its own, so that data may change after.
+	d := keptDecoder{data: bytes.Clone(body), off: len(keptMagic) + 4}
 	k.Key = d.str()
 	if n := d.count(); n > 0 {
 		k.Files = make([]KeptFile, 0, n)
@@ -239,29 +241,7 @@ func (e *keptEncoder) uint(n int)   { e.buf = binary.AppendUvarint(e.buf, uint64
 func (e *keptEncoder) int(n int)    { e.buf = binary.AppendVarint(e.buf, int64(n)) }
 func (e *keptEncoder) str(s string) { e.uint(len(s)); e.buf = append(e.buf, s...) }
 
-func (e *keptEncoder) finding(f diag.Finding) {
-	e.str(f.Code)
-	e.str(string(f.Severity))
-	e.str(f.Path)
-	e.int(f.Line)
-	e.int(f.Col)
-	e.int(f.EndLine)
-	e.int(f.EndCol)
-	e.str(f.Message)
-	e.str(f.Definition)
-	e.int(f.Start)
-	e.int(f.End)
-	if f.Fix == nil {
-		e.uint(0)
-		return
-	}
-	e.uint(1)
-	e.str(f.Fix.Title)
-	e.str(f.Fix.Path)
-	e.int(f.Fix.Start)
-	e.int(f.Fix.End)
-	e.str(f.Fix.Text)
-}
+func (e *keptEncoder) finding(f diag.Finding) { e.buf = definitions.AppendFinding(e.buf, f) }
 
 // keptDecoder reads the kept format; the first read past the end or of a
 // bad number sets err, and every read after it answers zero.
@@ -321,22 +301,14 @@ func (d *keptDecoder) take(n int) []byte {
 func (d *keptDecoder) str() string { return string(d.take(d.count())) }
 
 func (d *keptDecoder) finding() diag.Finding {
-	f := diag.Finding{
-		Code:     d.str(),
-		Severity: diag.Severity(d.str()),
-		Path:     d.str(),
+	if d.err != nil {
+		return diag.Finding{}
 	}
-	f.Line, f.Col, f.EndLine, f.EndCol = d.int(), d.int(), d.int(), d.int()
-	f.Message, f.Definition = d.str(), d.str()
-	f.Start, f.End = d.int(), d.int()
-	switch d.uint() {
-	case 0:
-	case 1:
-		fx := &diag.Fix{Title: d.str(), Path: d.str()}
-		fx.Start, fx.End, fx.Text = d.int(), d.int(), d.str()
-		f.Fix = fx
-	default:
+	f, n, err := definitions.ReadFinding(d.data[d.off:])
+	if err != nil {
 		d.fail()
+		return diag.Finding{}
 	}
+	d.off += n
 	return f
 }

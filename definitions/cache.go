@@ -726,8 +726,37 @@ func (d *decoder) finding() diag.Finding {
 		Line: int(d.int()), Col: int(d.int()), EndLine: int(d.int()), EndCol: int(d.int()),
 		Message: d.str(), Definition: d.str(), Start: int(d.int()), End: int(d.int()),
 	}
-	if d.bool() {
+	switch d.data[d.off] {
+	case 0:
+		d.off++
+	case 1:
+		d.off++
 		f.Fix = &diag.Fix{Title: d.str(), Path: d.str(), Start: int(d.int()), End: int(d.int()), Text: d.str()}
+	default:
+		panic("bad fix flag")
 	}
 	return f
+}
+
+// AppendFinding appends f to buf in the encoding the index cache keeps
+// findings in; ReadFinding reads it back. check's kept findings
+// (.tent/findings) hold theirs in it too.
+func AppendFinding(buf []byte, f diag.Finding) []byte {
+	e := encoder{buf: buf}
+	e.finding(f)
+	return e.buf
+}
+
+// ReadFinding reads the finding AppendFinding wrote at the start of data
+// and answers how many bytes it took. Its strings point into data, which
+// must never change. A cut or damaged encoding is an error.
+func ReadFinding(data []byte) (f diag.Finding, n int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, n, err = diag.Finding{}, 0, fmt.Errorf("definitions: a finding cut or damaged: %v", r)
+		}
+	}()
+	d := decoder{data: data}
+	f = d.finding()
+	return f, d.off, nil
 }
