@@ -177,8 +177,9 @@ func (b *Builder) place() ([]Site, error) {
 		scanned = p.start
 		out = append(out, Site{Path: p.path, Line: line, Col: utf8.RuneCount(text[lineStart:p.start]) + 1, Text: lineText, Why: p.why, Mark: p.mark})
 	}
-	// The likely sites first (docs/pages/format.md §4), each group by path, line and
-	// column: an agent fixes those before it weighs the maybes.
+	// The likely sites first (docs/pages/format.md, "Places that name a
+	// definition"), each group by path, line and column: an agent fixes
+	// those before it weighs the maybes.
 	sort.SliceStable(out, func(i, j int) bool {
 		return out[i].Mark == string(definitions.Likely) && out[j].Mark != string(definitions.Likely)
 	})
