@@ -143,7 +143,9 @@ func (p *pool) get(ctx context.Context) (*worker, error) {
 		case <-ctx.Done():
 			// The start goes on: its worker joins the pool, counted in bg
 			// so that close waits for it. Once the pool is closed nothing
-			// may join bg (close may be in its Wait): end the worker here.
+			// may join bg (close may be in its Wait): put, which ends a
+			// worker on a closed pool, runs here instead.
+			join := func() { <-pd.done; p.put(pd.w, pd.err != nil) }
 			p.mu.Lock()
 			closed := p.closed
 			if !closed {
@@ -151,17 +153,10 @@ func (p *pool) get(ctx context.Context) (*worker, error) {
 			}
 			p.mu.Unlock()
 			if closed {
-				<-pd.done
-				if pd.w != nil {
-					pd.w.stop()
-				}
-				return nil, ctx.Err()
+				join()
+			} else {
+				go func() { defer p.bg.Done(); join() }()
 			}
-			go func() {
-				defer p.bg.Done()
-				<-pd.done
-				p.put(pd.w, pd.err != nil)
-			}()
 			return nil, ctx.Err()
 		}
 	}
