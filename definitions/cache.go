@@ -363,8 +363,8 @@ func (e *encoder) file(f *File) {
 		e.span(ex.ExportedSpan)
 		e.str(ex.Module)
 	}
-	e.uint(len(f.Refs))
-	for _, r := range f.Refs {
+	e.uint(len(f.refs))
+	for _, r := range f.refs {
 		e.str(r.Name)
 		e.span(r.Span)
 		e.bool(r.Shorthand)
@@ -635,9 +635,9 @@ func (d *decoder) file() (f *File, text bool) {
 		}
 	}
 	if n := d.uint(); n > 0 {
-		f.Refs = make([]IdentRef, n)
-		for i := range f.Refs {
-			f.Refs[i] = IdentRef{Name: d.str(), Span: d.span(), Shorthand: d.bool()}
+		f.refs = make([]IdentRef, n)
+		for i := range f.refs {
+			f.refs[i] = IdentRef{Name: d.str(), Span: d.span(), Shorthand: d.bool()}
 		}
 	}
 	f.stored = d.storedWords()

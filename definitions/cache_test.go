@@ -164,8 +164,8 @@ func sameValue(a, b reflect.Value, at string) string {
 	case reflect.Struct:
 		for i := range a.NumField() {
 			name := a.Type().Field(i).Name
-			if name == "Tree" || name == "record" || name == "words" || name == "stored" {
-				continue // a file's words are compared below, as Words gives them
+			if name == "Tree" || name == "record" || name == "words" || name == "stored" || name == "refs" {
+				continue // a file's words and refs are compared below, as Words and IdentRefs give them
 			}
 			if why := sameValue(a.Field(i), b.Field(i), at+"."+name); why != "" {
 				return why
@@ -173,6 +173,9 @@ func sameValue(a, b reflect.Value, at string) string {
 		}
 		if fa, ok := a.Addr().Interface().(*File); ok {
 			fb := b.Addr().Interface().(*File)
+			if why := sameValue(reflect.ValueOf(fa.IdentRefs()), reflect.ValueOf(fb.IdentRefs()), at+".IdentRefs"); why != "" {
+				return why
+			}
 			return sameValue(reflect.ValueOf(fa.Words()), reflect.ValueOf(fb.Words()), at+".Words")
 		}
 		return ""
@@ -450,7 +453,7 @@ type gobDef struct {
 func gobFiles(ix *Index) []gobFile {
 	var out []gobFile
 	for _, f := range ix.Files() {
-		g := gobFile{Path: f.Path, Lang: f.Lang, Src: f.Src, Imports: f.Imports, Exports: f.Exports, Refs: f.Refs, Words: f.Words(), Uses: f.Uses, Findings: f.Findings}
+		g := gobFile{Path: f.Path, Lang: f.Lang, Src: f.Src, Imports: f.Imports, Exports: f.Exports, Refs: f.IdentRefs(), Words: f.Words(), Uses: f.Uses, Findings: f.Findings}
 		for _, d := range f.Definitions {
 			g.Defs = append(g.Defs, gobDef{Name: d.Name, Builder: d.Builder, Kind: d.Kind, Stmt: d.Stmt, NameSpan: d.NameSpan, Arg: d.Arg})
 		}
@@ -497,7 +500,7 @@ func BenchmarkCacheLoadGob(b *testing.B) {
 		}
 		files := make([]*File, len(gfs))
 		for i, g := range gfs {
-			f := &File{Path: g.Path, Lang: g.Lang, Src: g.Src, Lines: LineStarts(g.Src), Imports: g.Imports, Exports: g.Exports, Refs: g.Refs, words: g.Words, Uses: g.Uses, Findings: g.Findings}
+			f := &File{Path: g.Path, Lang: g.Lang, Src: g.Src, Lines: LineStarts(g.Src), Imports: g.Imports, Exports: g.Exports, refs: g.Refs, words: g.Words, Uses: g.Uses, Findings: g.Findings}
 			for _, gd := range g.Defs {
 				d := &Definition{Name: gd.Name, Builder: gd.Builder, Kind: gd.Kind, Path: g.Path, Stmt: gd.Stmt, NameSpan: gd.NameSpan, Arg: gd.Arg}
 				readTyped(d)

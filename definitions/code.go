@@ -12,8 +12,8 @@ import (
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
-// analyzeCode fills what a file's code says: f.Imports, f.Exports, f.Refs
-// (scope.go), f.Words and f.Uses. f.Src and f.Definitions must be set: the
+// analyzeCode fills what a file's code says: f.Imports, f.Exports, its
+// IdentRefs (scope.go), f.Words and f.Uses. f.Src and f.Definitions must be set: the
 // definitions' declarative parts hold no words (comments excepted: they
 // are read everywhere).
 //
@@ -28,10 +28,15 @@ func analyzeCode(f *File, st *stree) {
 		return
 	}
 	f.Imports, f.Exports = readModuleLinks(st)
-	f.Refs = resolveScopes(st)
+	f.refs = resolveScopes(st)
 	f.words, f.Uses = readWords(f, st)
 	f.Uses.Rows = readRowFlow(f, st)
 }
+
+// IdentRefs returns the file's IdentRefs in source order: each identifier
+// that names a top-level binding of the file by the rules of lexical
+// scope (scope.go). The slice must not be changed.
+func (f *File) IdentRefs() []IdentRef { return f.refs }
 
 // kind is the kind of a syntax node, reduced to the kinds the code
 // analysis tells apart; every other node is kindOther.
@@ -720,7 +725,7 @@ func collectCode(v *Value, holes *[]Span) {
 // isRef reports whether an IdentRef of the file starts at off: the refs
 // are in source order (resolveScopes), so a binary search finds it.
 func (r *codeReader) isRef(off int32) bool {
-	refs := r.f.Refs
+	refs := r.f.refs
 	o := int(off)
 	i := sort.Search(len(refs), func(i int) bool { return refs[i].Span.Start >= o })
 	return i < len(refs) && refs[i].Span.Start == o

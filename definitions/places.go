@@ -167,7 +167,7 @@ func (ci *codeIndex) definitionPlaces(target string, d *Definition) []Place {
 // usesIn adds the IdentRefs of name in f, and the export specifiers of f
 // that export name without a module.
 func (ci *codeIndex) usesIn(f *File, name, target string, out *[]Place) {
-	for _, r := range f.Refs {
+	for _, r := range f.IdentRefs() {
 		if r.Name == name {
 			*out = append(*out, Place{Target: target, Path: f.Path, Span: r.Span, Kind: PlaceIdentifier, Shorthand: r.Shorthand})
 		}
@@ -235,7 +235,7 @@ func (ci *codeIndex) linkPlaces(path, name, target string, out *[]Place) {
 // definition as surely as an identifier does.
 func (ci *codeIndex) namespaceMembers(f *File, ns, name, target string, out *[]Place) {
 	nsEnds := map[int]bool{}
-	for _, r := range f.Refs {
+	for _, r := range f.IdentRefs() {
 		if r.Name == ns {
 			nsEnds[r.Span.End] = true
 		}

@@ -10,7 +10,7 @@ import (
 func markRefs(f *File) string {
 	var b strings.Builder
 	last := 0
-	for _, r := range f.Refs {
+	for _, r := range f.IdentRefs() {
 		b.Write(f.Src[last:r.Span.Start])
 		b.WriteString("«")
 		if r.Shorthand {

@@ -117,7 +117,7 @@ func (s *shifter) classify(f *File) bool {
 					s.kinds[i] = editUnalias
 				}
 			}
-			for _, r := range f.Refs {
+			for _, r := range f.IdentRefs() {
 				if r.Shorthand && r.Span == sp && plainName(old) && strings.HasPrefix(e.Text, string(old)+": ") &&
 					plainName([]byte(strings.TrimPrefix(e.Text, string(old)+": "))) {
 					s.kinds[i] = editShorthand
@@ -150,8 +150,8 @@ func (s *shifter) classify(f *File) bool {
 // the file binds. So must a binding's new name be one that no import,
 // builder or call of the file names already.
 func (s *shifter) bindings(f *File) bool {
-	refAt := make(map[Span]IdentRef, len(f.Refs))
-	for _, r := range f.Refs {
+	refAt := make(map[Span]IdentRef, len(f.IdentRefs()))
+	for _, r := range f.IdentRefs() {
 		refAt[r.Span] = r
 	}
 	edited := make(map[Span]string, len(s.edits))
@@ -189,7 +189,7 @@ func (s *shifter) bindings(f *File) bool {
 			return false
 		}
 	}
-	for _, r := range f.Refs {
+	for _, r := range f.IdentRefs() {
 		if to, ok := s.rebound[r.Name]; ok && edited[r.Span] != to {
 			return false
 		}

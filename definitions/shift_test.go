@@ -295,7 +295,7 @@ func TestRandomNameEditsDeriveAsParsed(t *testing.T) {
 // every word of the text that is a name.
 func nameSpans(f *definitions.File) []definitions.Span {
 	var out []definitions.Span
-	for _, r := range f.Refs {
+	for _, r := range f.IdentRefs() {
 		out = append(out, r.Span)
 	}
 	for _, imp := range f.Imports {

@@ -333,7 +333,8 @@ type File struct {
 	Definitions []*Definition
 	Imports     []Import
 	Exports     []Export
-	Refs        []IdentRef
+	// refs are the file's IdentRefs (IdentRefs).
+	refs []IdentRef
 	// words are the identifier-shaped words of the file's code, by word
 	// (Words); a file loaded from the index cache keeps them as stored
 	// (stored) until they are first asked for.

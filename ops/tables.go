@@ -604,7 +604,7 @@ func (st *state) dropUnused(path, builder string) error {
 	if !ok {
 		return nil
 	}
-	for _, r := range f.Refs {
+	for _, r := range f.IdentRefs() {
 		if r.Name == local {
 			return nil
 		}

@@ -151,7 +151,7 @@ func declaresTopLevel(f *definitions.File, name string) bool {
 			return true
 		}
 	}
-	for _, r := range f.Refs {
+	for _, r := range f.IdentRefs() {
 		if r.Name == name {
 			return true // only a top-level binding resolves a reference
 		}
@@ -203,14 +203,14 @@ func (p *planner) checkCapture(s *change.Set) *diag.ToolError {
 			at, _ := change.MapOffset(fe.Edits, r.span.Start)
 			want[at+r.shift] = true
 		}
-		for _, r := range old.Refs {
+		for _, r := range old.IdentRefs() {
 			if r.Name == p.to {
 				at, _ := change.MapOffset(fe.Edits, r.Span.Start)
 				want[at] = true
 			}
 		}
 		got := map[int]bool{}
-		for _, r := range after.Refs {
+		for _, r := range after.IdentRefs() {
 			if r.Name == p.to {
 				got[r.Span.Start] = true
 				if !want[r.Span.Start] {
