@@ -282,7 +282,8 @@ const (
 	T9126 = "T9126"
 
 	// T9135: check --changed-since: git cannot say what changed since the
-	// ref (no git, not a git repository, an unknown ref).
+	// ref (no git, not a git repository, an unknown ref), here or, for a
+	// project of another machine, on that host (named as host).
 	T9135 = "T9135"
 	// T9136: check --baseline, --write-baseline: the file cannot be read
 	// or written, or is no baseline of the check.

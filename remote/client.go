@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tent-tools/tent-tools/check"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/tools"
 )
@@ -157,21 +158,86 @@ func (w *Workspace) NewTurn(ctx context.Context, caller, agent string) (int, err
 	if err != nil {
 		return 0, err
 	}
-	replies, err := l.send(request{ID: id, Op: "turn", Options: &wireOptions{Caller: caller, Agent: agent}})
+	rep, err := w.roundTrip(ctx, l, request{ID: id, Op: "turn", Options: &wireOptions{Caller: caller, Agent: agent}})
+	var drop *linkDropped
+	if errors.As(err, &drop) {
+		return 0, drop.err
+	}
 	if err != nil {
 		return 0, err
 	}
-	defer l.forget(id)
+	if rep.Error != nil {
+		return 0, fromWire(rep.Error)
+	}
+	return rep.Turn, nil
+}
+
+// ChangedSince asks git on the far side which lines of the project
+// changed since ref, as `check --changed-since REF` reads them
+// (gitdiff.Since): git runs there, where the project and its repository
+// are, never here. Its errors are T9135 naming the host (no git there, no
+// repository, an unknown ref). Like a read it is sent once more where the
+// transport failed.
+func (w *Workspace) ChangedSince(ctx context.Context, ref string) (*check.ChangedLines, error) {
+	release, err := w.hosts.acquire(ctx, w.target.Host)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	for try := 0; ; try++ {
+		id, err := newID()
+		if err != nil {
+			return nil, err
+		}
+		l, err := w.current(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := w.roundTrip(ctx, l, request{ID: id, Op: "changed", Ref: ref, Host: w.target.Host})
+		var drop *linkDropped
+		if errors.As(err, &drop) {
+			if try == 1 {
+				return nil, drop.err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rep.Error != nil {
+			return nil, fromWire(rep.Error)
+		}
+		if rep.Changes == nil {
+			return nil, fmt.Errorf("remote: %s answered no changes since %s", w.target.Host, ref)
+		}
+		return rep.Changes.Lines()
+	}
+}
+
+// roundTrip sends one request that asks no person on l and waits for its
+// reply; a link that ends first is linkDropped.
+func (w *Workspace) roundTrip(ctx context.Context, l *link, req request) (reply, error) {
+	replies, err := l.send(req)
+	if err != nil {
+		return reply{}, &linkDropped{err: err}
+	}
+	defer l.forget(req.ID)
+	if w.sent != nil {
+		w.sent(l, req)
+	}
 	select {
 	case rep := <-replies:
-		if rep.Error != nil {
-			return 0, fromWire(rep.Error)
-		}
-		return rep.Turn, nil
+		return rep, nil
 	case <-l.done:
-		return 0, l.dropped()
+		// A reply read just before the end is still the answer.
+		select {
+		case rep := <-replies:
+			return rep, nil
+		default:
+		}
+		return reply{}, &linkDropped{err: l.dropped()}
 	case <-ctx.Done():
-		return 0, ctx.Err()
+		return reply{}, ctx.Err()
 	}
 }
 

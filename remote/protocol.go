@@ -14,11 +14,15 @@
 //
 // The two sides speak frames of JSON, one a line, over the transport's
 // stdin and stdout (frames.go). The package imports tools, workspace's
-// types through tools, history (through the workspace's store) and diag.
+// types through tools, history (through the workspace's store), diag,
+// and check and internal/gitdiff for check --changed-since, whose git
+// runs on the far side, where the repository is.
 package remote
 
 import (
 	"encoding/json"
+
+	"github.com/tent-tools/tent-tools/internal/gitdiff"
 )
 
 // protocolVersion is the frames' version; both sides are the same build
@@ -40,8 +44,10 @@ type request struct {
 	// Op is "call" (run Tool with Input under Options), "outcome" (what
 	// the call Of did, asked after its link dropped; Session names the
 	// process that had it), "turn" (start a turn of Options' caller and
-	// agent) or "answer" (the person's answer Yes to the question Ask of
-	// a call).
+	// agent), "answer" (the person's answer Yes to the question Ask of a
+	// call) or "changed" (what git there says changed since Ref, for
+	// check --changed-since; Host is the far machine's name here, for its
+	// errors).
 	Op      string          `json:"op"`
 	Tool    string          `json:"tool,omitempty"`
 	Input   json.RawMessage `json:"input,omitempty"`
@@ -50,6 +56,8 @@ type request struct {
 	Session string          `json:"session,omitempty"`
 	Ask     string          `json:"ask,omitempty"`
 	Yes     bool            `json:"yes,omitempty"`
+	Ref     string          `json:"ref,omitempty"`
+	Host    string          `json:"host,omitempty"`
 }
 
 // wireOptions are the options of a call that stay on the near side and
@@ -80,9 +88,11 @@ type reply struct {
 	// Ask is a question's id within the call ID, Question its words.
 	Ask      string `json:"ask,omitempty"`
 	Question string `json:"question,omitempty"`
-	// Outcome answers an "outcome" request, Turn a "turn" request.
-	Outcome *outcome `json:"outcome,omitempty"`
-	Turn    int      `json:"turn,omitempty"`
+	// Outcome answers an "outcome" request, Turn a "turn" request,
+	// Changes a "changed" request.
+	Outcome *outcome         `json:"outcome,omitempty"`
+	Turn    int              `json:"turn,omitempty"`
+	Changes *gitdiff.Changes `json:"changes,omitempty"`
 }
 
 // wireError is a tool's error as it travels: its code (none for an error

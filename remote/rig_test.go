@@ -56,8 +56,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// farPathEnv, where a transport sends it, is the far side's PATH (a test
+// of a host without git), set once the start script found the binary.
+const farPathEnv = "TENT_REMOTE_TEST_PATH"
+
 // farMain is the far side as `tent-tools serve-remote -C PATH` runs it.
 func farMain(args []string) int {
+	if p := os.Getenv(farPathEnv); p != "" {
+		os.Setenv("PATH", p)
+	}
 	if len(args) != 3 || args[0] != "serve-remote" || args[1] != "-C" {
 		fmt.Fprintf(os.Stderr, "the test's far side takes serve-remote -C PATH, not %q\n", args)
 		return 2

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/gitdiff"
 	"github.com/tent-tools/tent-tools/tools"
 )
 
@@ -54,7 +55,7 @@ func Serve(ctx context.Context, cfg ServeConfig, in io.Reader, out io.Writer) er
 		ws, err = tools.Open(dir, tools.Options{})
 		if err == nil {
 			defer ws.Close()
-			s := &server{ws: ws, out: w, sessions: cfg.Sessions, asks: map[string]chan bool{}}
+			s := &server{ws: ws, dir: dir, out: w, sessions: cfg.Sessions, asks: map[string]chan bool{}}
 			if err := w.write(hello{Protocol: protocolVersion, Build: cfg.Build, Session: session}); err != nil {
 				return err
 			}
@@ -70,6 +71,7 @@ func Serve(ctx context.Context, cfg ServeConfig, in io.Reader, out io.Writer) er
 // wait for the person's answer.
 type server struct {
 	ws       *tools.Workspace
+	dir      string // the project folder, where git runs
 	out      *frameWriter
 	sessions string
 
@@ -110,6 +112,12 @@ func (s *server) serve(ctx context.Context, in io.Reader, grace time.Duration) e
 			go func() {
 				defer calls.Done()
 				s.out.write(s.turn(ctx, req))
+			}()
+		case "changed":
+			calls.Add(1)
+			go func() {
+				defer calls.Done()
+				s.out.write(s.changed(ctx, req))
 			}()
 		case "answer":
 			s.answer(req)
@@ -195,6 +203,18 @@ func (s *server) turn(ctx context.Context, req request) reply {
 		return reply{ID: req.ID, Error: toWire(err)}
 	}
 	return reply{ID: req.ID, Turn: n}
+}
+
+// changed answers what git here says changed in the project since the
+// request's ref (check --changed-since on the near side): git runs where
+// the repository is, and its errors (T9135) name this host as the near
+// side calls it.
+func (s *server) changed(ctx context.Context, req request) reply {
+	c, err := gitdiff.Since(ctx, s.dir, req.Ref, req.Host)
+	if err != nil {
+		return reply{ID: req.ID, Error: toWire(err)}
+	}
+	return reply{ID: req.ID, Changes: &c}
 }
 
 // answer hands the person's answer to the question that waits for it.

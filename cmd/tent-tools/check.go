@@ -145,7 +145,7 @@ func newNarrowing(e *env, baselineFile, ref string) (*narrowing, error) {
 		n.baseline = &b
 	}
 	if ref != "" {
-		changed, err := changedSince(e.ctx, e.dir, ref)
+		changed, err := changedSince(e, ref)
 		if err != nil {
 			return nil, err
 		}

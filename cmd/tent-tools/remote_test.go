@@ -19,23 +19,7 @@ import (
 // The binary copies itself to the far side's cache on the first call,
 // checked there by its hash, and not again.
 func TestRemote(t *testing.T) {
-	srv, err := sshtest.Start(sshtest.Need(t), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	cache := filepath.Join(t.TempDir(), "cache")
-	data, err := json.Marshal(map[string][]string{
-		// The far side is this test binary, acting as tent-tools there too.
-		"127.0.0.1": srv.Transport(map[string]string{"TENT_TOOLS_CACHE": cache, asCLI: "1"}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hosts := filepath.Join(t.TempDir(), "hosts.json")
-	if err := os.WriteFile(hosts, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	hosts, cache := sshHosts(t)
 	twin, far := shop(t), shop(t)
 	steps := [][]string{
 		{"map"},
@@ -87,6 +71,65 @@ func TestRemote(t *testing.T) {
 	hash, err := os.ReadFile(filepath.Join(filepath.Dir(builds[0]), "hash"))
 	if err != nil || !strings.HasPrefix(strings.TrimSpace(string(hash)), filepath.Base(filepath.Dir(builds[0]))) {
 		t.Errorf("the copy's hash %q (%v) is not its build's", hash, err)
+	}
+}
+
+// sshHosts starts a real sshd on the loopback and writes the hosts file
+// that reaches it as 127.0.0.1, whose far side is this test binary acting
+// as tent-tools, its cache in the folder answered.
+func sshHosts(t *testing.T) (hosts, cache string) {
+	t.Helper()
+	srv, err := sshtest.Start(sshtest.Need(t), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	cache = filepath.Join(t.TempDir(), "cache")
+	data, err := json.Marshal(map[string][]string{
+		// The far side is this test binary, acting as tent-tools there too.
+		"127.0.0.1": srv.Transport(map[string]string{"TENT_TOOLS_CACHE": cache, asCLI: "1"}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts = filepath.Join(t.TempDir(), "hosts.json")
+	if err := os.WriteFile(hosts, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return hosts, cache
+}
+
+// TestRemoteChangedSince: check --changed-since on 127.0.0.1:PATH asks
+// git there (the far project's repository, which this side's folder is
+// not in), and prints what it prints on the local twin; an unknown ref
+// there is T9135 naming the host.
+func TestRemoteChangedSince(t *testing.T) {
+	hosts, _ := sshHosts(t)
+	twin, twinGit := gitRepo(t, ciProject)
+	far, farGit := gitRepo(t, ciProject)
+	for _, git := range []func(...string) string{twinGit, farGit} {
+		git("checkout", "-q", "-b", "feature")
+	}
+	writeFiles(t, twin, ciBranch)
+	writeFiles(t, far, ciBranch)
+	here := t.TempDir() // no repository: git here has nothing to say
+	for _, args := range [][]string{
+		{"check", "--changed-since", "main"},
+		{"check", "--changed-since", "main", "--format", "github"},
+		{"check", "--changed-since", "HEAD", "--json"},
+	} {
+		want := tentTools(t, twin, "", args...)
+		got := tentTools(t, here, "", append([]string{"--hosts", hosts, "-C", "127.0.0.1:" + far}, args...)...)
+		got.stderr = strings.Join(slices.DeleteFunc(strings.SplitAfter(got.stderr, "\n"), func(l string) bool {
+			return strings.HasPrefix(l, "tent-tools: copying tent-tools") || strings.HasPrefix(l, "tent-tools: copied to")
+		}), "")
+		if got != want {
+			t.Errorf("%v over ssh: exit %d\n%s%s\nlocally: exit %d\n%s%s", args, got.exit, got.stdout, got.stderr, want.exit, want.stdout, want.stderr)
+		}
+	}
+	r := tentTools(t, here, "", "--hosts", hosts, "-C", "127.0.0.1:"+far, "check", "--changed-since", "mian")
+	if want := "T9135: --changed-since mian: git on 127.0.0.1 knows no such commit"; r.exit != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("an unknown ref there: exit %d, stderr %q; want 1 and %q", r.exit, r.stderr, want)
 	}
 }
 
