@@ -32,6 +32,12 @@ type ChangedByAnswer struct {
 	// Change is the point's change of what was asked: for a column or a
 	// path, only the fields under it (as the text shows them).
 	Change defchange.DefChange `json:"change"`
+	// Undid, on an undo point, lists the points it put back.
+	Undid []int `json:"undid,omitempty"`
+	// UndoneBy, on a point whose change is no longer in effect, is the
+	// undo point that put it back (left out where it is in effect), by
+	// the rule history answers it by (history.UndoneBy).
+	UndoneBy int `json:"undoneBy,omitempty"`
 	// More, in an agent's bounded answer, says what the change's fields
 	// and their texts left out, and how to ask for it.
 	More []diag.More `json:"more,omitempty"`
@@ -71,7 +77,11 @@ func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, e
 	for _, p := range points {
 		for _, c := range p.Changes {
 			if q.matches(c) {
-				return w.changedByAnswer(p, c, q.fieldPrefix(c)), nil
+				marks, err := hs.Marks(ctx)
+				if err != nil {
+					return Answer{}, err
+				}
+				return w.changedByAnswer(p, c, q.fieldPrefix(c), history.UndoneBy(marks)[p.N]), nil
 			}
 		}
 		// A point's column renames name columns by their new table's name,
@@ -96,8 +106,9 @@ func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, e
 
 // changedByAnswer answers the point p's change c of what was asked: its
 // fields under prefix (every field where prefix is ""), the same in the
-// text and the data, within their budgets where bounded.
-func (w *Workspace) changedByAnswer(p *history.Point, c defchange.DefChange, prefix string) Answer {
+// text and the data, within their budgets where bounded; undoneBy is the
+// undo that put p back (0: p is in effect).
+func (w *Workspace) changedByAnswer(p *history.Point, c defchange.DefChange, prefix string, undoneBy int) Answer {
 	var fields []defchange.Field
 	for _, f := range c.Fields {
 		if prefix == "" || f.Path == prefix || strings.HasPrefix(f.Path, prefix+".") {
@@ -112,10 +123,12 @@ func (w *Workspace) changedByAnswer(p *history.Point, c defchange.DefChange, pre
 		c.Fields = []defchange.Field{}
 	}
 	pa := answerPoint(p)
+	pa.UndoneBy = undoneBy
 	a := ChangedByAnswer{Point: p.N, Time: pa.Time, Who: p.Who, Agent: p.Agent, Kind: p.Kind, Turn: pa.Turn,
-		Tool: p.Tool, Summary: p.Summary, Change: c, More: more}
+		Tool: p.Tool, Summary: p.Summary, Change: c, Undid: pa.Undid, UndoneBy: undoneBy, More: more}
 	var b strings.Builder
 	writePointLine(&b, pa, w.Options().TextZone)
+	writeUndoLines(&b, pa)
 	writeChange(&b, c)
 	writeMore(&b, more)
 	return Answer{Text: b.String(), Data: a}

@@ -11,6 +11,7 @@ import (
 	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
+	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // HistoryInput is the input of history: how many points, newest first (20
@@ -213,11 +214,7 @@ func writePointLine(b *strings.Builder, pa PointAnswer, zone *time.Location) {
 // undo put back a point no longer in effect.
 func writeUndoLines(b *strings.Builder, pa PointAnswer) {
 	if len(pa.Undid) > 0 {
-		word := "point"
-		if len(pa.Undid) > 1 {
-			word = "points"
-		}
-		fmt.Fprintf(b, "  undid %s %s\n", word, pointRuns(pa.Undid))
+		fmt.Fprintf(b, "  undid %s %s\n", words.Plural(len(pa.Undid), "point"), pointRuns(pa.Undid))
 	}
 	if pa.UndoneBy > 0 {
 		fmt.Fprintf(b, "  undone by point %d\n", pa.UndoneBy)

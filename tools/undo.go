@@ -19,10 +19,15 @@ type UndoInput struct {
 	Point int `json:"point,omitempty"`
 }
 
-// UndoAnswer is the data answer of undo: the points it put back, the
-// files it wrote, and the point of the kind undo it recorded.
+// UndoAnswer is the data answer of undo: the points it put back, those
+// back in effect (a redo), the files it wrote, and the point of the kind
+// undo it recorded.
 type UndoAnswer struct {
-	Undid []int    `json:"undid"`
+	Undid []int `json:"undid"`
+	// Redid lists the points in effect again because an undo among Undid
+	// had put them back (left out where none is): undo of an undo is a
+	// redo. It is history's rule (history.InEffect) before and after.
+	Redid []int    `json:"redid,omitempty"`
 	Files []string `json:"files"`
 	Point *int     `json:"point"`
 	// More, in an agent's bounded answer, says what Undid and Files left
@@ -62,12 +67,12 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 	}
 	var targets []*history.Point // oldest first
 	var summary string
+	marks, err := hs.Marks(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	live := history.InEffect(marks)
 	if in.Point == 0 {
-		marks, err := hs.Marks(ctx)
-		if err != nil {
-			return Answer{}, err
-		}
-		live := history.InEffect(marks)
 		n := 0
 		for i := len(marks) - 1; i >= 0 && n == 0; i-- {
 			if live[marks[i].N] && marks[i].Kind != history.KindUndo {
@@ -123,11 +128,26 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 		return Answer{}, err
 	}
 	a := UndoAnswer{Point: pointRef(point)}
+	redid, err := redone(ctx, hs, live, point)
+	if err != nil {
+		return Answer{}, err
+	}
 	bounded := w.Options().Bounded
 	a.Undid = bound(bounded, &a.More, "undid", st.Undid, 0, budgetUndo, "history lists the points undone (each names this undo)", false)
+	if len(redid) > 0 {
+		a.Redid = bound(bounded, &a.More, "redid", redid, 0, budgetUndo, "history lists the points in effect again", false)
+	}
 	a.Files = bound(bounded, &a.More, "files", st.Paths(), 0, budgetUndo, fmt.Sprintf("compare with from %d and to %d says what the undo did, definition by definition; read shows the files", point-1, point), false)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", strings.Replace(summary, "undo", "undid", 1))
+	if in.Point != 0 {
+		// The summary names the first point only; which points that put
+		// back, and which an undo among them had put back, are said here.
+		fmt.Fprintf(&b, "undid %s %s%s\n", words.Plural(len(st.Undid), "point"), pointRuns(a.Undid), cutNote(a.More, "undid"))
+	}
+	if len(a.Redid) > 0 {
+		fmt.Fprintf(&b, "in effect again: %s %s%s\n", words.Plural(len(redid), "point"), pointRuns(a.Redid), cutNote(a.More, "redid"))
+	}
 	if len(a.Files) == 0 {
 		b.WriteString("the files already were as they were then: nothing to write\n")
 	} else {
@@ -136,6 +156,32 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 	writePoint(&b, point)
 	writeMore(&b, a.More)
 	return Answer{Text: b.String(), Data: a}, nil
+}
+
+// redone answers the points in effect after the undo point that were not
+// before it (live), in order: those an undo it put back had put back.
+func redone(ctx context.Context, hs *history.Store, live map[int]bool, point int) ([]int, error) {
+	marks, err := hs.Marks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var back []int
+	for n := range history.InEffect(marks) {
+		if n != point && !live[n] {
+			back = append(back, n)
+		}
+	}
+	sort.Ints(back)
+	return back, nil
+}
+
+// cutNote says how many items of the list name a bounded answer left out
+// (" and 3 more"), "" where none.
+func cutNote(more []diag.More, name string) string {
+	if n := moreOf(more, name); n > 0 {
+		return fmt.Sprintf(" and %d more", n)
+	}
+	return ""
 }
 
 // undoRenames tells the stage the renames and moves it takes back: the
