@@ -19,25 +19,14 @@ type ChangedByInput struct {
 }
 
 // ChangedByAnswer is the data answer of changedBy (docs/pages/changedBy.md): the
-// newest point that changed it, and the change.
+// newest point that changed it (its facts and undo links, as history
+// answers them), and the change.
 type ChangedByAnswer struct {
-	Point   int    `json:"point"`
-	Time    string `json:"time"`
-	Who     string `json:"who"`
-	Agent   string `json:"agent"`
-	Kind    string `json:"kind"`
-	Turn    *int   `json:"turn,omitempty"`
-	Tool    string `json:"tool"`
-	Summary string `json:"summary"`
+	PointFacts
 	// Change is the point's change of what was asked: for a column or a
 	// path, only the fields under it (as the text shows them).
 	Change defchange.DefChange `json:"change"`
-	// Undid, on an undo point, lists the points it put back.
-	Undid []int `json:"undid,omitempty"`
-	// UndoneBy, on a point whose change is no longer in effect, is the
-	// undo point that put it back (left out where it is in effect), by
-	// the rule history answers it by (history.UndoneBy).
-	UndoneBy int `json:"undoneBy,omitempty"`
+	UndoLinks
 	// More, in an agent's bounded answer, says what the change's fields
 	// and their texts left out, and how to ask for it.
 	More []diag.More `json:"more,omitempty"`
@@ -122,13 +111,10 @@ func (w *Workspace) changedByAnswer(p *history.Point, c defchange.DefChange, pre
 	if c.Fields == nil {
 		c.Fields = []defchange.Field{}
 	}
-	pa := answerPoint(p)
-	pa.UndoneBy = undoneBy
-	a := ChangedByAnswer{Point: p.N, Time: pa.Time, Who: p.Who, Agent: p.Agent, Kind: p.Kind, Turn: pa.Turn,
-		Tool: p.Tool, Summary: p.Summary, Change: c, Undid: pa.Undid, UndoneBy: undoneBy, More: more}
+	a := ChangedByAnswer{PointFacts: pointFacts(p), Change: c, UndoLinks: UndoLinks{Undid: p.Undid, UndoneBy: undoneBy}, More: more}
 	var b strings.Builder
-	writePointLine(&b, pa, w.Options().TextZone)
-	writeUndoLines(&b, pa)
+	writePointLine(&b, a.PointFacts, w.Options().TextZone)
+	writeUndoLines(&b, a.UndoLinks)
 	writeChange(&b, c)
 	writeMore(&b, more)
 	return Answer{Text: b.String(), Data: a}

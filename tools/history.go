@@ -3,15 +3,11 @@ package tools
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tent-tools/tent-tools/defchange"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
-	"github.com/tent-tools/tent-tools/internal/words"
 )
 
 // HistoryInput is the input of history: how many points, newest first (20
@@ -25,23 +21,13 @@ type HistoryAnswer struct {
 	Points []PointAnswer `json:"points"`
 }
 
-// PointAnswer is one point as history answers it (docs/pages/history.md).
+// PointAnswer is one point as history answers it (docs/pages/history.md):
+// its facts, its files and changes, and its undo links.
 type PointAnswer struct {
-	Point   int             `json:"point"`
-	Time    string          `json:"time"`
-	Who     string          `json:"who"`
-	Agent   string          `json:"agent"`
-	Kind    string          `json:"kind"`
-	Turn    *int            `json:"turn,omitempty"`
-	Tool    string          `json:"tool"`
-	Summary string          `json:"summary"`
+	PointFacts
 	Files   []string        `json:"files"`
 	Changes []ChangeSummary `json:"changes"`
-	// Undid, on an undo point, lists the points it put back.
-	Undid []int `json:"undid,omitempty"`
-	// UndoneBy, on a point whose change is not in effect, is the undo
-	// point that put it back (0, left out, where it is in effect).
-	UndoneBy int `json:"undoneBy,omitempty"`
+	UndoLinks
 	// More, in an agent's bounded answer, says what Files and Changes
 	// left out beyond their budgets and how to ask for it.
 	More []diag.More `json:"more,omitempty"`
@@ -111,8 +97,8 @@ func (w *Workspace) history(ctx context.Context, in HistoryInput) (Answer, error
 		pa.Files = bound(w.Options().Bounded, &pa.More, "files", pa.Files, 0, budgetPointItems, rest, false)
 		pa.Changes = bound(w.Options().Bounded, &pa.More, "changes", pa.Changes, 0, budgetPointItems, rest, false)
 		a.Points = append(a.Points, pa)
-		writePointLine(&b, pa, w.Options().TextZone)
-		writeUndoLines(&b, pa)
+		writePointLine(&b, pa.PointFacts, w.Options().TextZone)
+		writeUndoLines(&b, pa.UndoLinks)
 		if len(pa.Files) > 0 {
 			shown := pa.Files[:min(len(pa.Files), textFilesShown)]
 			fmt.Fprintf(&b, "  files: %s", strings.Join(shown, ", "))
@@ -160,14 +146,7 @@ const (
 
 // answerPoint makes a point's answer.
 func answerPoint(p *history.Point) PointAnswer {
-	pa := PointAnswer{
-		Point: p.N, Time: p.Time.UTC().Format(time.RFC3339), Who: p.Who, Agent: p.Agent, Kind: p.Kind,
-		Tool: p.Tool, Summary: p.Summary, Files: []string{}, Changes: []ChangeSummary{}, Undid: p.Undid,
-	}
-	if p.Turn > 0 {
-		turn := p.Turn
-		pa.Turn = &turn
-	}
+	pa := PointAnswer{PointFacts: pointFacts(p), Files: []string{}, Changes: []ChangeSummary{}, UndoLinks: UndoLinks{Undid: p.Undid}}
 	for _, f := range p.Files {
 		pa.Files = append(pa.Files, f.Path)
 	}
@@ -179,71 +158,6 @@ func answerPoint(p *history.Point) PointAnswer {
 		pa.Changes = append(pa.Changes, cs)
 	}
 	return pa
-}
-
-// textTime writes utc, a time of a data answer (RFC 3339, UTC), in zone
-// (nil: as it is), in seconds with the zone's offset.
-func textTime(utc string, zone *time.Location) string {
-	t, err := time.Parse(time.RFC3339, utc)
-	if zone == nil || err != nil {
-		return utc
-	}
-	return t.In(zone).Format(time.RFC3339)
-}
-
-// writePointLine writes a point's first line: number, time (in zone, nil:
-// UTC), who, kind, turn, tool and summary.
-func writePointLine(b *strings.Builder, pa PointAnswer, zone *time.Location) {
-	fmt.Fprintf(b, "point %d  %s  %s", pa.Point, textTime(pa.Time, zone), pa.Kind)
-	if pa.Who != "" {
-		fmt.Fprintf(b, " by %s", pa.Who)
-	}
-	if pa.Agent != "" {
-		fmt.Fprintf(b, " (agent %s)", pa.Agent)
-	}
-	if pa.Turn != nil {
-		fmt.Fprintf(b, ", turn %d", *pa.Turn)
-	}
-	if pa.Tool != "" {
-		fmt.Fprintf(b, ", %s", pa.Tool)
-	}
-	fmt.Fprintf(b, ": %s\n", pa.Summary)
-}
-
-// writeUndoLines writes which points an undo point put back, and which
-// undo put back a point no longer in effect.
-func writeUndoLines(b *strings.Builder, pa PointAnswer) {
-	if len(pa.Undid) > 0 {
-		fmt.Fprintf(b, "  undid %s %s\n", words.Plural(len(pa.Undid), "point"), pointRuns(pa.Undid))
-	}
-	if pa.UndoneBy > 0 {
-		fmt.Fprintf(b, "  undone by point %d\n", pa.UndoneBy)
-	}
-}
-
-// pointRuns writes point numbers in order, a run of three or more as its
-// ends: "1 to 6, 9".
-func pointRuns(points []int) string {
-	ns := slices.Clone(points)
-	slices.Sort(ns)
-	ns = slices.Compact(ns)
-	var each []string
-	for i := 0; i < len(ns); {
-		j := i
-		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
-			j++
-		}
-		switch {
-		case j-i >= 2:
-			each = append(each, fmt.Sprintf("%d to %d", ns[i], ns[j]))
-		case j > i:
-			each = append(each, strconv.Itoa(ns[i]), strconv.Itoa(ns[j]))
-		default:
-			each = append(each, strconv.Itoa(ns[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(each, ", ")
 }
 
 // pointAt returns a point by its number; T9109 where there is none.

@@ -363,17 +363,24 @@ type jsonField struct {
 	name     string
 	required bool
 	typ      reflect.Type
+	doc      string // the field's doc tag
 }
 
-// jsonFields lists the JSON fields of a struct type, in declaration order.
+// jsonFields lists the JSON fields of a struct type, in declaration order,
+// those of an embedded struct without a json tag in its place, as
+// encoding/json writes and reads them.
 func jsonFields(t reflect.Type) []jsonField {
 	var fs []jsonField
 	for i := range t.NumField() {
 		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct {
+			fs = append(fs, jsonFields(f.Type)...)
+			continue
+		}
 		if !f.IsExported() {
 			continue
 		}
-		tag := f.Tag.Get("json")
 		if tag == "-" {
 			continue
 		}
@@ -382,7 +389,7 @@ func jsonFields(t reflect.Type) []jsonField {
 			name = f.Name
 		}
 		required := !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero")
-		fs = append(fs, jsonField{name: name, required: required, typ: f.Type})
+		fs = append(fs, jsonField{name: name, required: required, typ: f.Type, doc: f.Tag.Get("doc")})
 	}
 	return fs
 }

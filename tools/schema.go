@@ -46,10 +46,10 @@ func schemaOf(t reflect.Type) map[string]any {
 	case reflect.Struct:
 		props := map[string]any{}
 		required := []string{}
-		for i, f := range jsonFields(t) {
+		for _, f := range jsonFields(t) {
 			fs := schemaOf(f.typ)
-			if doc := t.Field(fieldIndex(t, i)).Tag.Get("doc"); doc != "" {
-				fs["description"] = doc
+			if f.doc != "" {
+				fs["description"] = f.doc
 			}
 			props[f.name] = fs
 			if f.required {
@@ -63,22 +63,6 @@ func schemaOf(t reflect.Type) map[string]any {
 		return s
 	}
 	return map[string]any{}
-}
-
-// fieldIndex maps the i-th JSON field of a struct (as jsonFields lists
-// them) to its Go field index.
-func fieldIndex(t reflect.Type, i int) int {
-	n := -1
-	for j := range t.NumField() {
-		f := t.Field(j)
-		if !f.IsExported() || f.Tag.Get("json") == "-" {
-			continue
-		}
-		if n++; n == i {
-			return j
-		}
-	}
-	return 0
 }
 
 var (
