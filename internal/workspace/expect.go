@@ -87,6 +87,12 @@ type expectation struct {
 	// plan on the same base supersedes this one.
 	base  map[string]string
 	bytes int // the texts the plan keeps (old and new)
+	// checked is the version of the history's state at which the last
+	// look judged the plan (0: none yet), and recheck the paths it held
+	// back then (claimed by an older plan, on their way, a save perhaps
+	// under way): the next look judges them again (claimExpected).
+	checked int64
+	recheck map[string]bool
 }
 
 // wanted is what a plan wants of one path: its planned content hash (""
@@ -162,7 +168,7 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 			plan.Files = append(plan.Files, PlannedFile{Path: f.rel, Old: f.old, Text: f.data})
 		}
 	}
-	w.expectPlan(plan)
+	w.expectPlan(ctx, plan)
 	return plan, nil
 }
 
@@ -176,8 +182,12 @@ func oldOf(st *Stage, rel string) []byte {
 	return nil
 }
 
-// expectPlan makes a plan wait for the editor's saves.
-func (w *Workspace) expectPlan(plan *Plan) {
+// expectPlan makes a plan wait for the editor's saves. It is judged
+// first here, as the first look after it would judge all its files, on
+// the history's state now: the looks after it judge only what they find
+// changed (claimExpected), so that a request after a large plan (the
+// hub table renamed) does not pay for the plan's files.
+func (w *Workspace) expectPlan(ctx context.Context, plan *Plan) {
 	e := &expectation{plan: plan, opts: w.opts, tool: w.tool, want: map[string]wanted{}, deadline: time.Now().Add(ExpectFor),
 		base: make(map[string]string, len(plan.Files))}
 	if e.tool == "" {
@@ -206,6 +216,16 @@ func (w *Workspace) expectPlan(plan *Plan) {
 			e.want[f.Path] = wanted{hash: history.Hash(f.Text), passing: map[string]bool{old: true, history.Hash(nil): true}}
 		default:
 			e.want[f.Path] = wanted{hash: history.Hash(f.Text), passing: map[string]bool{old: true}}
+		}
+	}
+	if hs, err := w.HistoryStore(ctx); err == nil {
+		if known, version, err := w.state.load(ctx, hs); err == nil && version > 0 {
+			for p, want := range e.want {
+				if want.hash != "" && known[p].Hash == want.hash {
+					delete(e.want, p) // the disk holds the planned text already
+				}
+			}
+			e.checked = version
 		}
 	}
 	w.expect.mu.Lock()
@@ -282,18 +302,27 @@ func (w *Workspace) Waiting() int {
 // files of a plan still waiting for others are held back (neither recorded
 // nor stamped: the next look sees them again). A planned file that holds
 // another text leaves its plan and is recorded as what it is.
-func (w *Workspace) claimExpected(ctx context.Context, hs *history.Store, known map[string]history.FileState,
+//
+// A look costs what it found, not the plans' files: a wanted path the look
+// found neither changed nor gone can only leave its plan where the
+// history's state (known, at version) says the disk holds its planned
+// text already, which changes only with that state. So a plan judges all
+// its paths once, then, while the state holds still, only the paths found
+// changed or gone, those the state changed since it last judged
+// (stateCache.changedSince), and those it held back at that look (judged
+// then by what they were on their way to).
+func (w *Workspace) claimExpected(ctx context.Context, hs *history.Store, known map[string]history.FileState, version int64,
 	changed []fileSeen, gone []string) ([]fileSeen, []string, error) {
 	w.expect.mu.Lock()
 	defer w.expect.mu.Unlock()
 	if len(w.expect.waiting) == 0 {
 		return changed, gone, nil
 	}
-	seen := map[string]fileSeen{}
+	seen := make(map[string]fileSeen, len(changed))
 	for _, c := range changed {
 		seen[c.state.Path] = c
 	}
-	isGone := map[string]bool{}
+	isGone := make(map[string]bool, len(gone))
 	for _, p := range gone {
 		isGone[p] = true
 	}
@@ -303,38 +332,70 @@ func (w *Workspace) claimExpected(ctx context.Context, hs *history.Store, known 
 	w.expect.settling = false
 	for _, e := range w.expect.waiting {
 		var arrived []string
-		waiting := 0
-		for _, p := range sortedKeys(e.want) {
-			want := e.want[p]
+		recheck := map[string]bool{}
+		judge := func(p string) {
+			want, ok := e.want[p]
+			if !ok {
+				return
+			}
 			c, isChanged := seen[p]
 			switch {
 			case claimed[p]:
-				waiting++ // claimed by an older plan
+				recheck[p] = true // claimed by an older plan
 			case want.hash == "" && isGone[p]:
 				arrived = append(arrived, p)
 			case want.hash != "" && isChanged && c.state.Hash == want.hash:
 				arrived = append(arrived, p)
 			case isChanged && want.passing[c.state.Hash]:
-				waiting++
+				recheck[p] = true
 				claimed[p] = true // on its way: neither recorded nor stamped yet
 			case isChanged && now.Sub(time.Unix(0, c.state.MTime)) < saveSettle:
-				waiting++
+				recheck[p] = true
 				claimed[p] = true // perhaps a save under way: looked at again
 				w.expect.settling = true
 			case isChanged || isGone[p]:
 				delete(e.want, p) // saved as something else: recorded as what it is
 			case want.hash != "" && known[p].Hash == want.hash:
 				delete(e.want, p) // the disk held the planned text already
-			default:
-				waiting++
+			}
+			// else still waiting, as it was
+		}
+		since, told := w.state.changedSince(e.checked, version)
+		if e.checked == 0 || !told {
+			for p := range e.want {
+				judge(p)
+			}
+		} else {
+			done := make(map[string]bool, len(changed)+len(gone)+len(since)+len(e.recheck))
+			once := func(p string) {
+				if !done[p] {
+					done[p] = true
+					judge(p)
+				}
+			}
+			for _, c := range changed {
+				once(c.state.Path)
+			}
+			for _, p := range gone {
+				once(p)
+			}
+			for _, p := range since {
+				once(p)
+			}
+			for p := range e.recheck {
+				once(p)
 			}
 		}
+		e.checked, e.recheck = version, recheck
 		for _, p := range arrived {
 			claimed[p] = true
 		}
 		if len(e.want) == 0 {
 			continue
 		}
+		// Every wanted path that has not arrived waits: held back, on its
+		// way, or not yet saved.
+		waiting := len(e.want) - len(arrived)
 		if waiting > 0 && now.Before(e.deadline) {
 			keep = append(keep, e)
 			continue

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"syscall"
@@ -32,13 +33,54 @@ type stateCache struct {
 	mu      sync.Mutex
 	version int64
 	files   map[string]history.FileState
+	// log is the paths each change this process folded in changed, by
+	// the version it made, oldest first, consecutive, ending at version
+	// (at most maxStateLog): what a waiting plan judges again once the
+	// state moved on (changedSince).
+	log []stateStep
 }
+
+// stateStep is one change of the state: the version it made and the
+// paths it put or deleted.
+type stateStep struct {
+	version int64
+	paths   []string
+}
+
+// maxStateLog bounds stateCache.log: a plan that last looked more changes
+// ago judges all its paths again.
+const maxStateLog = 256
 
 // forget drops the cache: the next look reads the state again.
 func (c *stateCache) forget() {
 	c.mu.Lock()
-	c.files, c.version = nil, 0
+	c.files, c.version, c.log = nil, 0, nil
 	c.mu.Unlock()
+}
+
+// changedSince answers the paths whose state changed from version from
+// to version to, where the cache can tell (ok): to is its version and
+// its log holds every change after from.
+func (c *stateCache) changedSince(from, to int64) (paths []string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if from == 0 || c.files == nil || c.version != to || from > to {
+		return nil, false
+	}
+	if from == to {
+		return nil, true
+	}
+	i := len(c.log)
+	for i > 0 && c.log[i-1].version > from {
+		i--
+	}
+	if i == len(c.log) || c.log[i].version != from+1 {
+		return nil, false // a change the log no longer (or never) held
+	}
+	for _, s := range c.log[i:] {
+		paths = append(paths, s.paths...)
+	}
+	return paths, true
 }
 
 // recorded folds a state change this process just recorded into the
@@ -48,16 +90,23 @@ func (c *stateCache) recorded(ctx context.Context, hs *history.Store, change his
 	defer c.mu.Unlock()
 	v, err := hs.Version(ctx)
 	if err != nil || c.files == nil || v != c.version+1 {
-		c.files, c.version = nil, 0
+		c.files, c.version, c.log = nil, 0, nil
 		return
 	}
+	step := stateStep{version: v, paths: make([]string, 0, len(change.Put)+len(change.Delete))}
 	for _, f := range change.Put {
 		c.files[f.Path] = f
+		step.paths = append(step.paths, f.Path)
 	}
 	for _, p := range change.Delete {
 		delete(c.files, p)
+		step.paths = append(step.paths, p)
 	}
 	c.version = v
+	if len(c.log) == maxStateLog {
+		c.log = slices.Delete(c.log, 0, 1)
+	}
+	c.log = append(c.log, step)
 }
 
 // knownState returns the history's file state and its version (0: the
@@ -81,7 +130,7 @@ func (c *stateCache) load(ctx context.Context, hs *history.Store) (map[string]hi
 	if err != nil {
 		return nil, 0, err
 	}
-	c.files, c.version = files, v
+	c.files, c.version, c.log = files, v, nil
 	return files, v, nil
 }
 
@@ -160,7 +209,9 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 	if version == 0 {
 		return w.recordStart(ctx, hs, disk)
 	}
-	return w.recordOutside(ctx, hs, w.compareDisk(disk, known, nil))
+	seen := w.compareDisk(disk, known, nil)
+	seen.version = version
+	return w.recordOutside(ctx, hs, seen)
 }
 
 // noticeHeard is noticeOutside in a watched folder that trusts its
@@ -188,7 +239,9 @@ func (w *Workspace) noticeHeard(ctx context.Context, hs *history.Store, heard []
 			disk[p] = st
 		}
 	}
-	return w.recordOutside(ctx, hs, w.compareDisk(disk, known, heard))
+	seen := w.compareDisk(disk, known, heard)
+	seen.version = version
+	return w.recordOutside(ctx, hs, seen)
 }
 
 // recordOutside records what a look at the disk found (compareDisk) as a
@@ -197,7 +250,7 @@ func (w *Workspace) noticeHeard(ctx context.Context, hs *history.Store, heard []
 func (w *Workspace) recordOutside(ctx context.Context, hs *history.Store, seen diskChanges) error {
 	changed, gone := seen.changed, seen.gone
 	var err error
-	if seen.changed, seen.gone, err = w.claimExpected(ctx, hs, seen.known, changed, gone); err != nil {
+	if seen.changed, seen.gone, err = w.claimExpected(ctx, hs, seen.known, seen.version, changed, gone); err != nil {
 		return err
 	}
 	// What a planned change holds back is looked at again, as is what
@@ -249,6 +302,7 @@ func heldBack(changed []fileSeen, gone []string, restChanged []fileSeen, restGon
 // files whose stamp alone changed.
 type diskChanges struct {
 	known   map[string]history.FileState
+	version int64 // known's version
 	changed []fileSeen
 	gone    []string
 	restamp []history.FileState

@@ -190,3 +190,51 @@ func TestWaitingPlansBounded(t *testing.T) {
 		t.Fatalf("a plan larger than the bound: %d plans wait; want it alone", len(x.waiting))
 	}
 }
+
+// TestPlanLeavesWhenTheHistoryHoldsItsTexts: a waiting plan whose files
+// the history learns hold its planned texts already (the same change
+// committed by a tool) leaves at the next look, though that look finds
+// nothing changed on the disk: a look judges the paths the history's
+// state changed since the plan last looked, not only those it found
+// changed (claimExpected).
+func TestPlanLeavesWhenTheHistoryHoldsItsTexts(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openCopy(t)
+	if err := w.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := w.Index(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := rename.Plan(ctx, ix, "orders.buyer", "customer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.PlanChange(ctx, ix, s); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // looks that find nothing changed: the plan waits
+		if err := w.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := w.Waiting(); n != 1 {
+			t.Fatalf("%d plans wait after a look that found nothing; want 1", n)
+		}
+	}
+	view, release, err := w.Enter(ctx, "rename", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = view.Apply(ctx, ix, s)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.Waiting(); n != 0 {
+		t.Fatalf("%d plans wait after the history learned their texts from a commit; want 0", n)
+	}
+}
