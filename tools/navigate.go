@@ -29,6 +29,13 @@ type Target struct {
 
 // TargetAt finds the definition or column named at off in the file rel:
 // a plain place first, else a code site (likely before maybe).
+//
+// A plain place of a column lies in its table's own file or in its test
+// data (definitions.Index.Places), so the plain places at off are looked
+// for among the definition of the word and the columns of that name of
+// the tables rel declares or holds the test data of: a rename or hover at
+// a name costs what names it, not a pass over every table. Only a code
+// site may name a column of any table.
 func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 	f := ix.File(rel)
 	if f == nil {
@@ -39,6 +46,28 @@ func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 		return nil, false
 	}
 	word := string(f.Src[start:end])
+	var named []string
+	if ix.Definition(word) != nil {
+		named = append(named, word)
+	}
+	columnOf := func(d *definitions.Definition) {
+		if d != nil && d.Kind == definitions.KindTable && d.Table != nil && (word == "id" || d.Table.Column(word) != nil) {
+			named = append(named, d.Name+"."+word)
+		}
+	}
+	for _, d := range f.Definitions {
+		columnOf(d)
+	}
+	if f.TestData != nil {
+		columnOf(ix.Definition(f.TestData.Table))
+	}
+	for _, c := range named {
+		for _, p := range ix.Places(c) {
+			if p.Path == rel && p.Span.Start <= off && off <= p.Span.End && p.Span.End > p.Span.Start {
+				return &Target{Name: c, Path: rel, Span: p.Span, Plain: true}, true
+			}
+		}
+	}
 	var candidates []string
 	if ix.Definition(word) != nil {
 		candidates = append(candidates, word)
@@ -46,13 +75,6 @@ func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 	for _, d := range ix.Definitions() {
 		if d.Kind == definitions.KindTable && d.Table != nil && (word == "id" || d.Table.Column(word) != nil) {
 			candidates = append(candidates, d.Name+"."+word)
-		}
-	}
-	for _, c := range candidates {
-		for _, p := range ix.Places(c) {
-			if p.Path == rel && p.Span.Start <= off && off <= p.Span.End && p.Span.End > p.Span.Start {
-				return &Target{Name: c, Path: rel, Span: p.Span, Plain: true}, true
-			}
 		}
 	}
 	var best *Target
