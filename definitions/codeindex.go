@@ -74,6 +74,9 @@ func pathSet(files []*File) map[string]bool {
 type nameJoin struct {
 	files  []*File // sorted by path
 	byName map[string][]*Definition
+	// was are the tables by each earlier name they list (was), each
+	// name's in path order (nil where no table lists one).
+	was map[string][]*Definition
 	// special are the files that declare a project or an engine, by path.
 	special []*File
 }
@@ -89,6 +92,16 @@ func joinNames(files []*File) *nameJoin {
 		for _, d := range f.Definitions {
 			if d.Kind != KindProject && d.Kind != KindEngine {
 				j.byName[d.Name] = append(j.byName[d.Name], d)
+				if d.Table != nil {
+					for _, w := range d.Table.Was {
+						if j.was == nil {
+							j.was = map[string][]*Definition{}
+						}
+						if ds := j.was[w.Name]; len(ds) == 0 || ds[len(ds)-1] != d {
+							j.was[w.Name] = append(ds, d)
+						}
+					}
+				}
 			} else {
 				special = true
 			}
@@ -125,6 +138,21 @@ func (ni *nameIndex) named(name string) []*Definition {
 	}
 	return mergeByPath(ni.base.byName[name], ni.overlay.byName[name], ni.changed, (*Definition).path)
 }
+
+// wasNamed returns the tables that list name among their earlier names,
+// in path order.
+func (ni *nameIndex) wasNamed(name string) []*Definition {
+	if ni.overlay == nil {
+		return ni.base.was[name]
+	}
+	return mergeByPath(ni.base.was[name], ni.overlay.was[name], ni.changed, (*Definition).path)
+}
+
+// TablesWas returns the tables that list name among their earlier names
+// (was), in path order: a name a rename may not give another table, which
+// the migration could not tell apart. It costs the files changed since
+// the lineage's join, not a pass over every definition.
+func (ix *Index) TablesWas(name string) []*Definition { return ix.nameIx().wasNamed(name) }
 
 // firstOfKind returns the first definition of kind k (KindProject or
 // KindEngine) by path order, or nil.

@@ -23,6 +23,15 @@ func dumpLookups(ix *Index) string {
 		if d.Kind == KindProject || d.Kind == KindEngine {
 			continue
 		}
+		if d.Table != nil {
+			for _, w := range d.Table.Was {
+				fmt.Fprintf(&b, "was %s:", w.Name)
+				for _, t := range ix.TablesWas(w.Name) {
+					fmt.Fprintf(&b, " %s %s", t.Name, t.Path)
+				}
+				fmt.Fprintln(&b)
+			}
+		}
 		targets = append(targets, d.Name)
 		if d.Table != nil {
 			targets = append(targets, d.Name+".id")
@@ -87,6 +96,10 @@ func TestCodeIndexAfterUpdates(t *testing.T) {
 		overlay bool // the snapshot's lookups come from the base and an overlay
 	}{
 		{"a new column", table, func() []byte { return replace(table, "columns: {", "columns: {\n    extra: ref('"+tableName+"'),") }, true},
+		{"earlier names", table, func() []byte { return replace(table, "columns: {", "was: ['older', 'oldest'],\n  columns: {") }, true},
+		{"an earlier name twice", fn, func() []byte {
+			return append(append([]byte(nil), files[fn]...), "import { table } from 'tent'\nexport const later = table({ was: 'older', columns: {} })\n"...)
+		}, true},
 		{"code that names other tables", fn, func() []byte {
 			return replace(fn, "run: async (ctx, input) => {", "run: async (ctx, input) => {\n    await ctx.db.extra.all()\n    await ctx.call('nowhere')\n    // extra shipments\n")
 		}, true},

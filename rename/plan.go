@@ -161,14 +161,9 @@ func (p *planner) checkTaken() *diag.ToolError {
 			}
 		}
 	}
-	for _, d := range p.ix.Definitions() {
-		if d.Table == nil || d == p.def {
-			continue
-		}
-		for _, w := range d.Table.Was {
-			if w.Name == p.to {
-				return p.taken("it is an earlier name (was) of table %s, so the migration could not tell the tables apart", d.Name)
-			}
+	for _, d := range p.ix.TablesWas(p.to) {
+		if d != p.def {
+			return p.taken("it is an earlier name (was) of table %s, so the migration could not tell the tables apart", d.Name)
 		}
 	}
 	if td := testDataPath(p.to); p.ix.File(td) != nil {
