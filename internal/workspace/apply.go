@@ -529,7 +529,11 @@ func reread(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) 
 // with a name (a rename's, mostly) is not read again: its definitions are
 // derived from the snapshot's (definitions.File.RenamedDefinitions), in a
 // File that holds only its path, language, text and definitions. The
-// others are read as reread reads them.
+// others (a test data file that moves, an edit that is no rename) are
+// taken from the planner's read-ahead where it read them, else read by
+// themselves, as reread would read them into the snapshot after: no
+// snapshot is made, so a plan costs the files it changes, not a copy of
+// the project's list of files for each.
 func readPlanned(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) (before, after []*definitions.File) {
 	if ix == nil {
 		_, before, after = reread(ctx, ix, st, ig)
@@ -538,14 +542,18 @@ func readPlanned(ctx context.Context, ix *definitions.Index, st *Stage, ig *igno
 	read := func(f *stagedFile) bool { return indexCandidate(f.rel) && !ig.ignored(f.rel, false) }
 	before = readBefore(ctx, ix, st, read)
 	derived := make([]*definitions.File, len(st.files))
-	var rest []definitions.FileChange
+	ahead := st.readFrom(ix)
+	rest := map[string][]byte{}
 	var textEdits []definitions.TextEdit
 	for i, f := range st.files {
 		if f.gone {
-			rest = append(rest, definitions.FileChange{Path: f.rel, Gone: true})
-			continue
+			continue // nothing of it after
 		}
-		if of := ix.File(f.rel); of != nil && f.edits != nil && f.from == "" && bytes.Equal(of.Src, f.old) {
+		of := ix.File(f.rel)
+		if of == nil && !ix.Indexes(f.rel) {
+			continue // no file of the index, as the snapshot after would hold
+		}
+		if of != nil && f.edits != nil && f.from == "" && bytes.Equal(of.Src, f.old) {
 			textEdits = textEdits[:0]
 			for _, e := range f.edits {
 				textEdits = append(textEdits, definitions.TextEdit{Start: e.Start, End: e.End, Text: e.Text})
@@ -555,18 +563,24 @@ func readPlanned(ctx context.Context, ix *definitions.Index, st *Stage, ig *igno
 				continue
 			}
 		}
-		rest = append(rest, definitions.FileChange{Path: f.rel, Src: f.data})
+		if ahead != ix {
+			if af := ahead.File(f.rel); af != nil && bytes.Equal(af.Src, f.data) {
+				derived[i] = af
+				continue
+			}
+		}
+		rest[f.rel] = f.data
 	}
-	var next *definitions.Index
+	var readAlone *definitions.Index
 	if len(rest) > 0 {
-		next = st.readFrom(ix).UpdateFiles(ctx, rest)
+		readAlone = definitions.FromFilesWith(ctx, rest, definitions.Options{DropTrees: true})
 	}
 	for i, f := range st.files {
 		switch {
 		case derived[i] != nil:
 			after = append(after, derived[i])
-		case next != nil && !f.gone:
-			if nf := next.File(f.rel); nf != nil {
+		case readAlone != nil && !f.gone:
+			if nf := readAlone.File(f.rel); nf != nil {
 				after = append(after, nf)
 			}
 		}
