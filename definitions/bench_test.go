@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -257,4 +258,73 @@ func BenchmarkUpdateThenQuery(b *testing.B) {
 		ix.Findings()
 	}
 	reportCPU(b, cpu)
+}
+
+// BenchmarkColdBuildVsFloor runs, interleaved in each op, the parse floor
+// (BenchmarkParseFloor's work), a build as a cold `tent-tools check` made
+// it before Options.Lazy (no trees, records made) and as it makes it now
+// (Lazy too), each timed in CPU; it reports each one's median CPU and the
+// builds' ratios to the floor, which a busy machine disturbs alike:
+//
+//	go test ./definitions -run XXX -bench ColdBuildVsFloor -benchtime 5x
+func BenchmarkColdBuildVsFloor(b *testing.B) {
+	files := benchProject(b)
+	dir := b.TempDir()
+	if err := projectgen.Write(dir, files); err != nil {
+		b.Fatal(err)
+	}
+	var paths []string
+	for p := range files {
+		if strings.HasSuffix(p, ".ts") || strings.HasSuffix(p, ".tsx") {
+			paths = append(paths, p)
+		}
+	}
+	floor := func() {
+		srcs := make([]parser.Source, 0, len(paths))
+		for _, p := range paths {
+			src, err := os.ReadFile(filepath.Join(dir, p))
+			if err != nil {
+				b.Fatal(err)
+			}
+			srcs = append(srcs, parser.Source{Path: p, Src: src})
+		}
+		for _, r := range parser.ParseAll(context.Background(), srcs) {
+			r.Tree.Close()
+		}
+	}
+	build := func(opts Options) func() {
+		return func() {
+			ix, err := BuildWith(context.Background(), dir, opts)
+			if err != nil || len(ix.Definitions()) < benchTables {
+				b.Fatal(err)
+			}
+		}
+	}
+	runs := []struct {
+		name string
+		run  func()
+		cpu  []float64
+	}{
+		{name: "floor", run: floor},
+		{name: "records", run: build(Options{DropTrees: true, CacheRecords: true})},
+		{name: "lazy", run: build(Options{DropTrees: true, CacheRecords: true, Lazy: true})},
+	}
+	for b.Loop() {
+		for i := range runs {
+			runtime.GC()
+			start := cpuTime()
+			runs[i].run()
+			runs[i].cpu = append(runs[i].cpu, float64(cpuTime()-start)/float64(time.Millisecond))
+		}
+	}
+	med := func(xs []float64) float64 {
+		s := slices.Clone(xs)
+		slices.Sort(s)
+		return s[len(s)/2]
+	}
+	for _, r := range runs {
+		b.ReportMetric(med(r.cpu), r.name+"-cpu-ms")
+	}
+	b.ReportMetric(med(runs[1].cpu)/med(runs[0].cpu), "records-x-floor")
+	b.ReportMetric(med(runs[2].cpu)/med(runs[0].cpu), "lazy-x-floor")
 }

@@ -68,6 +68,14 @@ type Options struct {
 	// 302 MB, for 6-8% more build CPU, which a one-shot command does not
 	// pay (it is off there).
 	ReadBack bool
+	// Lazy leaves out of each file what only rename, references and the
+	// map read, and a one-shot check never does: its IdentRefs and code
+	// words (about half of the reading of its code, and most of its
+	// cache record). They are read from the file's text (parsed again)
+	// the first time they are asked for, and its cache record marks them
+	// as not read, so that a later process reads them so too
+	// (cache_code.go). The index answers the same either way.
+	Lazy bool
 	// FileRead, where set, is called once for each file the build has
 	// read and indexed, from several goroutines at once: a count of the
 	// work done, for a progress line.
@@ -228,6 +236,9 @@ type worker struct {
 	// dropTrees frees each syntax tree once the file is read (see
 	// Options.DropTrees).
 	dropTrees bool
+	// lazy leaves each file's IdentRefs and words to be read on first
+	// use (see Options.Lazy).
+	lazy bool
 	// records encodes each file's cache record once it is read (see
 	// Options.CacheRecords).
 	records bool
@@ -258,7 +269,7 @@ func runWorkers(ctx context.Context, opts Options, work func(w *worker) []*File)
 	var wg sync.WaitGroup
 	ws := make([]*worker, n)
 	for i := range n {
-		ws[i] = &worker{dropTrees: opts.DropTrees, records: opts.CacheRecords, readBack: opts.ReadBack}
+		ws[i] = &worker{dropTrees: opts.DropTrees, records: opts.CacheRecords, readBack: opts.ReadBack, lazy: opts.Lazy}
 		wg.Go(func() { out[i] = work(ws[i]) })
 	}
 	wg.Wait()
@@ -325,7 +336,7 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 	st := flattenInto(w.nodes, tree.RootNode(), src, lang)
 	w.nodes, st.words = st.nodes[:0], &w.words
 	readDefinitions(f, st, errs)
-	analyzeCode(f, st)
+	analyzeCode(f, st, w.lazy)
 	if (w.dropTrees && (old == nil || old.Tree == nil)) || len(src) > maxTreeKept {
 		f.Tree = nil
 		tree.Close()

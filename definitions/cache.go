@@ -32,8 +32,9 @@ import (
 // files, after a table of where each begins (so that they are read in
 // parallel): per TypeScript file its text, lines, definitions (kind, name, spans and
 // field tree; the typed parts are read from the tree again), imports,
-// exports, identifier references, code words (read when first asked for:
-// cache_words.go), uses and findings; per test
+// exports, identifier references and code words (read when first asked
+// for: cache_words.go; or a mark that they were not read at all, for them
+// to be read from the text: cache_code.go), uses and findings; per test
 // data file its text, lines and rows (cache_rows.go), or its text alone
 // where reading it found something (it is read again at load). Numbers
 // are varints; a string is its length and its bytes.
@@ -45,7 +46,7 @@ const cacheMagic = "tentidx\n"
 // version is not read (LoadCache fails, and the caller builds anew); it
 // rises with every change of the layout or of what the index computes
 // per file.
-const CacheVersion = 7
+const CacheVersion = 8
 
 // racyWindow is how close to the moment a file was stamped its last change
 // may be before the stamp is no proof: a change within one tick of the
@@ -132,7 +133,7 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 	var fresh encoder
 	var spans []Span // of the files encoded anew, in order
 	for i, f := range kept {
-		if f.record != nil {
+		if f.record != nil && !f.completes() {
 			records[i] = f.record
 			continue
 		}
@@ -140,8 +141,8 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 		fresh.file(f)
 		spans = append(spans, Span{start, len(fresh.buf)})
 	}
-	for i, f := range kept {
-		if f.record == nil {
+	for i := range kept {
+		if records[i] == nil {
 			records[i], spans = fresh.buf[spans[0].Start:spans[0].End], spans[1:]
 		}
 	}
@@ -311,7 +312,7 @@ func (e *encoder) strs(ss []string) {
 }
 
 func (e *encoder) file(f *File) {
-	if f.record != nil { // loaded from a cache of this version, and unchanged since
+	if f.record != nil && !f.completes() { // loaded from a cache of this version, and unchanged since
 		e.buf = append(e.buf, f.record...)
 		return
 	}
@@ -363,13 +364,18 @@ func (e *encoder) file(f *File) {
 		e.span(ex.ExportedSpan)
 		e.str(ex.Module)
 	}
-	e.uint(len(f.refs))
-	for _, r := range f.refs {
-		e.str(r.Name)
-		e.span(r.Span)
-		e.bool(r.Shorthand)
+	if f.lazy != nil && !f.lazy.done.Load() {
+		e.uint(0) // the IdentRefs and words not read (cache_code.go)
+	} else {
+		refs := f.IdentRefs()
+		e.uint(len(refs) + 1)
+		for _, r := range refs {
+			e.str(r.Name)
+			e.span(r.Span)
+			e.bool(r.Shorthand)
+		}
+		e.words(f)
 	}
-	e.words(f)
 	e.uses(&f.Uses)
 	e.uint(len(f.Findings))
 	for _, fd := range f.Findings {
@@ -634,13 +640,18 @@ func (d *decoder) file() (f *File, text bool) {
 			f.Exports[i] = Export{Local: d.str(), LocalSpan: d.span(), Exported: d.str(), ExportedSpan: d.span(), Module: d.str()}
 		}
 	}
-	if n := d.uint(); n > 0 {
-		f.refs = make([]IdentRef, n)
-		for i := range f.refs {
-			f.refs[i] = IdentRef{Name: d.str(), Span: d.span(), Shorthand: d.bool()}
+	switch n := d.uint(); {
+	case n == 0: // not read (cache_code.go)
+		f.lazy = &lazyCode{}
+	default:
+		if n > 1 {
+			f.refs = make([]IdentRef, n-1)
+			for i := range f.refs {
+				f.refs[i] = IdentRef{Name: d.str(), Span: d.span(), Shorthand: d.bool()}
+			}
 		}
+		f.stored = d.storedWords()
 	}
-	f.stored = d.storedWords()
 	d.uses(&f.Uses)
 	if n := d.uint(); n > 0 {
 		f.Findings = make([]diag.Finding, n)

@@ -38,6 +38,9 @@ type storedWords struct {
 // loaded from the index cache reads them from its record on the first
 // call. The map must not be changed.
 func (f *File) Words() map[string][]Word {
+	if f.lazy != nil {
+		return f.readCode().words
+	}
 	if s := f.stored; s != nil {
 		s.once.Do(s.read)
 		return s.words
@@ -49,6 +52,12 @@ func (f *File) Words() map[string][]Word {
 // set order; a file loaded from the cache reads them from its record
 // without the places.
 func (f *File) eachWord(yield func(string)) {
+	if f.lazy != nil {
+		for w := range f.readCode().words {
+			yield(w)
+		}
+		return
+	}
 	if f.stored == nil {
 		for w := range f.words {
 			yield(w)
@@ -78,7 +87,11 @@ func (e *encoder) words(f *File) {
 		e.buf = append(e.buf, f.stored.data...)
 		return
 	}
-	keys := slices.Sorted(maps.Keys(f.words))
+	words := f.words
+	if f.lazy != nil {
+		words = f.lazy.words // read (encoder.file writes no words before)
+	}
+	keys := slices.Sorted(maps.Keys(words))
 	if len(keys) == 0 {
 		e.uint(0)
 		return
@@ -89,10 +102,10 @@ func (e *encoder) words(f *File) {
 	e.uint(len(keys))
 	for _, key := range keys {
 		e.str(key)
-		e.uint(len(f.words[key]))
+		e.uint(len(words[key]))
 	}
 	for _, key := range keys {
-		for _, w := range f.words[key] {
+		for _, w := range words[key] {
 			if w.Word != key {
 				e.odd = true
 			}

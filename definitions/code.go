@@ -23,20 +23,25 @@ import (
 //
 // st is the file's tree flattened (flatten): the passes run in plain Go,
 // on the same flat copy that readDefinitions reads.
-func analyzeCode(f *File, st *stree) {
+//
+// Where lazy is set (Options.Lazy), the IdentRefs and words are left out,
+// to be read from the file's text if they are asked for (cache_code.go):
+// the uses are read alone, asking of the few identifiers they need
+// whether each is an IdentRef (refQuery).
+func analyzeCode(f *File, st *stree, lazy bool) {
 	if st == nil || len(st.nodes) == 0 {
 		return
 	}
 	f.Imports, f.Exports = readModuleLinks(st)
-	f.refs = resolveScopes(st)
-	f.words, f.Uses = readWords(f, st)
+	if lazy {
+		f.lazy = &lazyCode{}
+		_, f.Uses = readWords(f, st, nil, true)
+	} else {
+		f.refs = resolveScopes(st)
+		f.words, f.Uses = readWords(f, st, f.refs, false)
+	}
 	f.Uses.Rows = readRowFlow(f, st)
 }
-
-// IdentRefs returns the file's IdentRefs in source order: each identifier
-// that names a top-level binding of the file by the rules of lexical
-// scope (scope.go). The slice must not be changed.
-func (f *File) IdentRefs() []IdentRef { return f.refs }
 
 // kind is the kind of a syntax node, reduced to the kinds the code
 // analysis tells apart; every other node is kindOther.
@@ -553,6 +558,11 @@ type codeReader struct {
 	// ctx.db.T.insert/where/update, with T.
 	keyTable map[int32]string
 	imports  map[string]*Import // by local name
+	// refs are the file's IdentRefs, where the words are read; where
+	// the uses are read alone (usesOnly), refQuery answers isRef.
+	refs     []IdentRef
+	usesOnly bool
+	query    *refQuery
 }
 
 // wordScratch is where readWords collects a file's words before it groups
@@ -583,8 +593,10 @@ func (s *wordScratch) reset() {
 	s.keys, s.found, s.group = s.keys[:0], s.found[:0], s.group[:0]
 }
 
-// readWords reads the words and uses of the file's code parts.
-func readWords(f *File, st *stree) (map[string][]Word, Uses) {
+// readWords reads the words and uses of the file's code parts, refs being
+// its IdentRefs; with usesOnly, the uses alone (no words, and refs are
+// not needed).
+func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][]Word, Uses) {
 	scratch := st.words
 	if scratch == nil {
 		scratch = &wordScratch{}
@@ -592,7 +604,7 @@ func readWords(f *File, st *stree) (map[string][]Word, Uses) {
 	scratch.reset()
 	scratch.handled = append(scratch.handled[:0], make([]bool, len(st.nodes))...)
 	r := &codeReader{f: f, st: st, decl: declarativeRanges(f.Definitions), wordScratch: scratch,
-		keyTable: map[int32]string{}}
+		keyTable: map[int32]string{}, refs: refs, usesOnly: usesOnly}
 	r.owner = newOwnerIndex(f, st)
 	r.imports = make(map[string]*Import, len(f.Imports))
 	for i := range f.Imports {
@@ -722,13 +734,21 @@ func collectCode(v *Value, holes *[]Span) {
 	}
 }
 
-// isRef reports whether an IdentRef of the file starts at off: the refs
-// are in source order (resolveScopes), so a binary search finds it.
-func (r *codeReader) isRef(off int32) bool {
-	refs := r.f.refs
-	o := int(off)
-	i := sort.Search(len(refs), func(i int) bool { return refs[i].Span.Start >= o })
-	return i < len(refs) && refs[i].Span.Start == o
+// isRef reports whether identifier node i is an IdentRef of the file: the
+// refs are in source order (resolveScopes), so a binary search finds the
+// one that starts where i does; where they are not read (usesOnly), the
+// query resolves i alone.
+func (r *codeReader) isRef(i int32) bool {
+	if r.usesOnly {
+		if r.query == nil {
+			r.query = newRefQuery(r.st)
+		}
+		return r.query.isRef(i)
+	}
+	refs := r.refs
+	o := int(r.st.nodes[i].start)
+	k := sort.Search(len(refs), func(k int) bool { return refs[k].Span.Start >= o })
+	return k < len(refs) && refs[k].Span.Start == o
 }
 
 // inCode reports whether offset is in a code part of the file.
@@ -738,8 +758,12 @@ func (r *codeReader) inCode(off int32) bool {
 	return i == len(r.decl) || r.decl[i].Start > o
 }
 
-// word records the word that the source text of sp is.
+// word records the word that the source text of sp is (none where the
+// uses are read alone).
 func (r *codeReader) word(sp Span, why Why, table string) {
+	if r.usesOnly {
+		return
+	}
 	id, w := r.internID(sp)
 	r.found = append(r.found, Word{Word: w, Span: sp, Why: why, Table: table})
 	r.group = append(r.group, id)
@@ -751,10 +775,15 @@ func (r *codeReader) node(i int32) {
 	n := &st.nodes[i]
 	switch n.kind {
 	case kindComment:
-		r.comment(i)
+		if !r.usesOnly {
+			r.comment(i)
+		}
 		return
-	case kindPropertyIdentifier, kindShorthandProperty, kindShorthandPropertyPattern, kindString, kindTemplateString,
-		kindMemberExpression, kindSubscriptExpression, kindCallExpression:
+	case kindPropertyIdentifier, kindShorthandProperty, kindShorthandPropertyPattern, kindString, kindTemplateString:
+		if r.usesOnly {
+			return // words alone
+		}
+	case kindMemberExpression, kindSubscriptExpression, kindCallExpression:
 	default:
 		return
 	}
@@ -1002,23 +1031,29 @@ func (r *codeReader) call(c int32) {
 				}
 			}
 		}
-		// ns.helper(): a call of a namespace import's member.
-		if obj >= 0 && st.nodes[obj].kind == kindIdentifier && r.isRef(st.nodes[obj].start) && prop >= 0 {
-			if imp := r.imports[string(st.bytes(obj))]; imp != nil && imp.Imported == "*" {
+		// ns.helper(): a call of a namespace import's member. Whether
+		// ns is an IdentRef is asked last, of a call libCall keeps.
+		if obj >= 0 && st.nodes[obj].kind == kindIdentifier && prop >= 0 {
+			if imp := r.imports[string(st.bytes(obj))]; imp != nil && imp.Imported == "*" && libModule(imp.Module) && r.isRef(obj) {
 				r.libCall(c, imp.Module+"#"+string(st.bytes(prop)))
 			}
 		}
 	case kindIdentifier:
-		if !r.isRef(st.nodes[fn].start) {
-			return
-		}
 		name := st.bytes(fn)
 		if imp := r.imports[string(name)]; imp != nil {
-			r.libCall(c, imp.Module+"#"+imp.Imported)
-		} else if r.owner.isFunction(string(name)) {
+			if libModule(imp.Module) && r.isRef(fn) {
+				r.libCall(c, imp.Module+"#"+imp.Imported)
+			}
+		} else if r.owner.isFunction(string(name)) && r.isRef(fn) {
 			r.libCall(c, "#"+string(name))
 		}
 	}
+}
+
+// libModule reports whether libCall keeps a binding of module: one of
+// the project's (relative), as "module#name" starts with "." or "#".
+func libModule(module string) bool {
+	return module == "" || module[0] == '.' || module[0] == '#'
 }
 
 // libCall records that the code around call c calls binding (see

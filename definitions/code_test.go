@@ -3,6 +3,7 @@ package definitions
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -31,7 +32,17 @@ func parseFile(t testing.TB, path, src string, defs []*Definition) *File {
 		t.Fatalf("parse %s: %v", path, err)
 	}
 	f.Tree = tree
-	analyzeCode(f, flatten(tree.RootNode(), f.Src, f.Lang))
+	analyzeCode(f, flatten(tree.RootNode(), f.Src, f.Lang), false)
+	// Read lazily (Options.Lazy), the file's uses are the same, and so
+	// are its IdentRefs and words, read from its text when asked for.
+	lazy := &File{Path: f.Path, Lang: f.Lang, Src: f.Src, Definitions: defs}
+	analyzeCode(lazy, flatten(tree.RootNode(), f.Src, f.Lang), true)
+	if !reflect.DeepEqual(lazy.Uses, f.Uses) {
+		t.Errorf("%s read lazily: uses %+v, want %+v", path, lazy.Uses, f.Uses)
+	}
+	if !reflect.DeepEqual(lazy.IdentRefs(), f.IdentRefs()) || !reflect.DeepEqual(lazy.Words(), f.Words()) {
+		t.Errorf("%s read lazily: other IdentRefs or words", path)
+	}
 	return f
 }
 
@@ -236,8 +247,15 @@ export const ordersScreen = screen({
 
 // BenchmarkAnalyzeCode measures the code analysis of every file of a
 // generated project of 1,000 tables, on one goroutine (the parse is not
-// counted), in CPU time per op (cpu-ms/op) as well as wall time.
+// counted), in CPU time per op (cpu-ms/op) as well as wall time: whole,
+// and lazy (Options.Lazy: no IdentRefs nor words).
 func BenchmarkAnalyzeCode(b *testing.B) {
+	for _, lazy := range []bool{false, true} {
+		b.Run(map[bool]string{false: "full", true: "lazy"}[lazy], func(b *testing.B) { benchAnalyzeCode(b, lazy) })
+	}
+}
+
+func benchAnalyzeCode(b *testing.B, lazy bool) {
 	ix := bigProject()
 	var files []*File
 	lines := 0
@@ -251,7 +269,7 @@ func BenchmarkAnalyzeCode(b *testing.B) {
 	cpu := startCPU(b)
 	for b.Loop() {
 		for _, f := range files {
-			analyzeCode(f, flatten(f.Tree.RootNode(), f.Src, f.Lang))
+			analyzeCode(f, flatten(f.Tree.RootNode(), f.Src, f.Lang), lazy)
 		}
 	}
 	reportCPU(b, cpu)

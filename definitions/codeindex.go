@@ -212,6 +212,9 @@ type codeJoin struct {
 	// declared maps a definition name to the declarative places of other
 	// definitions that name it: ref, steps, users, was, removed.
 	declared map[string][]Place
+	// codeOnce reads the IdentRefs and words of the files built
+	// without them (readCode).
+	codeOnce sync.Once
 	// wordFiles maps a word to the files whose code holds it (words).
 	wordsOnce sync.Once
 	wordFiles map[string][]*File
@@ -324,6 +327,7 @@ func join(files []*File, resolve func(from, module string) string) *codeJoin {
 // words returns the files of each word, made on first use.
 func (j *codeJoin) words() map[string][]*File {
 	j.wordsOnce.Do(func() {
+		j.readCode()
 		j.wordFiles = map[string][]*File{}
 		for _, f := range j.files {
 			f.eachWord(func(w string) {

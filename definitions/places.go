@@ -13,7 +13,9 @@ func (ix *Index) Places(target string) []Place {
 	if err != nil {
 		return nil
 	}
-	return ix.code().places(target, d, c)
+	ci := ix.code()
+	ci.readCode()
+	return ci.places(target, d, c)
 }
 
 // CodeSites returns the places inside code that may name target but
@@ -26,7 +28,9 @@ func (ix *Index) CodeSites(target string) []CodeSite {
 	if err != nil {
 		return nil
 	}
-	return ix.code().codeSites(target, d, c)
+	ci := ix.code()
+	ci.readCode()
+	return ci.codeSites(target, d, c)
 }
 
 // References counts what names the definition called name besides its
@@ -41,6 +45,7 @@ func (ix *Index) References(name string) int {
 		return 0
 	}
 	ci := ix.code()
+	ci.readCode()
 	places := ci.definitionPlaces(name, d)
 	sortPlaces(places) // drops a place found twice
 	n := 0

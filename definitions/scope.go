@@ -367,18 +367,30 @@ func (r *resolver) walk(n int32, s *scope) {
 		if f := nd.first; f >= 0 {
 			r.walk(f, s)
 		}
+	default:
+		if inner := r.enter(n, s); inner != nil {
+			r.walkChildren(n, inner)
+			r.leave(inner)
+		} else {
+			r.walkChildren(n, s)
+		}
+	}
+}
+
+// enter returns the scope that node n opens inside s, with the names it
+// binds, or nil where n opens none: the walk resolves every child of n in
+// it. It is the one rule of which nodes open a scope and what each binds,
+// for the walk and for refQuery.
+func (r *resolver) enter(n int32, s *scope) *scope {
+	st := r.st
+	nd := &st.nodes[n]
+	switch k := nd.kind; {
 	case isFunctionLike(k):
-		r.walkFunction(n, s)
-	case k == kindStatementBlock, k == kindSwitchBody:
+		return r.functionScope(n, s)
+	case k == kindStatementBlock, k == kindSwitchBody, k == kindForStatement:
 		inner := r.open(s)
 		r.scanBlock(n, inner)
-		r.walkChildren(n, inner)
-		r.leave(inner)
-	case k == kindForStatement:
-		inner := r.open(s)
-		r.scanBlock(n, inner)
-		r.walkChildren(n, inner)
-		r.leave(inner)
+		return inner
 	case k == kindForInStatement:
 		inner := r.open(s)
 		if st.child(n, kindTokLet) >= 0 || st.child(n, kindTokConst) >= 0 {
@@ -386,15 +398,13 @@ func (r *resolver) walk(n int32, s *scope) {
 				r.bindPattern(left, inner)
 			}
 		}
-		r.walkChildren(n, inner)
-		r.leave(inner)
+		return inner
 	case k == kindCatchClause:
 		inner := r.open(s)
 		if p := r.forLeft(n); p >= 0 && st.nodes[p].kind != kindStatementBlock {
 			r.bindPattern(p, inner)
 		}
-		r.walkChildren(n, inner)
-		r.leave(inner)
+		return inner
 	case k == kindClass, k == kindClassDeclaration, k == kindAbstractClassDeclaration,
 		k == kindInterfaceDeclaration, k == kindTypeAliasDeclaration:
 		inner := r.open(s)
@@ -404,8 +414,7 @@ func (r *resolver) walk(n int32, s *scope) {
 			}
 		}
 		r.bindTypeParameters(n, inner)
-		r.walkChildren(n, inner)
-		r.leave(inner)
+		return inner
 	case k == kindIndexSignature:
 		inner := r.open(s)
 		for c := nd.first; c >= 0; c = st.nodes[c].next {
@@ -418,16 +427,14 @@ func (r *resolver) walk(n int32, s *scope) {
 				}
 			}
 		}
-		r.walkChildren(n, inner)
-		r.leave(inner)
-	default:
-		r.walkChildren(n, s)
+		return inner
 	}
+	return nil
 }
 
-// walkFunction opens a function scope: its own name (for function and
+// functionScope opens a function scope: its own name (for function and
 // class expressions), its type parameters, its parameters and its vars.
-func (r *resolver) walkFunction(n int32, s *scope) {
+func (r *resolver) functionScope(n int32, s *scope) *scope {
 	st := r.st
 	inner := r.open(s)
 	switch st.nodes[n].kind {
@@ -449,8 +456,7 @@ func (r *resolver) walkFunction(n int32, s *scope) {
 	if body := st.child(n, kindStatementBlock); body >= 0 {
 		r.scanVars(body, inner)
 	}
-	r.walkChildren(n, inner)
-	r.leave(inner)
+	return inner
 }
 
 // bindTypeParameters declares the type parameters of n, if any.
@@ -506,4 +512,79 @@ func (r *resolver) resolve(i int32, s *scope, flags uint8, shorthand bool) {
 			return
 		}
 	}
+}
+
+// refQuery tells of a few identifiers whether each is an IdentRef, as
+// resolveScopes would find it, without resolving the whole file: it
+// opens only the scopes on the way from the top level to each, by the
+// walk's own rules (enter), each once. A build that leaves the IdentRefs
+// out (Options.Lazy) asks it of the callees its uses need (codeReader).
+type refQuery struct {
+	r resolver
+	// scopes holds the scope each node opens, nil for a node that
+	// opens none, once asked.
+	scopes map[int32]*scope
+	path   []int32
+}
+
+// newRefQuery makes a query over st, with the top level's scope bound
+// as resolveScopes binds it.
+func newRefQuery(st *stree) *refQuery {
+	q := &refQuery{r: resolver{st: st, top: &scope{}, decl: make([]bool, len(st.nodes))}, scopes: map[int32]*scope{}}
+	q.r.declareImports(q.r.top)
+	q.r.scanBlock(0, q.r.top)
+	q.r.scanVars(0, q.r.top)
+	return q
+}
+
+// isRef reports whether identifier node i is an IdentRef: the walk
+// reaches it (it is in no import statement, export clause, namespaced
+// JSX name, nor behind the first part of a nested name) and resolves it,
+// a value, to a binding of the top level.
+func (q *refQuery) isRef(i int32) bool {
+	r := &q.r
+	st := r.st
+	nd := &st.nodes[i]
+	if nd.kind != kindIdentifier || nd.end <= nd.start {
+		return false
+	}
+	q.path = q.path[:0]
+	child := i
+	for a := nd.parent; a > 0; child, a = a, st.nodes[a].parent {
+		switch st.nodes[a].kind {
+		case kindImportStatement, kindJSXNamespaceName:
+			return false
+		case kindExportStatement:
+			if k := st.nodes[child].kind; k == kindExportClause || k == kindNamespaceExport {
+				return false
+			}
+		case kindNestedTypeIdentifier, kindNestedIdentifier:
+			if st.nodes[a].first != child {
+				return false
+			}
+		}
+		q.path = append(q.path, a)
+	}
+	s := r.top
+	for j := len(q.path) - 1; j >= 0; j-- {
+		a := q.path[j]
+		inner, ok := q.scopes[a]
+		if !ok {
+			inner = r.enter(a, s)
+			q.scopes[a] = inner
+		}
+		if inner != nil {
+			s = inner
+		}
+	}
+	if r.decl[i] || r.isIntrinsicTag(i) {
+		return false
+	}
+	name := st.src[nd.start:nd.end]
+	for ; s != nil; s = s.parent {
+		if _, ok := s.binds(st.src, name, bindValue); ok {
+			return s == r.top
+		}
+	}
+	return false
 }

@@ -338,8 +338,12 @@ type File struct {
 	// words are the identifier-shaped words of the file's code, by word
 	// (Words); a file loaded from the index cache keeps them as stored
 	// (stored) until they are first asked for.
-	words    map[string][]Word
-	stored   *storedWords
+	words  map[string][]Word
+	stored *storedWords
+	// lazy, where set, says that the file's IdentRefs and words were
+	// left out of its build (Options.Lazy): they are read from its text
+	// on first use (cache_code.go).
+	lazy     *lazyCode
 	Uses     Uses
 	TestData *TestData // for testdata/*.json
 

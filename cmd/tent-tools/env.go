@@ -31,6 +31,8 @@ type env struct {
 	hostsFile  string
 	// unconfinedShell is --unconfined-shell (tools.Options.UnconfinedShell).
 	unconfinedShell bool
+	// checksOnly says the command only checks (tools.Options.ChecksOnly).
+	checksOnly bool
 
 	ws  *tools.Workspace
 	rws *remote.Workspace // the project of -C HOST:PATH
@@ -64,7 +66,7 @@ func (e *env) options() (tools.Options, error) {
 	if err != nil {
 		return tools.Options{}, usagef("", "%v", err)
 	}
-	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}, Progress: progress, UnconfinedShell: e.unconfinedShell}
+	opts := tools.Options{Caller: caller, Approver: &terminalApprover{e: e}, Progress: progress, UnconfinedShell: e.unconfinedShell, ChecksOnly: e.checksOnly}
 	if f, ok := e.stdout.(*os.File); ok && isTerminal(f) {
 		opts.TextZone = time.Local // a person reads the times: in their own
 	}

@@ -139,7 +139,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		// No syntax trees: what walks one parses the few files it
 		// needs, and a file that changes keeps its new tree.
 		step, end := w.opts.Progress.Begin("indexing "+w.root, len(seen))
-		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, CacheRecords: true, ReadBack: w.opts.LongLived, FileRead: func() { step(1) }})
+		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, CacheRecords: true, ReadBack: w.opts.LongLived, Lazy: w.opts.ChecksOnly && !w.opts.LongLived, FileRead: func() { step(1) }})
 		end()
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
@@ -417,14 +417,16 @@ func (c *indexCache) write(w *Workspace, ix *definitions.Index, stamps map[strin
 const indexNew = indexFile + ".new"
 
 // saveIndex writes the index cache where the index changed since it was
-// last read or written (see indexCache.save), for Close: a one-shot
-// command's commit leaves the next process a cache that knows its files.
+// last read or written (see indexCache.save), or read what its cache left
+// out (the IdentRefs and words of a check's build: Index.Completes), for
+// Close: a one-shot command's commit leaves the next process a cache that
+// knows its files.
 func (w *Workspace) saveIndex() {
 	c := &w.index
 	c.saving.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.ix != nil && c.dirty {
+	if c.ix != nil && (c.dirty || c.ix.Completes()) {
 		c.save(w)
 	}
 }

@@ -60,6 +60,12 @@ type Options struct {
 	// for a little more CPU (definitions.Options.ReadBack). A one-shot
 	// command leaves it off.
 	LongLived bool
+	// ChecksOnly says the process checks the project and exits (the
+	// CLI's check): a build leaves out each file's IdentRefs and code
+	// words, which only rename, references and the map read, for them to
+	// be read from the text where a later call asks for them after all
+	// (definitions.Options.Lazy). Such a call's save keeps them.
+	ChecksOnly bool
 }
 
 // Size limits of the files the workspace reads and writes.
