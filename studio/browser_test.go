@@ -441,6 +441,41 @@ func TestBrowserLayout(t *testing.T) {
 		t.Error("at 1280×800 the last column of the grid is not on the screen")
 	}
 
+	// Between the phone and the desk (900 to 1,100 pixels, where the
+	// sheet, the list, the inspector or the grid leave the diagram least):
+	// the diagram keeps 300 by 240 pixels at the least beside the
+	// inspector and beside the grid, every box inside it, and the grid's
+	// last column is reached without the page scrolling sideways.
+	barsClear := `(() => { const bars = [...document.querySelectorAll('.zoombar, .layinfo')].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0); return [...document.querySelectorAll('.tbox')].every((b) => { const r = b.getBoundingClientRect(); return bars.every((o) => r.right <= o.left || r.left >= o.right || r.bottom <= o.top || r.top >= o.bottom) }) })()`
+	diagramSize := `(() => { const r = document.querySelector('[data-testid="diagram"] svg').getBoundingClientRect(); return [r.width, r.height] })()`
+	for _, width := range []int{900, 1000, 1100} {
+		mid := openPage(t, s, width, 800)
+		ready(t, mid, -1)
+		run(t, mid, "the diagram", chromedp.Navigate(s.base+"/#/tables"))
+		waitJS(t, mid, "the diagram fitted", boxesIn, 10*time.Second)
+		for _, step := range []struct{ what, click, wait string }{
+			{"the inspector", "table-item-products", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'products'`, tid("inspector"))},
+			{"the grid", "inspector-data", fmt.Sprintf(`Number((document.querySelector(%q)||{dataset:{}}).dataset.rows) > 0`, tid("grid"))},
+		} {
+			click(t, mid, step.click)
+			waitJS(t, mid, fmt.Sprintf("%s at %d pixels", step.what, width), step.wait, 5*time.Second)
+			waitJS(t, mid, fmt.Sprintf("every box beside %s at %d pixels", step.what, width), boxesIn, 5*time.Second)
+			if !eval[bool](t, mid, barsClear) {
+				t.Errorf("at %d×800 beside %s the zoom bar or the layout's numbers cover a box", width, step.what)
+			}
+			if size := eval[[]float64](t, mid, diagramSize); size[0] < 300 || size[1] < 240 {
+				t.Errorf("at %d×800 the diagram beside %s is %g×%g; want 300×240 at the least", width, step.what, size[0], size[1])
+			}
+		}
+		if w := eval[float64](t, mid, `document.documentElement.scrollWidth`); w > float64(width) {
+			t.Errorf("at %d×800 the page is %g wide: it scrolls sideways", width, w)
+		}
+		run(t, mid, "the last column", chromedp.ScrollIntoView(tid("row-delete-p5")))
+		if !eval[bool](t, mid, uncovered("row-delete-p5")) {
+			t.Errorf("at %d×800 the grid's last column cannot be reached", width)
+		}
+	}
+
 	phone := openPage(t, s, 390, 844)
 	run(t, phone, "a table on a phone", chromedp.Navigate(s.base+"/#/tables/orders"))
 	waitJS(t, phone, "the inspector", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'orders'`, tid("inspector")), 10*time.Second)

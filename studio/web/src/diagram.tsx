@@ -19,6 +19,8 @@ const INTO = 16;
 
 const HEAD = 30;
 const ROW = 20;
+/** The band at the diagram's bottom that its zoom bar (14 pixels up, 36 tall) covers; a fit keeps boxes out of it. */
+const barsBand = 40;
 
 interface Box { t: Table; w: number; h: number }
 interface View { x: number; y: number; k: number }
@@ -226,14 +228,17 @@ export function Diagram({ tables: all, selected, onSelect, errorsOf }: DiagramPr
   const moved = useRef(false);
   const fit = (l: LayoutAnswer = lay) => {
     moved.current = false;
-    const k = Math.min(1.2, Math.max(0.05, Math.min(size.w / (l.width + 40), size.h / (l.height + 40))));
+    // The zoom bar and the layout's numbers stand over the diagram's
+    // bottom edge: a fit keeps the boxes above them.
+    const h = Math.max(size.h - barsBand, size.h / 2);
+    const k = Math.min(1.2, Math.max(0.05, Math.min(size.w / (l.width + 40), h / (l.height + 40))));
     const p = near ? l.nodes[near.focus] : undefined;
     if (p && k < 0.5) {
       // around a table, the table stays readable: the rest is a pan away
       setView({ k: 0.5, x: size.w / 2 - p.x * 0.5, y: size.h / 2 - p.y * 0.5 });
       return;
     }
-    setView({ k, x: (size.w - l.width * k) / 2, y: (size.h - l.height * k) / 2 });
+    setView({ k, x: (size.w - l.width * k) / 2, y: (h - l.height * k) / 2 });
   };
 
   // place shows a set of tables as it first opens: fitted, or around a
