@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -128,20 +130,7 @@ func BenchmarkParseFloor(b *testing.B) {
 	}
 	cpu := startCPU(b)
 	for b.Loop() {
-		srcs := make([]parser.Source, 0, len(paths))
-		for _, p := range paths {
-			src, err := os.ReadFile(filepath.Join(dir, p))
-			if err != nil {
-				b.Fatal(err)
-			}
-			srcs = append(srcs, parser.Source{Path: p, Src: src})
-		}
-		for i, r := range parser.ParseAll(context.Background(), srcs) {
-			if r.Tree == nil {
-				b.Fatalf("%s: no tree", srcs[i].Path)
-			}
-			r.Tree.Close()
-		}
+		parseFloor(b, dir, paths)
 	}
 	reportCPU(b, cpu)
 }
@@ -279,19 +268,7 @@ func BenchmarkColdBuildVsFloor(b *testing.B) {
 			paths = append(paths, p)
 		}
 	}
-	floor := func() {
-		srcs := make([]parser.Source, 0, len(paths))
-		for _, p := range paths {
-			src, err := os.ReadFile(filepath.Join(dir, p))
-			if err != nil {
-				b.Fatal(err)
-			}
-			srcs = append(srcs, parser.Source{Path: p, Src: src})
-		}
-		for _, r := range parser.ParseAll(context.Background(), srcs) {
-			r.Tree.Close()
-		}
-	}
+	floor := func() { parseFloor(b, dir, paths) }
 	build := func(opts Options) func() {
 		return func() {
 			ix, err := BuildWith(context.Background(), dir, opts)
@@ -327,4 +304,26 @@ func BenchmarkColdBuildVsFloor(b *testing.B) {
 	}
 	b.ReportMetric(med(runs[1].cpu)/med(runs[0].cpu), "records-x-floor")
 	b.ReportMetric(med(runs[2].cpu)/med(runs[0].cpu), "lazy-x-floor")
+}
+
+// parseFloor reads and parses the files at paths below dir as
+// scripts/bench/parsefloor does: GOMAXPROCS at once, each tree freed as
+// soon as it is parsed, as a build without trees frees it.
+func parseFloor(b *testing.B, dir string, paths []string) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
+				src, err := os.ReadFile(filepath.Join(dir, paths[i]))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				tree, _ := parser.Parse(context.Background(), paths[i], src)
+				tree.Close()
+			}
+		})
+	}
+	wg.Wait()
 }
