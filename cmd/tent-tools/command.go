@@ -19,7 +19,7 @@ import (
 // no rule that the tool lacks.
 type command struct {
 	name    string // as typed: "read"
-	args    string // its positional arguments, for usage: "PATH"
+	args    string // its positional arguments, for usage: "PATH" (where its flags go, "[flags]" says, else after them)
 	summary string // one line
 	// setup defines the command's own flags on fs and returns the function
 	// that runs the command with its positional arguments, once the flags
@@ -258,7 +258,7 @@ func usage(cmd string) string {
 		c.setup(fs)
 		n := 0
 		fs.VisitAll(func(*flag.Flag) { n++ })
-		if n > 0 {
+		if n > 0 && !strings.Contains(c.args, "[flags]") {
 			b.WriteString(" [flags]")
 		}
 		fmt.Fprintf(&b, "\n\n%s\n", c.summary)
@@ -347,6 +347,9 @@ func toolFacts(name string) string {
 	switch {
 	case t.ReadOnly:
 		says = append(says, "changes nothing")
+	case t.WritesWith != nil:
+		// It writes only where its input asks (check's --fix).
+		says = append(says, "changes nothing but where a flag below asks it to write; then it changes the workspace and may be destructive: it may take away a file, a definition, a text or rows")
 	case t.Additive:
 		says = append(says, "changes the workspace, not destructively (what MCP calls destructiveHint: false)")
 	default:

@@ -99,6 +99,9 @@ func TestCommands(t *testing.T) {
 		{name: "error-outside", args: []string{"read", "../x"}},
 		{name: "help-read", args: []string{"help", "read"}},
 		{name: "help-remove", args: []string{"help", "remove"}},
+		{name: "help-check", args: []string{"help", "check"}}, // changes nothing but with --fix
+		{name: "help-shell", args: []string{"help", "shell"}}, // its flags before -- only
+		{name: "help-run", args: []string{"help", "run"}},
 		{name: "help-flag", args: []string{"edit", "-h"}},
 		{name: "help-alias", args: []string{"help", "changedBy"}},
 		{name: "help-studio", args: []string{"help", "studio"}},

@@ -13,7 +13,7 @@ func init() {
 		args:    "[PATH]",
 		summary: "Print the outline of the project (or of the files under PATH): files, definitions, columns, sends, calls, steps, paths",
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
-			budget := fs.Int("budget", 0, "fold the map to this many characters (0: the default, 8000)")
+			budget := fs.Int("budget", 0, "fold the map to `N` characters (0: the default, 8000)")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) > 1 {
 					return tools.Answer{}, usagef("map", "map takes at most one PATH (a folder or a file)")

@@ -14,7 +14,7 @@ func init() {
 		summary: "Run a function or a flow on the test database, --input JSON, --as a user (id, email or name), nobody or system",
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
 			input := fs.String("input", "", "the input as `JSON` (default {})")
-			as := fs.String("as", "", "run as the users row with this id, email or name, or as `system`; nobody where left out")
+			as := fs.String("as", "", "run as `USER`, the users row with this id, email or name, or as system; nobody where left out")
 			return func(e *env, args []string) (tools.Answer, error) {
 				if len(args) != 1 {
 					return tools.Answer{}, usagef("run", "run takes one NAME")

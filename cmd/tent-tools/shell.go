@@ -9,6 +9,7 @@ import (
 func init() {
 	register(command{
 		name:    "shell",
+		args:    "[flags] COMMAND | [flags] -- PROGRAM [ARG...]",
 		summary: "Run COMMAND (by sh -c), or the words PROGRAM ARG... after --, in the project folder, in a sandbox confined to it; only where the policy's also names shell",
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
 			timeout := fs.Int("timeout", 0, "kill every process of the command after `SECONDS` (default 30, at most 600)")

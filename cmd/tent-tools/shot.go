@@ -17,7 +17,7 @@ func init() {
 		args:    "ROUTE",
 		summary: "A picture (PNG) of a screen by its route, -o FILE, --as a user, --size phone|tablet|desktop|WxH; --html for the page instead",
 		setup: func(fs *flag.FlagSet) func(*env, []string) (tools.Answer, error) {
-			as := fs.String("as", "", "look as the users row with this id, email or name, or as `system`; nobody where left out")
+			as := fs.String("as", "", "look as `USER`, the users row with this id, email or name, or as system; nobody where left out")
 			size := fs.String("size", "", "phone (390x844), tablet (820x1180), desktop (1280x800, the default) or `WIDTHxHEIGHT`")
 			out := fs.String("o", "", "write the picture (or with --html the page) to `FILE` (default: a file of the route in the user's cache folder, tent-tools/shots/, outside the project)")
 			html := fs.Bool("html", false, "answer the page's HTML, which needs no browser")
