@@ -6,6 +6,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/docs"
+	"github.com/tent-tools/tent-tools/internal/spelling"
 )
 
 // DocsInput is the input of docs: a page's topic ("index" lists them all).
@@ -35,14 +36,26 @@ func init() {
 	})
 }
 
-// Docs answers a page of the shipped docs. An unknown topic is T9108, with
-// the list of topics.
+// Docs answers a page of the shipped docs. A tool's page is found by
+// either spelling of its name, as the tool is (changed-by: changedBy). An
+// unknown topic is T9108, with the list of topics and the nearest of them
+// where one is a likely typo.
 func Docs(in DocsInput) (Answer, error) {
-	page, ok := docs.Page(in.Topic)
+	topic := in.Topic
+	page, ok := docs.Page(topic)
+	if t, isTool := Lookup(topic); !ok && isTool {
+		topic = t.Name
+		page, ok = docs.Page(topic)
+	}
 	if !ok {
 		topics := docs.Topics()
-		return Answer{}, diag.Errorf(diag.T9108, "no docs page %q; the pages are %s", in.Topic, strings.Join(topics, ", ")).
+		err := diag.Errorf(diag.T9108, "no docs page %q; the pages are %s", in.Topic, strings.Join(topics, ", ")).
 			With("topics", topics)
+		if near := spelling.Nearest(in.Topic, topics); near != "" {
+			err = diag.Errorf(diag.T9108, "no docs page %q; did you mean %s? The pages are %s", in.Topic, near, strings.Join(topics, ", ")).
+				With("topics", topics).With("nearest", near)
+		}
+		return Answer{}, err
 	}
-	return Answer{Text: page, Data: DocsAnswer{Topic: in.Topic, Title: docs.Title(in.Topic), Text: page}}, nil
+	return Answer{Text: page, Data: DocsAnswer{Topic: topic, Title: docs.Title(topic), Text: page}}, nil
 }

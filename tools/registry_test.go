@@ -114,6 +114,26 @@ func TestDocs(t *testing.T) {
 	}
 	_, err = call(w, "docs", `{"topic": "../docs"}`)
 	wantCode(t, err, diag.T9108)
+	// A tool's page by its command's spelling; a likely typo is named.
+	for _, tt := range []struct{ topic, page, nearest string }{
+		{"changed-by", "changedBy", ""},
+		{"changedBy", "changedBy", ""},
+		{"remot", "", "remote"},
+		{"Undo", "", "undo"},
+		{"xyzzy", "", ""},
+	} {
+		ans, err := call(w, "docs", fmt.Sprintf(`{"topic": %q}`, tt.topic))
+		if tt.page != "" {
+			if err != nil || ans.Data.(DocsAnswer).Topic != tt.page {
+				t.Errorf("docs %s: %v, %+v; want the page %s", tt.topic, err, ans.Data, tt.page)
+			}
+			continue
+		}
+		te := wantCode(t, err, diag.T9108)
+		if near, _ := te.Data["nearest"].(string); near != tt.nearest || (near != "") != strings.Contains(te.Message, "did you mean "+near+"?") {
+			t.Errorf("docs %s: %q, nearest %q; want %q", tt.topic, te.Message, near, tt.nearest)
+		}
+	}
 	// Every registered tool has its page.
 	for _, tool := range All() {
 		if _, ok := docs.Page(tool.Name); !ok {
