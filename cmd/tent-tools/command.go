@@ -238,7 +238,29 @@ func flagError(cmd string, fs *flag.FlagSet, err error) error {
 		}
 		return usagef(cmd, "unknown flag --%s", name)
 	}
-	return usagef(cmd, "%v", err)
+	// package flag names a flag with one dash (-path); the command line
+	// and its help spell a long one with two.
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return usagef(cmd, "%s needs a value", flagSpelling(name))
+	}
+	for _, of := range []string{" for flag -", " for -"} {
+		if i := strings.LastIndex(msg, of); i >= 0 {
+			if name, rest, ok := strings.Cut(msg[i+len(of):], ":"); ok {
+				msg = msg[:i] + " for " + flagSpelling(name) + ":" + rest
+				break
+			}
+		}
+	}
+	return usagef(cmd, "%s", msg)
+}
+
+// flagSpelling is a flag as the help spells it: -C, --path.
+func flagSpelling(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // helpRequest is -h or --help: the usage on stdout, exit status 0.

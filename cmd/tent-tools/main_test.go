@@ -110,6 +110,8 @@ func TestCommands(t *testing.T) {
 		{name: "usage-no-command", args: []string{"--json"}},
 		{name: "usage-unknown-command", args: []string{"frobnicate"}},
 		{name: "usage-bad-flag", args: []string{"read", "--line", "3", "project.ts"}},
+		{name: "usage-flag-no-value", args: []string{"changed-by", "users", "--path"}},
+		{name: "usage-flag-bad-value", args: []string{"history", "--newest", "many"}},
 		{name: "usage-no-path", args: []string{"read"}},
 		{name: "usage-no-with", args: []string{"edit", "project.ts", "--find", "shop"}},
 		{name: "usage-bad-policy", args: []string{"--policy", "agent.json", "read", "project.ts"},
