@@ -20,6 +20,7 @@ package definitions
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -35,9 +36,28 @@ type TextEdit struct {
 // where the edits are a rename's (see the top of this file); ok is false
 // where they cannot be derived, and the file must be read. f must be a
 // TypeScript file without syntax errors (no T1xxx finding), whose new
-// text then has none either. The definitions are new: f's are not
-// changed.
+// text then has none either. f's definitions are not changed; one that
+// no edit moves (or a node of its field tree), it is shared, as a
+// snapshot shares an unchanged file.
 func (f *File) RenamedDefinitions(src []byte, edits []TextEdit) (defs []*Definition, ok bool) {
+	return f.renamed(src, edits, false)
+}
+
+// RenamedStatements is RenamedDefinitions for a diff of the two versions
+// of the file (defchange.Diff), with what a diff reads: a definition
+// that no edit lies in is answered as its statement alone, its name,
+// kind, builder, path and spans, without its field tree and typed part
+// (nil): its text is the old one's, so the diff pairs it by name and
+// finds it unchanged by its text. The others have their field trees, and
+// of the typed parts a table's alone (its columns' names and was, which
+// pair its columns). A planned rename of the hub table derives thousands
+// of definitions, most of which only the edits before them move.
+func (f *File) RenamedStatements(src []byte, edits []TextEdit) (defs []*Definition, ok bool) {
+	return f.renamed(src, edits, true)
+}
+
+// renamed is RenamedDefinitions, or with statements RenamedStatements.
+func (f *File) renamed(src []byte, edits []TextEdit, statements bool) (defs []*Definition, ok bool) {
 	if (f.Lang != LangTS && f.Lang != LangTSX) || f.Src == nil || len(edits) == 0 {
 		return nil, false
 	}
@@ -49,7 +69,8 @@ func (f *File) RenamedDefinitions(src []byte, edits []TextEdit) (defs []*Definit
 	if !appliedAs(f.Src, src, edits) {
 		return nil, false
 	}
-	s := &shifter{old: f.Src, src: src, edits: edits, kinds: make([]editKind, len(edits)), used: make([]bool, len(edits)), rebound: map[string]string{}}
+	s := &shifter{old: f.Src, src: src, edits: edits, kinds: make([]editKind, len(edits)), used: make([]bool, len(edits)), rebound: map[string]string{},
+		statements: statements}
 	if !s.classify(f) {
 		return nil, false
 	}
@@ -150,19 +171,12 @@ func (s *shifter) classify(f *File) bool {
 // the file binds. So must a binding's new name be one that no import,
 // builder or call of the file names already.
 func (s *shifter) bindings(f *File) bool {
-	refAt := make(map[Span]IdentRef, len(f.IdentRefs()))
-	for _, r := range f.IdentRefs() {
-		refAt[r.Span] = r
-	}
-	edited := make(map[Span]string, len(s.edits))
+	refs := f.IdentRefs()
+	sorted := slices.IsSortedFunc(refs, func(a, b IdentRef) int { return a.Span.Start - b.Span.Start })
 	for i, e := range s.edits {
 		sp := Span{e.Start, e.End}
-		to := e.Text
-		if s.kinds[i] == editShorthand {
-			to = strings.TrimPrefix(e.Text, string(s.old[e.Start:e.End])+": ")
-		}
-		edited[sp] = to
-		if r, ok := refAt[sp]; ok {
+		to := s.to(i)
+		if r, ok := refAt(refs, sorted, sp); ok {
 			if s.rebound[r.Name] != to {
 				return false
 			}
@@ -189,13 +203,15 @@ func (s *shifter) bindings(f *File) bool {
 			return false
 		}
 	}
-	for _, r := range f.IdentRefs() {
-		if to, ok := s.rebound[r.Name]; ok && edited[r.Span] != to {
-			return false
-		}
-	}
 	if len(s.rebound) == 0 {
 		return true
+	}
+	for _, r := range refs {
+		if to, ok := s.rebound[r.Name]; ok {
+			if i := s.exactly(r.Span); i < 0 || s.to(i) != to {
+				return false
+			}
+		}
 	}
 	named := map[string]bool{}
 	for _, imp := range f.Imports {
@@ -211,6 +227,34 @@ func (s *shifter) bindings(f *File) bool {
 		}
 	}
 	return true
+}
+
+// to is the name edit i writes: its text, or for a shorthand written
+// out, the new name after the key.
+func (s *shifter) to(i int) string {
+	e := s.edits[i]
+	if s.kinds[i] == editShorthand {
+		return e.Text[e.End-e.Start+len(": "):]
+	}
+	return e.Text
+}
+
+// refAt answers the IdentRef at sp of refs (the last where two stand at
+// one span), searched where refs are in source order (sorted), as a
+// file's are.
+func refAt(refs []IdentRef, sorted bool, sp Span) (IdentRef, bool) {
+	i := 0
+	if sorted {
+		i = sort.Search(len(refs), func(i int) bool { return refs[i].Span.Start >= sp.Start })
+	}
+	var found IdentRef
+	ok := false
+	for ; i < len(refs) && (!sorted || refs[i].Span.Start == sp.Start); i++ {
+		if refs[i].Span == sp {
+			found, ok = refs[i], true
+		}
+	}
+	return found, ok
 }
 
 // callNames adds the names of the calls of a field tree to named.
@@ -304,6 +348,9 @@ type shifter struct {
 	kinds []editKind
 	// rebound maps the top-level bindings renamed to their new names.
 	rebound map[string]string
+	// statements answers a definition no edit lies in as its statement
+	// alone (RenamedStatements).
+	statements bool
 	// The nodes of the field trees being derived, taken from slabs made
 	// once a definition (reserve), not one allocation a node.
 	vals  []Value
@@ -317,6 +364,9 @@ func (s *shifter) reserve(v *Value) {
 	var nv, np, nvp, npp int
 	var count func(v *Value)
 	count = func(v *Value) {
+		if s.unmoved(v.Span) {
+			return // shared (value)
+		}
 		nv++
 		nvp += len(v.Items)
 		npp += len(v.Props)
@@ -324,6 +374,9 @@ func (s *shifter) reserve(v *Value) {
 			count(it)
 		}
 		for _, p := range v.Props {
+			if s.unmoved(p.Span) {
+				continue // shared (prop)
+			}
 			np++
 			if p.Value != nil {
 				count(p.Value)
@@ -340,6 +393,13 @@ func (s *shifter) newValue() *Value {
 	v := &s.vals[0]
 	s.vals = s.vals[1:]
 	return v
+}
+
+// unmoved reports whether a span ends at or before the first edit: what
+// it holds is at the same offsets in the new text and reads the same, so
+// a node of a field tree there is shared with the old tree, not copied.
+func (s *shifter) unmoved(sp Span) bool {
+	return sp.End <= s.edits[0].Start && sp.Start <= sp.End
 }
 
 // at maps an offset of the old text to the new one; ok is false for an
@@ -375,10 +435,9 @@ func (s *shifter) within(sp Span) []int {
 
 // exactly answers the edit whose span is sp, or -1.
 func (s *shifter) exactly(sp Span) int {
-	for _, i := range s.within(sp) {
-		if s.edits[i].Start == sp.Start && s.edits[i].End == sp.End {
-			return i
-		}
+	i := sort.Search(len(s.edits), func(i int) bool { return s.edits[i].End > sp.Start })
+	if i < len(s.edits) && s.edits[i].Start == sp.Start && s.edits[i].End == sp.End {
+		return i
 	}
 	return -1
 }
@@ -393,10 +452,18 @@ func (s *shifter) definition(d *Definition) (*Definition, bool) {
 	if nd.NameSpan, ok = s.span(d.NameSpan); !ok {
 		return nil, false
 	}
+	inStmt := s.within(d.Stmt)
+	if len(inStmt) == 0 && nd.Stmt == d.Stmt {
+		// Nothing in it changed and nothing before it moved it: the
+		// definition itself, shared as a snapshot shares a file.
+		return d, true
+	}
+	if len(inStmt) == 0 && s.statements {
+		return nd, true
+	}
 	if d.Arg != nil {
 		s.reserve(d.Arg)
 	}
-	inStmt := s.within(d.Stmt)
 	if len(inStmt) == 0 {
 		// Nothing in it changed: the same tree, its spans moved.
 		if d.Arg != nil {
@@ -404,7 +471,7 @@ func (s *shifter) definition(d *Definition) (*Definition, bool) {
 				return nil, false
 			}
 		}
-		readTyped(nd)
+		s.typed(nd)
 		return nd, true
 	}
 	if d.NameSpan.End > d.NameSpan.Start {
@@ -426,12 +493,24 @@ func (s *shifter) definition(d *Definition) (*Definition, bool) {
 			return nil, false // outside the argument and the name: a builder's name, a type
 		}
 	}
-	readTyped(nd)
+	s.typed(nd)
 	return nd, true
+}
+
+// typed reads a derived definition's typed part from its field tree, as
+// a parse does; for a diff (statements) only a table's, the one part a
+// diff reads (its columns' names and was).
+func (s *shifter) typed(nd *Definition) {
+	if !s.statements || nd.Kind == KindTable {
+		readTyped(nd)
+	}
 }
 
 // value derives one node of a field tree and what it holds.
 func (s *shifter) value(v *Value) (*Value, bool) {
+	if s.unmoved(v.Span) {
+		return v, true
+	}
 	nv := s.newValue()
 	*nv = Value{Kind: v.Kind, Str: v.Str, Num: v.Num, Bool: v.Bool}
 	var ok bool
@@ -482,6 +561,9 @@ func (s *shifter) value(v *Value) (*Value, bool) {
 
 // prop derives one property of an object literal.
 func (s *shifter) prop(p *Prop) (*Prop, bool) {
+	if s.unmoved(p.Span) {
+		return p, true
+	}
 	np := &s.props[0]
 	s.props = s.props[1:]
 	*np = Prop{Key: p.Key, Shorthand: p.Shorthand}

@@ -68,10 +68,37 @@ func parsed(p string, src []byte) *definitions.File {
 func derivedMatches(t *testing.T, what string, old *definitions.File, src []byte, edits []definitions.TextEdit) bool {
 	t.Helper()
 	defs, ok := old.RenamedDefinitions(src, edits)
+	stmts, sok := old.RenamedStatements(src, edits)
+	if sok != ok {
+		t.Errorf("%s: %s: RenamedStatements derives %v, RenamedDefinitions %v", what, old.Path, sok, ok)
+	}
 	if !ok {
 		return false
 	}
 	f := parsed(old.Path, src)
+	// RenamedStatements: the parse's definitions, those that no edit lies
+	// in as their statements alone.
+	for i, d := range stmts {
+		if i >= len(f.Definitions) {
+			t.Errorf("%s: %s: RenamedStatements answers %d definitions, the parse %d", what, old.Path, len(stmts), len(f.Definitions))
+			break
+		}
+		want := f.Definitions[i]
+		switch {
+		case d == old.Definitions[i]:
+			// shared: unmoved
+		case !slices.ContainsFunc(edits, func(e definitions.TextEdit) bool { return e.Start < old.Definitions[i].Stmt.End && e.End > old.Definitions[i].Stmt.Start }):
+			want = &definitions.Definition{Name: want.Name, Kind: want.Kind, Builder: want.Builder, Path: want.Path, Stmt: want.Stmt, NameSpan: want.NameSpan}
+		default:
+			w := *want
+			w.Fn, w.Flow, w.Screen, w.Project, w.Engine = nil, nil, nil, nil, nil
+			want = &w
+		}
+		if !reflect.DeepEqual(d, want) {
+			t.Errorf("%s: %s: statement %d derived\n%s\nwant\n%s", what, old.Path, i, dump(d), dump(want))
+			break
+		}
+	}
 	for _, fd := range f.Findings {
 		if strings.HasPrefix(fd.Code, "T1") {
 			t.Errorf("%s: %s derived, but its new text has %s: %s", what, old.Path, fd.Code, fd.Message)

@@ -527,7 +527,8 @@ func reread(ctx context.Context, ix *definitions.Index, st *Stage, ig *ignores) 
 // and what the judgement reads of them as they will be (their
 // definitions and T1xxx findings). A file whose edits each replace a name
 // with a name (a rename's, mostly) is not read again: its definitions are
-// derived from the snapshot's (definitions.File.RenamedDefinitions), in a
+// derived from the snapshot's (definitions.File.RenamedStatements: those
+// no edit lies in as their statements, all the diff reads of them), in a
 // File that holds only its path, language, text and definitions. The
 // others (a test data file that moves, an edit that is no rename) are
 // taken from the planner's read-ahead where it read them, else read by
@@ -558,7 +559,7 @@ func readPlanned(ctx context.Context, ix *definitions.Index, st *Stage, ig *igno
 			for _, e := range f.edits {
 				textEdits = append(textEdits, definitions.TextEdit{Start: e.Start, End: e.End, Text: e.Text})
 			}
-			if defs, ok := of.RenamedDefinitions(f.data, textEdits); ok {
+			if defs, ok := of.RenamedStatements(f.data, textEdits); ok {
 				derived[i] = &definitions.File{Path: of.Path, Lang: of.Lang, Src: f.data, Definitions: defs}
 				continue
 			}
