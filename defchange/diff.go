@@ -31,8 +31,14 @@ type entry struct {
 // collect lists the definitions of files, in path and source order, keyed
 // by name (project and engine by their kind).
 func collect(files []*definitions.File) []entry {
-	var out []entry
-	seen := map[string]int{}
+	n := 0
+	for _, f := range files {
+		if f != nil {
+			n += len(f.Definitions)
+		}
+	}
+	out := make([]entry, 0, n)
+	seen := make(map[string]int, n)
 	for _, f := range files {
 		if f == nil {
 			continue
@@ -145,8 +151,15 @@ func pair(o, n entry, renames Renames) []DefChange {
 			renamed["columns."+c.old] = "columns." + c.new
 		}
 	}
-	a, b := flattenPair(o, n, renamed)
-	fields := diffFields(a, b, renamed)
+	var fields []Field
+	ok := false
+	if len(renamed) == 0 {
+		fields, ok = leafDiff(o, n)
+	}
+	if !ok {
+		a, b := flattenPair(o, n, renamed)
+		fields = diffFields(a, b, renamed)
+	}
 	var out []DefChange
 	main := DefChange{Definition: o.def.Name, Kind: KindOf(o.def.Kind), Action: Change, Fields: nonNil(fields)}
 	if o.def.Name != n.def.Name {

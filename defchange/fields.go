@@ -70,6 +70,139 @@ func flattenPair(o, n entry, renamed map[string]string) (*fieldSet, *fieldSet) {
 	return flattenSkipping(o.def, o.src, same), flattenSkipping(n.def, n.src, same)
 }
 
+// leafDiff is diffFields of the two versions of a definition flattened
+// (flatten, or flattenPair), for a pair whose field trees have one shape:
+// the same kinds, object keys (each once, in the same order), builder
+// calls and their arguments, so that both flatten to the same paths in
+// the same order. Its fields are then the leaves whose texts differ, in
+// that order, found by walking both trees at once without flattening
+// either, and without rendering a leaf that reads the same (sameValue).
+// A rename changes most definitions so: a name in their code (a run) or
+// in a string (ref('orders')). ok is false for any other pair, which
+// diffFields compares.
+func leafDiff(o, n entry) (fields []Field, ok bool) {
+	oa, na := o.def.Arg, n.def.Arg
+	if oa == nil || na == nil || oa.Kind != definitions.ValObject || na.Kind != definitions.ValObject {
+		return nil, false
+	}
+	d := &leafDiffer{asrc: o.src, bsrc: n.src}
+	if !d.walk(oa, na, "") {
+		return nil, false
+	}
+	return d.fields, true
+}
+
+// leafDiffer walks two field trees of one shape (leafDiff).
+type leafDiffer struct {
+	asrc, bsrc []byte
+	fields     []Field
+}
+
+// leaf adds the field at path where its texts differ.
+func (d *leafDiffer) leaf(path, old, nw string) {
+	if old != nw {
+		d.fields = append(d.fields, Field{Path: path, Old: old, New: nw})
+	}
+}
+
+// walk walks a and b at path as fieldSet.walk walks one tree; false
+// where their shapes differ, or where walk would give two fields one
+// path.
+func (d *leafDiffer) walk(a, b *definitions.Value, path string) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case definitions.ValObject:
+		if len(a.Props) != len(b.Props) || !plainKeys(a, b, nil) {
+			return false
+		}
+		for i, p := range a.Props {
+			q := b.Props[i]
+			if p.Shorthand != q.Shorthand || (p.Value == nil) != (q.Value == nil) {
+				return false
+			}
+			if sameProp(p, d.asrc, q, d.bsrc) {
+				continue // the same fields at the same paths
+			}
+			sub := join(path, p.Key)
+			if p.Shorthand || p.Value == nil {
+				d.leaf(sub, text(d.asrc, p.Span), text(d.bsrc, q.Span))
+				continue
+			}
+			if !d.walk(p.Value, q.Value, sub) {
+				return false
+			}
+		}
+	case definitions.ValCall:
+		if a.Str != b.Str || len(a.Items) != len(b.Items) {
+			return false
+		}
+		last := len(a.Items) - 1
+		for i, x := range a.Items {
+			y := b.Items[i]
+			if (x.Kind == definitions.ValObject && i == last) != (y.Kind == definitions.ValObject && i == last) {
+				return false
+			}
+			if x.Kind == definitions.ValObject && i == last { // the options
+				if len(x.Props) != len(y.Props) || !plainKeys(x, y, func(k string) bool { return callPath(a.Str, last, k) }) {
+					return false
+				}
+				for j, p := range x.Props {
+					q := y.Props[j]
+					if p.Shorthand != q.Shorthand || (p.Value == nil) != (q.Value == nil) {
+						return false
+					}
+					if p.Shorthand || p.Value == nil {
+						d.leaf(join(path, p.Key), text(d.asrc, p.Span), text(d.bsrc, q.Span))
+					} else if !sameValue(p.Value, d.asrc, q.Value, d.bsrc) {
+						d.leaf(join(path, p.Key), render(p.Value, d.asrc), render(q.Value, d.bsrc))
+					}
+				}
+				continue
+			}
+			if !sameValue(x, d.asrc, y, d.bsrc) {
+				d.leaf(join(path, argName(a.Str, i)), render(x, d.asrc), render(y, d.bsrc))
+			}
+		}
+	default:
+		if !sameValue(a, d.asrc, b, d.bsrc) {
+			d.leaf(path, render(a, d.asrc), render(b, d.bsrc))
+		}
+	}
+	return true
+}
+
+// plainKeys reports whether two objects have the same keys in the same
+// order, each once, none empty, none with a dot or sameField's start
+// (whose paths could meet another's), and none that taken says is a
+// call's own path.
+func plainKeys(a, b *definitions.Value, taken func(string) bool) bool {
+	for i, p := range a.Props {
+		k := p.Key
+		if k == "" || k != b.Props[i].Key || strings.Contains(k, ".") || strings.HasPrefix(k, sameField) ||
+			keyCount(a, k) != 1 || taken != nil && taken(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// callPath reports whether key is a path walk gives a builder call's own
+// fields: its type, or a positional argument's name (of the args before
+// the options at last).
+func callPath(callee string, last int, key string) bool {
+	if key == "type" {
+		return true
+	}
+	for i := range last {
+		if argName(callee, i) == key {
+			return true
+		}
+	}
+	return false
+}
+
 // sameProps adds to same the paths of the properties of two object
 // values (at path) that read the same, each key standing once in each;
 // within an entity folder (columns, input) it looks at each entity. A
@@ -88,7 +221,7 @@ func sameProps(a *definitions.Value, asrc []byte, b *definitions.Value, bsrc []b
 		moves, holdsMoved := false, false // sub is an entity renamed; sub holds one
 		for from, to := range renamed {
 			moves = moves || from == sub || to == sub
-			holdsMoved = holdsMoved || strings.HasPrefix(from, sub+".") || strings.HasPrefix(to, sub+".")
+			holdsMoved = holdsMoved || under(from, sub) || under(to, sub)
 		}
 		switch {
 		case moves:
@@ -100,6 +233,11 @@ func sameProps(a *definitions.Value, asrc []byte, b *definitions.Value, bsrc []b
 			sameProps(ap.Value, asrc, bp.Value, bsrc, ap.Key, renamed, same)
 		}
 	}
+}
+
+// under reports whether path p lies under the path sub (sub + "." + ...).
+func under(p, sub string) bool {
+	return len(p) > len(sub) && p[len(sub)] == '.' && strings.HasPrefix(p, sub)
 }
 
 // keyCount counts the properties of an object with the key.
@@ -128,7 +266,7 @@ func dotted(v *definitions.Value) bool {
 // read a property's shorthand text, or its value.
 func sameProp(a *definitions.Prop, asrc []byte, b *definitions.Prop, bsrc []byte) bool {
 	if a.Shorthand || a.Value == nil || b.Shorthand || b.Value == nil {
-		return a.Shorthand == b.Shorthand && (a.Value == nil) == (b.Value == nil) && text(asrc, a.Span) == text(bsrc, b.Span)
+		return a.Shorthand == b.Shorthand && (a.Value == nil) == (b.Value == nil) && sameText2(asrc, a.Span, bsrc, b.Span)
 	}
 	return sameValue(a.Value, asrc, b.Value, bsrc)
 }
@@ -169,7 +307,13 @@ func sameValue(a *definitions.Value, asrc []byte, b *definitions.Value, bsrc []b
 		}
 		return true
 	}
-	return text(asrc, a.Span) == text(bsrc, b.Span) // numbers as written, code, unreadable values
+	return sameText2(asrc, a.Span, bsrc, b.Span) // numbers as written, code, unreadable values
+}
+
+// sameText2 reports whether two spans hold the same text (text's), without
+// copying either.
+func sameText2(asrc []byte, a definitions.Span, bsrc []byte, b definitions.Span) bool {
+	return string(textBytes(asrc, a)) == string(textBytes(bsrc, b))
 }
 
 func (fs *fieldSet) add(path, s string) {
@@ -306,10 +450,15 @@ func quote(s string) string {
 
 // text is the source text of a span, or "" where the span does not fit.
 func text(src []byte, sp definitions.Span) string {
+	return string(textBytes(src, sp))
+}
+
+// textBytes is text's bytes, in src.
+func textBytes(src []byte, sp definitions.Span) []byte {
 	if sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End {
-		return ""
+		return nil
 	}
-	return string(src[sp.Start:sp.End])
+	return src[sp.Start:sp.End]
 }
 
 func join(path, key string) string {

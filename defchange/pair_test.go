@@ -101,4 +101,36 @@ func TestFlattenPairDiffsAsFlatten(t *testing.T) {
 	if pairs-skipped < pairs/4 {
 		t.Fatalf("%d of %d pairs had a property alike: the short way is not tried", pairs-skipped, pairs)
 	}
+	// leafDiff, where it answers, answers diffFields' fields: over each
+	// definition against the others of its name (its file's variants) and
+	// a few others of its kind.
+	leafs, tried := 0, 0
+	for _, list := range byKind {
+		byName := map[string][]entry{}
+		for _, e := range list {
+			byName[e.def.Name] = append(byName[e.def.Name], e)
+		}
+		for _, o := range list {
+			others := append([]entry(nil), byName[o.def.Name]...)
+			for range 3 {
+				others = append(others, list[rng.IntN(len(list))])
+			}
+			for _, n := range others {
+				tried++
+				got, ok := leafDiff(o, n)
+				if !ok {
+					continue
+				}
+				leafs++
+				want := diffFields(flatten(o.def, o.src), flatten(n.def, n.src), nil)
+				if len(got) != len(want) || len(got) > 0 && !reflect.DeepEqual(got, want) {
+					t.Fatalf("leafDiff of %s against %s:\n got %+v\nwant %+v", o.def.Name, n.def.Name, got, want)
+				}
+			}
+		}
+	}
+	t.Logf("leafDiff answered %d of %d pairs", leafs, tried)
+	if leafs < tried/8 {
+		t.Fatalf("leafDiff answered %d of %d pairs: the short way is not tried", leafs, tried)
+	}
 }
