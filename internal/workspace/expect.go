@@ -168,7 +168,7 @@ func (w *Workspace) PlanChange(ctx context.Context, ix *definitions.Index, s *ch
 			plan.Files = append(plan.Files, PlannedFile{Path: f.rel, Old: f.old, Text: f.data})
 		}
 	}
-	w.expectPlan(ctx, plan)
+	w.expectPlan(plan)
 	return plan, nil
 }
 
@@ -184,10 +184,12 @@ func oldOf(st *Stage, rel string) []byte {
 
 // expectPlan makes a plan wait for the editor's saves. It is judged
 // first here, as the first look after it would judge all its files, on
-// the history's state now: the looks after it judge only what they find
-// changed (claimExpected), so that a request after a large plan (the
-// hub table renamed) does not pay for the plan's files.
-func (w *Workspace) expectPlan(ctx context.Context, plan *Plan) {
+// the history's state as this process last read it (no query: where the
+// state moved on since, the next look judges what changed): the looks
+// after it judge only what they find changed (claimExpected), so that a
+// request after a large plan (the hub table renamed) does not pay for
+// the plan's files.
+func (w *Workspace) expectPlan(plan *Plan) {
 	e := &expectation{plan: plan, opts: w.opts, tool: w.tool, want: map[string]wanted{}, deadline: time.Now().Add(ExpectFor),
 		base: make(map[string]string, len(plan.Files))}
 	if e.tool == "" {
@@ -218,16 +220,20 @@ func (w *Workspace) expectPlan(ctx context.Context, plan *Plan) {
 			e.want[f.Path] = wanted{hash: history.Hash(f.Text), passing: map[string]bool{old: true}}
 		}
 	}
-	if hs, err := w.HistoryStore(ctx); err == nil {
-		if known, version, err := w.state.load(ctx, hs); err == nil && version > 0 {
-			for p, want := range e.want {
-				if want.hash != "" && known[p].Hash == want.hash {
-					delete(e.want, p) // the disk holds the planned text already
-				}
-			}
-			e.checked = version
+	// The state as this process last read it, without asking the history
+	// again: where it moved on since, the next look judges what changed
+	// (or, told of no change, the whole plan again).
+	w.state.withCached(func(known map[string]history.FileState, version int64) {
+		if version == 0 {
+			return // judged whole at the first look
 		}
-	}
+		for p, want := range e.want {
+			if want.hash != "" && known[p].Hash == want.hash {
+				delete(e.want, p) // the disk holds the planned text already
+			}
+		}
+		e.checked = version
+	})
 	w.expect.mu.Lock()
 	w.expect.add(e)
 	w.expect.mu.Unlock()

@@ -58,6 +58,19 @@ func (c *stateCache) forget() {
 	c.mu.Unlock()
 }
 
+// withCached runs f on the state as last read or recorded by this
+// process and its version (nil and 0: none), under the cache's lock,
+// without asking the history whether it moved on.
+func (c *stateCache) withCached(f func(files map[string]history.FileState, version int64)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil {
+		f(nil, 0)
+		return
+	}
+	f(c.files, c.version)
+}
+
 // changedSince answers the paths whose state changed from version from
 // to version to, where the cache can tell (ok): to is its version and
 // its log holds every change after from.
