@@ -11,6 +11,7 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/spelling"
 	"github.com/tent-tools/tent-tools/runner/runlog"
 	"github.com/tent-tools/tent-tools/runner/testdb"
 )
@@ -83,6 +84,13 @@ func (r *Runner) rows(ctx context.Context, a *app, table string, limit int) (*Ro
 	if t == nil {
 		if k := a.kinds[table]; k != "" {
 			return nil, diag.Errorf(diag.T9103, "%s is a %s, not a table", table, k)
+		}
+		names := make([]string, 0, len(a.tables))
+		for name := range a.tables {
+			names = append(names, name)
+		}
+		if near := spelling.Nearest(table, names); near != "" {
+			return nil, diag.Errorf(diag.T9103, "no table named %s; did you mean %s?", table, near).With("nearest", near)
 		}
 		return nil, diag.Errorf(diag.T9103, "no table named %s", table)
 	}
