@@ -35,9 +35,11 @@ type stateCache struct {
 	files   map[string]history.FileState
 	// log is the paths each change this process folded in changed, by
 	// the version it made, oldest first, consecutive, ending at version
-	// (at most maxStateLog): what a waiting plan judges again once the
-	// state moved on (changedSince).
-	log []stateStep
+	// (at most maxStateLog steps and maxStateLogPaths paths, logPaths
+	// between them): what a waiting plan judges again once the state
+	// moved on (changedSince).
+	log      []stateStep
+	logPaths int
 }
 
 // stateStep is one change of the state: the version it made and the
@@ -47,14 +49,18 @@ type stateStep struct {
 	paths   []string
 }
 
-// maxStateLog bounds stateCache.log: a plan that last looked more changes
-// ago judges all its paths again.
-const maxStateLog = 256
+// maxStateLog and maxStateLogPaths bound stateCache.log: a plan that
+// last looked more changes ago (or more paths: the commits of a few
+// renames of a hub) judges all its paths again.
+const (
+	maxStateLog      = 256
+	maxStateLogPaths = 1 << 14
+)
 
 // forget drops the cache: the next look reads the state again.
 func (c *stateCache) forget() {
 	c.mu.Lock()
-	c.files, c.version, c.log = nil, 0, nil
+	c.files, c.version, c.log, c.logPaths = nil, 0, nil, 0
 	c.mu.Unlock()
 }
 
@@ -103,9 +109,15 @@ func (c *stateCache) recorded(ctx context.Context, hs *history.Store, change his
 	defer c.mu.Unlock()
 	v, err := hs.Version(ctx)
 	if err != nil || c.files == nil || v != c.version+1 {
-		c.files, c.version, c.log = nil, 0, nil
+		c.files, c.version, c.log, c.logPaths = nil, 0, nil, 0
 		return
 	}
+	c.fold(v, change)
+}
+
+// fold applies the state change that made version v to the cache and
+// logs its paths (c.mu held).
+func (c *stateCache) fold(v int64, change history.StateChange) {
 	step := stateStep{version: v, paths: make([]string, 0, len(change.Put)+len(change.Delete))}
 	for _, f := range change.Put {
 		c.files[f.Path] = f
@@ -116,10 +128,18 @@ func (c *stateCache) recorded(ctx context.Context, hs *history.Store, change his
 		step.paths = append(step.paths, p)
 	}
 	c.version = v
-	if len(c.log) == maxStateLog {
-		c.log = slices.Delete(c.log, 0, 1)
-	}
 	c.log = append(c.log, step)
+	c.logPaths += len(step.paths)
+	drop := 0
+	for drop < len(c.log)-1 && (len(c.log)-drop > maxStateLog || c.logPaths > maxStateLogPaths) {
+		c.logPaths -= len(c.log[drop].paths)
+		drop++
+	}
+	if len(c.log) == drop+1 && c.logPaths > maxStateLogPaths {
+		c.log, c.logPaths = nil, 0 // one change larger than the bound: none kept
+	} else if drop > 0 {
+		c.log = slices.Delete(c.log, 0, drop)
+	}
 }
 
 // knownState returns the history's file state and its version (0: the
@@ -143,7 +163,7 @@ func (c *stateCache) load(ctx context.Context, hs *history.Store) (map[string]hi
 	if err != nil {
 		return nil, 0, err
 	}
-	c.files, c.version, c.log = files, v, nil
+	c.files, c.version, c.log, c.logPaths = files, v, nil, 0
 	return files, v, nil
 }
 

@@ -238,3 +238,83 @@ func TestPlanLeavesWhenTheHistoryHoldsItsTexts(t *testing.T) {
 		t.Fatalf("%d plans wait after the history learned their texts from a commit; want 0", n)
 	}
 }
+
+// TestStateChangedSince: the state cache tells the paths changed between
+// two versions while its log holds every change between them, and says
+// it cannot where a change fell out of the log (too many changes, too
+// many paths, one change larger than the bound) or the versions are
+// not its own.
+func TestStateChangedSince(t *testing.T) {
+	put := func(paths ...string) history.StateChange {
+		var c history.StateChange
+		for _, p := range paths {
+			c.Put = append(c.Put, history.FileState{Path: p})
+		}
+		return c
+	}
+	many := func(n int) history.StateChange {
+		var c history.StateChange
+		for i := range n {
+			c.Put = append(c.Put, history.FileState{Path: fmt.Sprintf("f%d.ts", i)})
+		}
+		return c
+	}
+	type ask struct {
+		from, to int64
+		want     []string // nil with ok false
+		ok       bool
+	}
+	tests := []struct {
+		name  string
+		steps []history.StateChange // versions 2, 3, ... after the start at 1
+		asks  []ask
+	}{
+		{"a few changes", []history.StateChange{put("a.ts"), put("b.ts", "c.ts"), {Delete: []string{"a.ts"}}}, []ask{
+			{1, 4, []string{"a.ts", "b.ts", "c.ts", "a.ts"}, true},
+			{2, 4, []string{"b.ts", "c.ts", "a.ts"}, true},
+			{4, 4, nil, true},
+			{0, 4, nil, false}, // never judged
+			{1, 3, nil, false}, // not the cache's version
+			{5, 4, nil, false},
+		}},
+		{"more changes than the log keeps", func() []history.StateChange {
+			var s []history.StateChange
+			for range maxStateLog + 1 {
+				s = append(s, put("a.ts"))
+			}
+			return s
+		}(), []ask{
+			{1, maxStateLog + 2, nil, false},
+			{2, maxStateLog + 2, func() []string {
+				var w []string
+				for range maxStateLog {
+					w = append(w, "a.ts")
+				}
+				return w
+			}(), true},
+		}},
+		{"more paths than the log keeps", []history.StateChange{many(maxStateLogPaths - 1), put("a.ts", "b.ts")}, []ask{
+			{1, 3, nil, false},
+			{2, 3, []string{"a.ts", "b.ts"}, true},
+		}},
+		{"one change larger than the bound", []history.StateChange{put("a.ts"), many(maxStateLogPaths + 1), put("b.ts")}, []ask{
+			{1, 4, nil, false},
+			{2, 4, nil, false},
+			{3, 4, []string{"b.ts"}, true},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &stateCache{files: map[string]history.FileState{}, version: 1}
+			for i, s := range tt.steps {
+				c.fold(int64(i+2), s)
+			}
+			for _, a := range tt.asks {
+				got, ok := c.changedSince(a.from, a.to)
+				if ok != a.ok || !reflect.DeepEqual(got, a.want) {
+					t.Errorf("changedSince(%d, %d) = %v %v; want %v %v", a.from, a.to, got, ok, a.want, a.ok)
+				}
+			}
+		})
+	}
+}
