@@ -90,7 +90,15 @@ func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, e
 	if in.Path != "" {
 		what += " " + in.Path
 	}
-	return Answer{}, diag.Errorf(diag.T9103, "no point changed %s (history lists the points)", what).With("name", in.Name)
+	// A name the project does not know now (and no point ever changed)
+	// is most often a typo: say what there is instead, as rename does.
+	msg := "no point changed " + what + " (history lists the points)"
+	if ix, err := w.Index(ctx); err == nil {
+		if _, _, te := ix.Lookup(in.Name); te != nil {
+			msg += "; " + te.Message
+		}
+	}
+	return Answer{}, diag.Errorf(diag.T9103, "%s", msg).With("name", in.Name)
 }
 
 // changedByAnswer answers the point p's change c of what was asked: its

@@ -154,8 +154,18 @@ func TestChangedByAndCompare(t *testing.T) {
 			t.Errorf("changedBy %s: point %d by %s turn %v; want %d by %s turn %d", tt.input, a.Point, a.Who, a.Turn, tt.point, tt.who, tt.turn)
 		}
 	}
-	_, err := call(base, "changedBy", `{"name": "users", "path": "columns.email"}`)
-	wantCode(t, err, diag.T9103)
+	// Nothing found: for a name the project has, that alone; for a likely
+	// typo, what there is instead.
+	for _, tt := range []struct{ input, message string }{
+		{`{"name": "users", "path": "columns.email"}`, "no point changed users columns.email (history lists the points)"},
+		{`{"name": "userz"}`, "no point changed userz (history lists the points); no definition is named `userz`; did you mean `users`?"},
+		{`{"name": "users.emial"}`, "no point changed users.emial (history lists the points); table `users` has no column `emial`; did you mean `users.email`?"},
+	} {
+		_, err := call(base, "changedBy", tt.input)
+		if te := wantCode(t, err, diag.T9103); !strings.HasPrefix(te.Message, tt.message) {
+			t.Errorf("changedBy %s: %q; want it to start %q", tt.input, te.Message, tt.message)
+		}
+	}
 
 	// compare over a range: points 2 and 3 (after 1, up to 3).
 	c := mustCall(t, base, "compare", `{"from": 1, "to": 3}`).Data.(CompareAnswer)
@@ -178,7 +188,7 @@ func TestChangedByAndCompare(t *testing.T) {
 	if c.From != 0 || c.To != 5 {
 		t.Errorf("compare answers from %d to %d", c.From, c.To)
 	}
-	_, err = call(base, "compare", `{"from": 9}`)
+	_, err := call(base, "compare", `{"from": 9}`)
 	wantCode(t, err, diag.T9109)
 	_, err = call(base, "compare", `{"from": 3, "to": 2}`)
 	wantCode(t, err, diag.T9102)
