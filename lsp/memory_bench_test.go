@@ -61,10 +61,10 @@ func BenchmarkSessionMemory(b *testing.B) {
 	// environment: none).
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	servergc.Watch(ctx)
+	gc := servergc.Watch(ctx)
 	for range b.N {
 		t0 := time.Now()
-		c := startInProcess(b, dir)
+		c := startInProcessWith(b, dir, Options{Indexed: gc.Hold})
 		c.initialize(map[string]any{}, map[string]any{"diagnosticDelay": 0})
 		texts := map[string]string{}
 		versions := map[string]int{}

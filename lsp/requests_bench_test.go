@@ -31,6 +31,14 @@ type pipeConn struct {
 // startInProcess serves one session on dir in this process.
 func startInProcess(b *testing.B, dir string) *client {
 	b.Helper()
+	return startInProcessWith(b, dir, Options{})
+}
+
+// startInProcessWith is startInProcess with the server's options (the
+// bench's caller set).
+func startInProcessWith(b *testing.B, dir string, opts Options) *client {
+	b.Helper()
+	opts.DefaultCaller = func(string) string { return "bench" }
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
 	c := &client{t: b, dir: dir, in: fromClient, done: make(chan struct{}), pending: map[string]chan message{}, changed: make(chan struct{}, 1)}
@@ -38,7 +46,7 @@ func startInProcess(b *testing.B, dir string) *client {
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		Serve(ctx, pipeConn{toServer, fromServer}, Options{DefaultCaller: func(string) string { return "bench" }})
+		Serve(ctx, pipeConn{toServer, fromServer}, opts)
 		fromServer.Close()
 	}()
 	go c.read(bufio.NewReader(toClient))

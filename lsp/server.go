@@ -58,6 +58,10 @@ type Options struct {
 	// UnconfinedShell lets shell run unconfined where no sandbox can be
 	// had (lsp --unconfined-shell; tools.Options.UnconfinedShell).
 	UnconfinedShell bool
+	// Indexed, where set, is called once a session's index is first built,
+	// before its first check (the CLI holds the process's heap from then
+	// on: internal/servergc).
+	Indexed func()
 }
 
 // DefaultMaxDocuments is the bound of a listening session's open
@@ -629,6 +633,9 @@ func (s *server) initialized(ctx context.Context) error {
 		// changes of it.
 		if err := ws.Refresh(ctx); err != nil {
 			return err
+		}
+		if s.opts.Indexed != nil {
+			s.opts.Indexed()
 		}
 		return s.publish(ctx, "")
 	})

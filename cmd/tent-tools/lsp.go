@@ -101,12 +101,14 @@ func runLSP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if lo.Addr == "" && listenOnly {
 		return bad("--token-file, --root, --origin, --max-connections, --max-documents and --public are for --listen; on stdio the editor that starts the server is its only client")
 	}
+	var gc *servergc.Collector
 	if tuneGC {
-		// A long-lived server gives its free memory back once idle
+		// A long-lived server holds its heap near what it keeps live once
+		// its index is built, and gives its free memory back once idle
 		// (docs/pages/performance.md, "A long-lived server's memory").
-		servergc.Watch(ctx)
+		gc = servergc.Watch(ctx)
 	}
-	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller, UnconfinedShell: v.unconfinedShell}
+	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller, UnconfinedShell: v.unconfinedShell, Indexed: gc.Hold}
 	if lo.Addr != "" || v.caller != "" || v.policyFile != "" || v.yes {
 		// The operator's command line binds the sessions: a client
 		// narrows the policy, never widens it (docs/pages/lsp.md).

@@ -1,33 +1,41 @@
-// Package servergc returns a long-lived server's free memory to the
-// system once the server has been idle for a while (`tent-tools lsp`;
-// docs/pages/performance.md, "A long-lived server's memory").
+// Package servergc keeps a long-lived server's memory near what it holds
+// live (`tent-tools lsp`; docs/pages/performance.md, "A long-lived
+// server's memory").
 //
 // Go's collector (GOGC=100) lets the heap grow to twice what the last
 // collection found live before it collects again, and its scavenger keeps
-// about a tenth more than that resident: a server that holds a 330 MB
-// index shows 650 MB after a few requests that made garbage, and keeps
-// showing it while the editor is idle. A tighter collector costs the
-// requests: on 5,000 tables a soft memory limit a quarter over the live
-// heap halved what the process kept after a session's renames, but each
-// collection marks the whole index (about 300 ms of CPU), and a planned
-// rename of the hub table took twice its CPU time. So the requests run
-// under Go's default, and once none has allocated for IdleAfter the
-// watcher collects and gives the free pages back (debug.FreeOSMemory),
-// where the process holds more than the live heap by at least the margin.
+// about a tenth more than that resident: a server that holds a 300 MB
+// index shows anything from 300 to 650 MB, by where in its cycle the
+// collector is. Two rules hold it nearer:
+//
+//   - Once the server's index is built (Collector.Hold), the heap is held
+//     to what the last collection found live plus a margin (a quarter of
+//     the live heap, at least MinMargin), by a soft memory limit
+//     (debug.SetMemoryLimit) set again after each collection. The open's
+//     build runs under Go's default: its live heap grows from nothing,
+//     and a limit over it would collect every margin's worth of the
+//     build's garbage. Each collection marks the whole index, so the
+//     requests' garbage is what the limit costs.
+//   - Once no request has allocated for IdleAfter, the watcher collects
+//     and gives the free pages back (debug.FreeOSMemory), where the
+//     process holds more than the live heap by at least the margin.
 package servergc
 
 import (
 	"context"
+	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"time"
 )
 
 // The watcher's rules: it looks every tick; the process is idle when it
 // allocated under idleBytes between each look for IdleAfter; it collects
 // where the heap holds more than its live objects by at least the margin:
-// a quarter of the live heap, and at least MinMargin.
+// a quarter of the live heap, and at least MinMargin (Hold's margin too).
 const (
 	IdleAfter      = 5 * time.Second
 	MinMargin      = 64 << 20
@@ -36,18 +44,118 @@ const (
 	marginFraction = 4
 )
 
+// Collector is the collector of one long-lived server process: the idle
+// watcher Watch starts, and the limit Hold sets. A nil Collector (GOGC or
+// GOMEMLIMIT in the environment) does nothing.
+type Collector struct {
+	ctx  context.Context
+	once sync.Once
+	// mu orders the limit's settings: none after the one that lifts it.
+	mu     sync.Mutex
+	lifted bool
+}
+
 // Watch starts the watcher of a long-lived server's memory; it ends with
-// ctx. GOGC or GOMEMLIMIT in the environment leave the collector as they
-// set it: Watch does nothing.
-func Watch(ctx context.Context) {
+// ctx, and so does the limit of Hold. GOGC or GOMEMLIMIT in the
+// environment leave the collector as they set it: Watch does nothing and
+// answers nil.
+func Watch(ctx context.Context) *Collector {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
+		return nil
 	}
 	t := time.NewTicker(tick)
 	go func() {
 		defer t.Stop()
 		watch(ctx, t.C, read, debug.FreeOSMemory)
 	}()
+	return &Collector{ctx: ctx}
+}
+
+// Hold holds the heap, from now until Watch's context ends, to what the
+// last collection found live plus the margin: a soft memory limit over
+// the runtime's own memory (its metadata, stacks, the heap's unused
+// slots) as it stood then, set again after each collection. The server
+// calls it once its index is built, so that the open's garbage is
+// collected and given back, and each request's after it within the
+// margin. Calls after the first do nothing.
+func (c *Collector) Hold() {
+	if c == nil {
+		return
+	}
+	c.once.Do(func() {
+		if !c.set() {
+			return
+		}
+		c.rearm()
+		go func() {
+			<-c.ctx.Done()
+			c.mu.Lock()
+			c.lifted = true
+			debug.SetMemoryLimit(math.MaxInt64)
+			c.mu.Unlock()
+		}()
+	})
+}
+
+// set sets the limit, unless Watch's context has ended; it reports
+// whether it did.
+func (c *Collector) set() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lifted || c.ctx.Err() != nil {
+		return false
+	}
+	setLimit()
+	return true
+}
+
+// sentinel is an object that nothing keeps: its finalizer runs after the
+// first collection that finds it so. It holds a pointer so that it is not
+// allocated with others (a finalizer of a tiny allocation may never run).
+type sentinel struct{ _ *byte }
+
+// rearm sets the limit again after the next collection, and so on, until
+// Watch's context ends.
+func (c *Collector) rearm() {
+	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+		if c.set() {
+			c.rearm()
+		}
+	})
+}
+
+// limit is the soft memory limit for the runtime's memory as metrics
+// tell it: held (the runtime's memory, released pages left out) less the
+// heap's free pages and its objects (live, or dead and not yet swept) is
+// the runtime's own; to it the live heap and the margin.
+func limit(held, free, objects, live uint64) int64 {
+	own := held - min(held, free+objects)
+	return int64(min(own+live+margin(live), math.MaxInt64))
+}
+
+// margin is how much more than the live heap the heap may hold: a
+// quarter of it, and at least MinMargin.
+func margin(live uint64) uint64 {
+	return max(uint64(MinMargin), live/marginFraction)
+}
+
+// setLimit sets the limit from the runtime's metrics now.
+func setLimit() {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/gc/heap/live:bytes"},
+	}
+	metrics.Read(s)
+	for _, x := range s {
+		if x.Value.Kind() != metrics.KindUint64 {
+			return // a runtime without these metrics: Go's default
+		}
+	}
+	v := func(i int) uint64 { return s[i].Value.Uint64() }
+	debug.SetMemoryLimit(limit(v(0)-min(v(0), v(1)), v(2), v(3), v(4)))
 }
 
 // memory is what the watcher reads of the runtime at each look.
@@ -86,7 +194,7 @@ func (m memory) spare() uint64 {
 // worth reports whether a collection when idle is worth its CPU: the spare
 // memory is at least the margin.
 func (m memory) worth() bool {
-	return m.spare() >= max(uint64(MinMargin), m.live/marginFraction)
+	return m.spare() >= margin(m.live)
 }
 
 // watch looks at each tick and calls collect once the process has been

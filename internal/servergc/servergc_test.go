@@ -2,6 +2,10 @@ package servergc
 
 import (
 	"context"
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -89,5 +93,69 @@ func TestWatchCollectsWhenIdle(t *testing.T) {
 				t.Errorf("%d collections, want %d", collected, tt.want)
 			}
 		})
+	}
+}
+
+func TestLimit(t *testing.T) {
+	tests := []struct {
+		name                      string
+		held, free, objects, live uint64
+		want                      uint64
+	}{
+		{"a small heap: the floor margin", 100 * mb, 10 * mb, 80 * mb, 60 * mb, 10*mb + 60*mb + MinMargin},
+		{"a large heap: a quarter of it", 700 * mb, 150 * mb, 500 * mb, 300 * mb, 50*mb + 300*mb + 75*mb},
+		{"objects not swept yet count as the runtime's own", 700 * mb, 0, 700 * mb, 300 * mb, 300*mb + 75*mb},
+		{"metrics that disagree", 10 * mb, 20 * mb, 30 * mb, 300 * mb, 300*mb + 75*mb},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := limit(tt.held, tt.free, tt.objects, tt.live); got != int64(tt.want) {
+				t.Errorf("limit = %d MB, want %d MB", got/mb, tt.want/mb)
+			}
+		})
+	}
+}
+
+// TestHold: Hold sets a soft memory limit over the live heap, once, set
+// again after a collection, and lifted when Watch's context ends; a nil
+// Collector (GOGC or GOMEMLIMIT set) does nothing.
+func TestHold(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: the collector is the environment's")
+	}
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	var none *Collector
+	none.Hold()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Fatalf("a nil Collector set a limit of %d MB", got/mb)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := Watch(ctx)
+	c.Hold()
+	first := debug.SetMemoryLimit(-1)
+	if first == math.MaxInt64 || first < MinMargin {
+		t.Fatalf("Hold set a limit of %d", first)
+	}
+	// Twice as much live: the limit after the next collection is higher.
+	keep := make([][]byte, 0, 64)
+	for range 64 {
+		keep = append(keep, make([]byte, 1<<20))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for debug.SetMemoryLimit(-1) < first+32*mb {
+		if time.Now().After(deadline) {
+			t.Fatalf("the limit stayed at %d MB after collections with 64 MB more live", debug.SetMemoryLimit(-1)/mb)
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	runtime.KeepAlive(keep)
+	c.Hold() // again: nothing
+	cancel()
+	for debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		if time.Now().After(deadline) {
+			t.Fatal("the limit stayed after Watch's context ended")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
