@@ -133,6 +133,39 @@ func TestRemoteChangedSince(t *testing.T) {
 	}
 }
 
+// TestRemoteShot: shot on 127.0.0.1:PATH writes the picture (or the page)
+// here, from the far side's answer, as it does for a local project.
+func TestRemoteShot(t *testing.T) {
+	hosts, _ := sshHosts(t)
+	twin, far := shop(t), shop(t)
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"shot", "/products/p1", "--html"},
+		{"shot", "/products/p1", "--size", "phone"},
+	} {
+		here, there := filepath.Join(out, "here"), filepath.Join(out, "there")
+		want := tentTools(t, twin, "", append(args, "-o", here)...)
+		got := tentTools(t, t.TempDir(), "", append([]string{"--hosts", hosts, "-C", "127.0.0.1:" + far}, append(args, "-o", there)...)...)
+		if want.exit != 0 || got.exit != 0 {
+			t.Fatalf("%v: exit %d here (%s), %d over ssh (%s)", args, want.exit, want.stderr, got.exit, got.stderr)
+		}
+		if w, g := strings.ReplaceAll(want.stdout, here, "FILE"), strings.ReplaceAll(got.stdout, there, "FILE"); w != g {
+			t.Errorf("%v over ssh said %q; locally %q", args, g, w)
+		}
+		a, errA := os.ReadFile(here)
+		b, errB := os.ReadFile(there)
+		if errA != nil || errB != nil || len(b) == 0 {
+			t.Fatalf("%v: %v, %v", args, errA, errB)
+		}
+		if args[2] == "--html" && string(a) != string(b) {
+			t.Errorf("%v: the page over ssh differs from the local one", args)
+		}
+		if args[2] != "--html" && !strings.HasPrefix(string(b), "\x89PNG") {
+			t.Errorf("%v: the file over ssh is no PNG (%d bytes)", args, len(b))
+		}
+	}
+}
+
 // snapshotFiles is the project files of dir, each with its text, in order.
 func snapshotFiles(t *testing.T, dir string) string {
 	t.Helper()

@@ -41,14 +41,21 @@ func init() {
 				if inside(e.dir, file) {
 					fmt.Fprintf(e.stderr, "shot: %s is in the project: the next tool records it as a change made outside the tools (write pictures elsewhere, or leave -o out)\n", file)
 				}
+				// The data is the tool's, or its JSON from a project on
+				// another machine (answerData reads either).
 				var data []byte
-				switch d := ans.Data.(type) {
-				case tools.ShotPicture:
-					data = d.PNG
-				case tools.ShotPage:
-					data = []byte(d.HTML)
-				default:
-					return tools.Answer{}, fmt.Errorf("shot: an answer of %T", ans.Data)
+				if *html {
+					page, err := answerData[tools.ShotPage](ans)
+					if err != nil {
+						return tools.Answer{}, fmt.Errorf("shot: %w", err)
+					}
+					data = []byte(page.HTML)
+				} else {
+					pic, err := answerData[tools.ShotPicture](ans)
+					if err != nil {
+						return tools.Answer{}, fmt.Errorf("shot: %w", err)
+					}
+					data = pic.PNG
 				}
 				if err := os.WriteFile(file, data, 0o644); err != nil {
 					return tools.Answer{}, fmt.Errorf("shot: write %s: %w", file, err)
