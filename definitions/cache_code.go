@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"bytes"
 	"context"
 	"runtime"
 	"sync"
@@ -109,11 +110,87 @@ func (j *codeJoin) readCode() {
 	j.codeOnce.Do(func() { readCodeOf(j.files) })
 }
 
-// readCode reads the IdentRefs and words of every file of the snapshot
-// that was built without them, before a lookup that reads them of many.
-func (ci *codeIndex) readCode() {
-	ci.base.readCode()
-	if ci.overlay != nil {
-		ci.overlay.readCode()
+// maxLazyLookups is how many lookups of a word a join answers from the
+// texts of its files not read yet before it reads them all: a rename or
+// a language server's references asks for one name, a map for every
+// definition's.
+const maxLazyLookups = 16
+
+// lazyWords is what a join knows of the words of its files where some
+// were built without them (Options.Lazy) and not read yet: those files,
+// and the files of each word among the others.
+type lazyWords struct {
+	once    sync.Once
+	unread  []*File // by path
+	read    map[string][]*File
+	lookups atomic.Int32
+}
+
+// filesOfWord returns the files of j whose code holds word, by path, as
+// j.words()[word] does. Where some files were built without their words
+// and not read since, the first lookups (maxLazyLookups) read only those
+// whose text holds word (every word of a file is a part of its text),
+// in parallel; later ones read them all at once (words).
+func (j *codeJoin) filesOfWord(word string) []*File {
+	if j.wordsDone.Load() {
+		return j.words()[word]
 	}
+	l := &j.lazyWords
+	l.once.Do(func() {
+		unread := 0
+		for _, f := range j.files {
+			if f.lazy != nil && !f.lazy.done.Load() {
+				unread++
+			}
+		}
+		if unread == 0 {
+			return
+		}
+		l.read = map[string][]*File{}
+		for _, f := range j.files {
+			if f.lazy != nil && !f.lazy.done.Load() {
+				l.unread = append(l.unread, f)
+			} else {
+				f.eachWord(func(w string) { l.read[w] = append(l.read[w], f) })
+			}
+		}
+	})
+	if len(l.unread) == 0 || l.lookups.Add(1) > maxLazyLookups {
+		return j.words()[word]
+	}
+	b := []byte(word)
+	var hits []*File
+	for _, f := range l.unread {
+		if bytes.Contains(f.Src, b) {
+			hits = append(hits, f)
+		}
+	}
+	readCodeOf(hits)
+	found := hits[:0]
+	for _, f := range hits {
+		if len(f.Words()[word]) > 0 {
+			found = append(found, f)
+		}
+	}
+	return mergeFiles(l.read[word], found)
+}
+
+// mergeFiles merges two lists of files sorted by path, with no file in
+// both.
+func mergeFiles(a, b []*File) []*File {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]*File, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].Path < b[0].Path {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }

@@ -58,8 +58,9 @@ func lazyProjects(t *testing.T) map[string]map[string][]byte {
 // and findings; its cache record marks them not read, and the index a
 // later process loads from it answers every definition's and column's
 // places, code sites and references as the full build does, reading
-// them from the texts; a save after that writes the very bytes the full
-// build's save writes.
+// them from the texts (a lookup of one name only those whose text holds
+// it); a save after all are read writes the very bytes the full build's
+// save writes.
 func TestLazyAnswersAsFull(t *testing.T) {
 	ctx := context.Background()
 	for name, files := range lazyProjects(t) {
@@ -87,6 +88,28 @@ func TestLazyAnswersAsFull(t *testing.T) {
 			if again := saved(t, loaded, stamps); !bytes.Equal(again, data) {
 				t.Errorf("the loaded lazy index saves other bytes")
 			}
+			// A lookup of one name reads the files whose text holds it.
+			if name == "generated" {
+				var table string
+				for _, d := range full.Definitions() {
+					if d.Table != nil {
+						table = d.Name // the last, an ordinary one
+					}
+				}
+				if len(loaded.Places(table)) < 2 || len(full.CodeSites(table)) == 0 {
+					t.Fatalf("%s: too few places to tell", table)
+				}
+				loaded.CodeSites(table)
+				unread := 0
+				for _, f := range loaded.Files() {
+					if f.lazy != nil && !f.lazy.done.Load() {
+						unread++
+					}
+				}
+				if unread < len(loaded.Files())/2 {
+					t.Errorf("the lookups of %s read all but %d of %d files", table, unread, len(loaded.Files()))
+				}
+			}
 			for _, d := range full.Definitions() {
 				targets := []string{d.Name}
 				if d.Table != nil {
@@ -108,6 +131,9 @@ func TestLazyAnswersAsFull(t *testing.T) {
 			}
 			if len(full.Definitions()) > 0 && !loaded.Completes() {
 				t.Error("the lookups read no file's IdentRefs")
+			}
+			for _, f := range loaded.Files() {
+				f.IdentRefs() // the files no lookup read
 			}
 			if got := saved(t, loaded, stamps); !bytes.Equal(got, want) {
 				t.Errorf("the loaded lazy index, read, saves other bytes than the full build (%d, want %d)", len(got), len(want))

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // This file holds the lookups over all files: definitions by name (for
@@ -215,9 +216,13 @@ type codeJoin struct {
 	// codeOnce reads the IdentRefs and words of the files built
 	// without them (readCode).
 	codeOnce sync.Once
-	// wordFiles maps a word to the files whose code holds it (words).
+	// wordFiles maps a word to the files whose code holds it (words),
+	// made once (wordsDone); before, a join with files not read yet
+	// answers a word from their texts (lazyWords, filesOfWord).
 	wordsOnce sync.Once
+	wordsDone atomic.Bool
 	wordFiles map[string][]*File
+	lazyWords lazyWords
 	// testdata maps a table name to its test data files.
 	testdata map[string][]*File
 }
@@ -334,6 +339,7 @@ func (j *codeJoin) words() map[string][]*File {
 				j.wordFiles[w] = append(j.wordFiles[w], f)
 			})
 		}
+		j.wordsDone.Store(true)
 	})
 	return j.wordFiles
 }
@@ -410,9 +416,9 @@ func (ci *codeIndex) declared(name string) []Place {
 // wordFiles returns the files whose code holds word, by path.
 func (ci *codeIndex) wordFiles(word string) []*File {
 	if ci.overlay == nil {
-		return ci.base.words()[word]
+		return ci.base.filesOfWord(word)
 	}
-	return mergeByPath(ci.base.words()[word], ci.overlay.words()[word], ci.changed, (*File).path)
+	return mergeByPath(ci.base.filesOfWord(word), ci.overlay.filesOfWord(word), ci.changed, (*File).path)
 }
 
 // testdata returns the first test data file of table name, by path, or

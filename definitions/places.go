@@ -13,9 +13,7 @@ func (ix *Index) Places(target string) []Place {
 	if err != nil {
 		return nil
 	}
-	ci := ix.code()
-	ci.readCode()
-	return ci.places(target, d, c)
+	return ix.code().places(target, d, c)
 }
 
 // CodeSites returns the places inside code that may name target but
@@ -28,9 +26,7 @@ func (ix *Index) CodeSites(target string) []CodeSite {
 	if err != nil {
 		return nil
 	}
-	ci := ix.code()
-	ci.readCode()
-	return ci.codeSites(target, d, c)
+	return ix.code().codeSites(target, d, c)
 }
 
 // References counts what names the definition called name besides its
@@ -45,7 +41,6 @@ func (ix *Index) References(name string) int {
 		return 0
 	}
 	ci := ix.code()
-	ci.readCode()
 	places := ci.definitionPlaces(name, d)
 	sortPlaces(places) // drops a place found twice
 	n := 0
@@ -195,7 +190,9 @@ func (ci *codeIndex) linkPlaces(path, name, target string, out *[]Place) {
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		for _, l := range ci.importers(p) {
+		links := ci.importers(p)
+		readCodeOf(linkFiles(links)) // their IdentRefs, in parallel
+		for _, l := range links {
 			im := l.file.Imports[l.index]
 			switch {
 			case im.Imported == name:
@@ -413,4 +410,13 @@ func siteMark(d *Definition, c *Column, w Word) (Mark, bool) {
 		return Likely, true
 	}
 	return Maybe, true
+}
+
+// linkFiles are the files of links.
+func linkFiles(links []moduleLink) []*File {
+	out := make([]*File, len(links))
+	for i, l := range links {
+		out[i] = l.file
+	}
+	return out
 }
