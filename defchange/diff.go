@@ -206,15 +206,17 @@ func columnPairs(o, n entry, renames Renames) []colPair {
 		return nil
 	}
 	oldCols, newCols := o.def.Table.Columns, n.def.Table.Columns
-	newIdx := map[string]int{}
-	for j, c := range newCols {
-		newIdx[c.Schema.Name] = j
-	}
-	used := map[int]bool{}
-	match := map[int]int{}
+	// By name: the last new column of the name (a table has a few dozen
+	// columns at most, so a scan, not a map).
+	used := make([]bool, len(newCols))
+	match := make([]int, len(oldCols)) // old -> new, -1: none
 	for i, c := range oldCols {
-		if j, ok := newIdx[c.Schema.Name]; ok {
-			match[i], used[j] = j, true
+		match[i] = -1
+		for j := len(newCols) - 1; j >= 0; j-- {
+			if newCols[j].Schema.Name == c.Schema.Name {
+				match[i], used[j] = j, true
+				break
+			}
 		}
 	}
 	for j, c := range newCols {
@@ -222,7 +224,7 @@ func columnPairs(o, n entry, renames Renames) []colPair {
 			continue
 		}
 		for i, oc := range oldCols {
-			if _, ok := match[i]; ok {
+			if match[i] >= 0 {
 				continue
 			}
 			hinted := renames[o.def.Name+"."+oc.Schema.Name] == n.def.Name+"."+c.Schema.Name
@@ -232,11 +234,11 @@ func columnPairs(o, n entry, renames Renames) []colPair {
 			}
 		}
 	}
-	var out []colPair
+	out := make([]colPair, 0, len(oldCols))
 	for i, c := range oldCols {
-		j, ok := match[i]
+		j := match[i]
 		switch {
-		case !ok:
+		case j < 0:
 			out = append(out, colPair{old: c.Schema.Name, action: Remove})
 		case newCols[j].Schema.Name != c.Schema.Name:
 			out = append(out, colPair{old: c.Schema.Name, new: newCols[j].Schema.Name, action: Rename})
