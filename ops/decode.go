@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/spelling"
 )
 
 // Op is one operation as given: its kind and its fields, read strictly
@@ -69,7 +70,7 @@ func Decode(raw []json.RawMessage) ([]Op, error) {
 		}
 		spec, ok := fieldsOf[kind]
 		if !ok {
-			return nil, withOp(badField(o.at, "op", "%q is no operation; the operations are %s", kind, strings.Join(Kinds(), ", ")), i)
+			return nil, withOp(nearest(badField(o.at, "op", "%q is no operation; the operations are %s", kind, strings.Join(Kinds(), ", ")), kind, Kinds()), i)
 		}
 		if err := o.only(append([]string{"op"}, spec.required...), spec.optional); err != nil {
 			return nil, withOp(err, i)
@@ -85,6 +86,18 @@ func withOp(err error, i int) error {
 		return te.With("op", i)
 	}
 	return err
+}
+
+// nearest adds to err the candidate that name is a likely typo of
+// (internal/spelling's rule), in its message and as data nearest, and
+// answers it; err is as it was where none is near.
+func nearest(err *diag.ToolError, name string, candidates []string) *diag.ToolError {
+	near := spelling.Nearest(name, candidates)
+	if near == "" || near == name {
+		return err
+	}
+	err.Message += "; did you mean " + near + "?"
+	return err.With("nearest", near)
 }
 
 // object is a JSON object read in its order, each value kept as written.

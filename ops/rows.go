@@ -46,7 +46,7 @@ func (st *state) checkValue(d *definitions.Definition, at, key string, raw json.
 	field := at + "." + key
 	c := d.Table.Column(key)
 	if c == nil {
-		return diag.Errorf(diag.T2602, "table %s has no column %s", d.Name, key).With("field", field)
+		return nearest(diag.Errorf(diag.T2602, "table %s has no column %s", d.Name, key).With("field", field), key, columnNames(d, ""))
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {

@@ -24,7 +24,37 @@ func (st *state) table(name string) (*definitions.Definition, error) {
 	if d := st.index().Definition(name); d != nil {
 		return nil, diag.Errorf(diag.T9103, "%s is a %s, not a table", name, d.Kind).With("name", name)
 	}
-	return nil, diag.Errorf(diag.T9103, "no table %s", name).With("name", name)
+	return nil, nearest(diag.Errorf(diag.T9103, "no table %s", name).With("name", name), name, st.tableNames())
+}
+
+// tableNames are the names of the tables now, for a likely typo's hint.
+func (st *state) tableNames() []string {
+	var names []string
+	for _, d := range st.index().Definitions() {
+		if d.Kind == definitions.KindTable {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+// columnNames are the names of a table's columns after prefix ("" or
+// "orders."), for a likely typo's hint.
+func columnNames(d *definitions.Definition, prefix string) []string {
+	names := make([]string, 0, len(d.Table.Columns))
+	for _, c := range d.Table.Columns {
+		names = append(names, prefix+c.Schema.Name)
+	}
+	return names
+}
+
+// typeNames are the column types, for a likely typo's hint.
+func typeNames() []string {
+	names := make([]string, len(schema.Types))
+	for i, t := range schema.Types {
+		names[i] = string(t)
+	}
+	return names
 }
 
 // column is the table's column named by full ("orders.buyer").
@@ -42,7 +72,7 @@ func (st *state) column(full string) (*definitions.Definition, *definitions.Colu
 	}
 	c := d.Table.Column(cname)
 	if c == nil {
-		return nil, nil, diag.Errorf(diag.T9103, "no column %s", full).With("column", full)
+		return nil, nil, nearest(diag.Errorf(diag.T9103, "no column %s", full).With("column", full), full, columnNames(d, tname+"."))
 	}
 	return d, c, nil
 }
@@ -122,7 +152,7 @@ func (st *state) parseColumn(o *object, name, self string) (column, error) {
 		return c, err
 	}
 	if !schema.IsType(c.typ) {
-		return c, diag.Errorf(diag.T2002, "unknown column type %q; the types are %s", c.typ, typeList()).With("field", o.at+".type")
+		return c, nearest(diag.Errorf(diag.T2002, "unknown column type %q; the types are %s", c.typ, typeList()).With("field", o.at+".type"), c.typ, typeNames())
 	}
 	if c.ref, err = o.str("ref"); err != nil {
 		return c, err
@@ -164,7 +194,7 @@ func (st *state) typeArgs(o *object, c *column, self string) error {
 	}
 	if c.typ == "ref" && c.ref != self {
 		if d, _ := st.table(c.ref); d == nil {
-			return diag.Errorf(diag.T2003, "ref('%s'): no table %s", c.ref, c.ref).With("field", o.at+".ref")
+			return nearest(diag.Errorf(diag.T2003, "ref('%s'): no table %s", c.ref, c.ref).With("field", o.at+".ref"), c.ref, st.tableNames())
 		}
 	}
 	seen := map[string]bool{}
@@ -193,11 +223,7 @@ func checkDefault(at string, c column) error {
 }
 
 func typeList() string {
-	names := make([]string, len(schema.Types))
-	for i, t := range schema.Types {
-		names[i] = string(t)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(typeNames(), ", ")
 }
 
 // styleSample is the style new tables are written in: the file's own
@@ -369,7 +395,7 @@ func (st *state) addColumn(o *object) error {
 	if after != "" {
 		ac := d.Table.Column(after)
 		if ac == nil {
-			return diag.Errorf(diag.T9103, "no column %s.%s to add %s after", tname, after, name).With("field", o.at+".after")
+			return nearest(diag.Errorf(diag.T9103, "no column %s.%s to add %s after", tname, after, name).With("field", o.at+".after"), after, columnNames(d, ""))
 		}
 		at = propIndex(obj, ac.Prop)
 	}
@@ -477,7 +503,7 @@ func (st *state) setColumn(o *object) error {
 			return err
 		}
 		if !schema.IsType(next.typ) {
-			return diag.Errorf(diag.T2002, "unknown column type %q; the types are %s", next.typ, typeList()).With("field", o.at+".type")
+			return nearest(diag.Errorf(diag.T2002, "unknown column type %q; the types are %s", next.typ, typeList()).With("field", o.at+".type"), next.typ, typeNames())
 		}
 	}
 	if o.given("ref") {
@@ -703,9 +729,14 @@ func (st *state) moveColumn(o *object) error {
 		return err
 	}
 	target := after + before
-	tc := d.Table.Column(strings.TrimPrefix(target, d.Name+"."))
+	bare := strings.TrimPrefix(target, d.Name+".")
+	tc := d.Table.Column(bare)
 	if tc == nil {
-		return diag.Errorf(diag.T9103, "no column %s.%s to move %s next to", d.Name, target, full).With("field", o.at)
+		prefix := "" // the hint in the form given: bare or TABLE.COLUMN
+		if bare != target {
+			prefix = d.Name + "."
+		}
+		return nearest(diag.Errorf(diag.T9103, "no column %s.%s to move %s next to", d.Name, bare, full).With("field", o.at), target, columnNames(d, prefix))
 	}
 	if tc == col {
 		return diag.Errorf(diag.T9102, "bad input: %s cannot move next to itself", full).With("field", o.at)
