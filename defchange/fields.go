@@ -1,6 +1,7 @@
 package defchange
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -513,9 +514,13 @@ func diffFields(a, b *fieldSet, renamed map[string]string) []Field {
 	for p, t := range a.entities {
 		aEntities[moved(p)] = t
 	}
-	renamedFrom := map[string]string{} // entity in b -> its path in a
-	for from, to := range renamed {
-		renamedFrom[to] = from
+	// entity in b -> its path in a; where two name one (a hint that does
+	// not fit), the first by name, so that every diff of the pair agrees.
+	renamedFrom := map[string]string{}
+	for _, from := range slices.Sorted(maps.Keys(renamed)) {
+		if _, ok := renamedFrom[renamed[from]]; !ok {
+			renamedFrom[renamed[from]] = from
+		}
 	}
 	var out []Field
 	emitted := map[string]bool{}
