@@ -159,6 +159,9 @@ func newEvent(n int, paths []string, changes []defchange.DefChange) Event {
 // recorded since the last look (a CLI command, an agent's tool in another
 // process). The first look only notes where the history stands.
 func (w *Workspace) tellOthers(ctx context.Context) error {
+	if w.historyQuiet {
+		return nil // nothing wrote the history since the last look told
+	}
 	hs, err := w.HistoryStore(ctx)
 	if err != nil {
 		return err

@@ -145,13 +145,19 @@ func (c *stateCache) fold(v int64, change history.StateChange) {
 // knownState returns the history's file state and its version (0: the
 // starting state was never recorded).
 func (w *Workspace) knownState(ctx context.Context, hs *history.Store) (map[string]history.FileState, error) {
-	files, _, err := w.state.load(ctx, hs)
+	files, _, err := w.state.load(ctx, hs, false)
 	return files, err
 }
 
-func (c *stateCache) load(ctx context.Context, hs *history.Store) (map[string]history.FileState, int64, error) {
+// load returns the state and its version, read again where the history's
+// version moved on; quiet (nothing wrote the history since the state was
+// read: quiet.go) trusts the state in memory without asking.
+func (c *stateCache) load(ctx context.Context, hs *history.Store, quiet bool) (map[string]history.FileState, int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if quiet && c.files != nil {
+		return c.files, c.version, nil
+	}
 	v, err := hs.Version(ctx)
 	if err != nil {
 		return nil, 0, err
@@ -185,8 +191,12 @@ func (w *Workspace) settle(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := w.finishPending(ctx, hs); err != nil {
-		return err
+	w.stamps = w.historyStamps()
+	w.historyQuiet = w.quiet.holds(w.stamps)
+	if !w.historyQuiet {
+		if err := w.finishPending(ctx, hs); err != nil {
+			return err
+		}
 	}
 	return w.noticeOutside(ctx, hs)
 }
@@ -229,7 +239,7 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
-		known, version, stateErr = w.state.load(ctx, hs)
+		known, version, stateErr = w.state.load(ctx, hs, w.historyQuiet)
 	}()
 	disk, err := w.tracked(ctx)
 	<-read
@@ -253,7 +263,7 @@ func (w *Workspace) noticeOutside(ctx context.Context, hs *history.Store) error 
 // settle (unreadable now, a planned file held back) is looked at again
 // at the next look.
 func (w *Workspace) noticeHeard(ctx context.Context, hs *history.Store, heard []string) error {
-	known, version, err := w.state.load(ctx, hs)
+	known, version, err := w.state.load(ctx, hs, w.historyQuiet)
 	if err != nil {
 		w.news.again(newsHistory, heard...)
 		return err

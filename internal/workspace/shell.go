@@ -37,7 +37,7 @@ func (w *Workspace) KeepCommandChanges(ctx context.Context, label string, noAsk 
 	if err != nil {
 		return 0, nil, err
 	}
-	known, _, err := w.state.load(ctx, hs)
+	known, _, err := w.state.load(ctx, hs, false)
 	if err != nil {
 		return 0, nil, err
 	}

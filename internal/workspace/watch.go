@@ -42,6 +42,11 @@ func (w *Workspace) Refresh(ctx context.Context) error {
 	if err == nil {
 		err = v.tellOthers(ctx)
 	}
+	if err == nil {
+		// Asked all (or nothing had written since the last time it was):
+		// a later settle that finds these stamps asks nothing.
+		w.quiet.keep(v.stamps)
+	}
 	unlock()
 	if err != nil {
 		return fmt.Errorf("refresh %s: %w", w.root, err)

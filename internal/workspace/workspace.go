@@ -64,6 +64,12 @@ type Workspace struct {
 	// a change cut short, recorded changes made outside) before the tool
 	// runs.
 	settled bool
+	// historyQuiet is set by settle where nothing wrote the history since
+	// the last whole Refresh asked it (quiet.go): the settle, and Refresh's
+	// tellOthers, ask it nothing. stamps are the history's files as
+	// settle found them, before it asked.
+	historyQuiet bool
+	stamps       historyStamps
 	// scanned is the walk that settling made, which the index's look at
 	// the disk in the same call takes instead of walking again.
 	scanned map[string]history.FileState
@@ -95,7 +101,8 @@ type folder struct {
 	memos   memo         // answers computed from the newest snapshot (memo.go)
 	locks   locks
 	state   stateCache
-	ops     FileOps // renames and removals into place; nil: noFollow (tests fail them on purpose)
+	quiet   historyQuiet // the history's stamps as the last whole Refresh found them (quiet.go)
+	ops     FileOps      // renames and removals into place; nil: noFollow (tests fail them on purpose)
 
 	rulesMu sync.Mutex
 	rules   *ignores // the .gitignore rules that statWalk keeps between calls
