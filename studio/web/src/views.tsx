@@ -164,7 +164,7 @@ function FlowEditor({ studio, model, flow }: { studio: Studio; model: Model; flo
               }}>
               <span class="handle" title="Drag to reorder" aria-hidden="true" data-testid={`step-handle-${i}`} onPointerDown={re.handle(i)}>⠿</span>
               <span class="stepno">{i + 1}</span>
-              <a class={fns.has(s) ? 'stepname' : 'stepname bad'} href={`#/functions/${encodeURIComponent(s)}`}>{s}</a>
+              <a class={fns.has(s) ? 'stepname' : 'stepname bad'} href={`#/functions/${encodeURIComponent(s)}`} title={s}>{s}</a>
               <span class="grow" />
               <button class="icon" aria-label={`Move ${s} up`} data-testid={`step-up-${i}`} disabled={i === 0} onClick={() => move(i, i - 1)}>↑</button>
               <button class="icon" aria-label={`Move ${s} down`} data-testid={`step-down-${i}`} disabled={i === flow.steps.length - 1} onClick={() => move(i, i + 1)}>↓</button>
