@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -73,11 +72,8 @@ func init() {
 					*format = "json"
 				}
 				// The command reads the project once and exits: it need
-				// not collect garbage as often as a server. The heap stays
-				// small (the index keeps no syntax trees; about 100 MB on
-				// a 1,000-table project) and fewer collections save about
-				// 4% of the time.
-				defer debug.SetGCPercent(debug.SetGCPercent(400))
+				// not collect garbage as a server does (checkGC).
+				checkGC()
 				// Nothing but the check reads the index: a build leaves
 				// out what only rename and references read.
 				e.checksOnly = true

@@ -25,18 +25,25 @@ func TestCollectFrom(t *testing.T) {
 	tests := []struct {
 		name    string
 		heap    int64
-		gogc    int // set after collectFrom, as check does; 0: none
+		after   int // collectFrom's GOGC from the large heap on; 0: 100
+		gogc    int // set after collectFrom, as map does; 0: none
 		live    int // bytes kept live across the collections
 		escapes bool
 		want    int // GOGC at the end
 	}{
-		{"small heap: still off", 256 << 20, 0, 1 << 20, false, -1},
-		{"large heap: the default", 4 << 20, 0, 8 << 20, true, 100},
-		{"large heap under check: its GOGC", 4 << 20, 400, 8 << 20, true, 400},
+		{"small heap: still off", 256 << 20, 0, 0, 1 << 20, false, -1},
+		{"large heap: the default", 4 << 20, 0, 0, 8 << 20, true, 100},
+		{"large heap under map: its GOGC", 4 << 20, 0, 400, 8 << 20, true, 400},
+		{"large heap under check: its own GOGC", 4 << 20, 400, 0, 8 << 20, true, 400},
+		{"a higher GOGC set meanwhile kept", 4 << 20, 400, 800, 8 << 20, true, 800},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			collectFrom(tt.heap)
+			after := tt.after
+			if after == 0 {
+				after = 100
+			}
+			collectFrom(tt.heap, after)
 			if tt.gogc != 0 {
 				debug.SetGCPercent(tt.gogc)
 			}
