@@ -16,7 +16,7 @@ func (st *state) flow(name string) (*definitions.Definition, error) {
 	if d := st.index().Definition(name); d != nil {
 		return nil, diag.Errorf(diag.T9103, "%s is a %s, not a flow", name, d.Kind).With("flow", name)
 	}
-	return nil, diag.Errorf(diag.T9103, "no flow %s", name).With("flow", name)
+	return nil, nearest(diag.Errorf(diag.T9103, "no flow %s", name).With("flow", name), name, st.namesOf(definitions.KindFlow))
 }
 
 // stepsList is the list of a flow's steps; ok is false where it writes
@@ -61,7 +61,7 @@ func (st *state) addStep(o *object) error {
 		isFn = isFn || fd.Kind == definitions.KindFn
 	}
 	if !isFn {
-		return diag.Errorf(diag.T2005, "the step %s names no function", step).With("field", o.at+".step")
+		return nearest(diag.Errorf(diag.T2005, "the step %s names no function", step).With("field", o.at+".step"), step, st.namesOf(definitions.KindFn))
 	}
 	f := st.index().File(d.Path)
 	style := change.StyleOf(f.Src, d)

@@ -11,6 +11,7 @@ import (
 	"github.com/tent-tools/tent-tools/change"
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/spelling"
 	"github.com/tent-tools/tent-tools/schema"
 )
 
@@ -39,6 +40,22 @@ func rowIndex(f *definitions.File, id string) int {
 	return -1
 }
 
+// rowIDs are the ids of a test data file's rows (none for no file) one
+// edit away from id, for a likely typo's hint: ids are short and alike
+// (u1, u2, u99), so a looser rule would name a row at random.
+func rowIDs(f *definitions.File, id string) []string {
+	if f == nil || f.TestData == nil {
+		return nil
+	}
+	var ids []string
+	for _, r := range f.TestData.Rows {
+		if spelling.Distance(strings.ToLower(id), strings.ToLower(r.ID)) <= 1 {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
+}
+
 // checkValue holds a value of a row to its column: the test data codes of
 // the check (T2602 an unknown column, T2603 a wrong type, T2604 a
 // required column set to null, T2606 a ref to no row).
@@ -62,7 +79,7 @@ func (st *state) checkValue(d *definitions.Definition, at, key string, raw json.
 	if id, ok := v.(string); ok && s.Type == schema.Ref {
 		if t, _ := st.table(s.Ref); t != nil {
 			if tf := st.testData(s.Ref); tf == nil || rowIndex(tf, id) < 0 {
-				return diag.Errorf(diag.T2606, "%s.%s refers to %s row %s, which the test data of %s does not have", d.Name, key, s.Ref, id, s.Ref).With("field", field)
+				return nearest(diag.Errorf(diag.T2606, "%s.%s refers to %s row %s, which the test data of %s does not have", d.Name, key, s.Ref, id, s.Ref).With("field", field), id, rowIDs(tf, id))
 			}
 		}
 	}
@@ -224,7 +241,7 @@ func (st *state) setRow(o *object) error {
 	}
 	path := "testdata/" + tname + ".json"
 	if f := st.testData(tname); f == nil || rowIndex(f, id) < 0 {
-		return diag.Errorf(diag.T9103, "no row %s in %s", id, path).With("field", o.at+".id")
+		return nearest(diag.Errorf(diag.T9103, "no row %s in %s", id, path).With("field", o.at+".id"), id, rowIDs(f, id))
 	}
 	for _, k := range set.keys {
 		if k == "id" {
@@ -275,7 +292,7 @@ func (st *state) removeRow(o *object) error {
 		i = rowIndex(f, id)
 	}
 	if i < 0 {
-		return diag.Errorf(diag.T9103, "no row %s in %s", id, path).With("field", o.at+".id")
+		return nearest(diag.Errorf(diag.T9103, "no row %s in %s", id, path).With("field", o.at+".id"), id, rowIDs(f, id))
 	}
 	if by := st.referrer(tname, id); by != "" {
 		return diag.Errorf(diag.T2606, "%s row %s is referred to by %s; change or remove that first", tname, id, by).With("field", o.at+".id")

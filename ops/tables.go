@@ -24,14 +24,15 @@ func (st *state) table(name string) (*definitions.Definition, error) {
 	if d := st.index().Definition(name); d != nil {
 		return nil, diag.Errorf(diag.T9103, "%s is a %s, not a table", name, d.Kind).With("name", name)
 	}
-	return nil, nearest(diag.Errorf(diag.T9103, "no table %s", name).With("name", name), name, st.tableNames())
+	return nil, nearest(diag.Errorf(diag.T9103, "no table %s", name).With("name", name), name, st.namesOf(definitions.KindTable))
 }
 
-// tableNames are the names of the tables now, for a likely typo's hint.
-func (st *state) tableNames() []string {
+// namesOf are the names of the definitions of a kind now, for a likely
+// typo's hint.
+func (st *state) namesOf(kind definitions.Kind) []string {
 	var names []string
 	for _, d := range st.index().Definitions() {
-		if d.Kind == definitions.KindTable {
+		if d.Kind == kind {
 			names = append(names, d.Name)
 		}
 	}
@@ -194,7 +195,7 @@ func (st *state) typeArgs(o *object, c *column, self string) error {
 	}
 	if c.typ == "ref" && c.ref != self {
 		if d, _ := st.table(c.ref); d == nil {
-			return nearest(diag.Errorf(diag.T2003, "ref('%s'): no table %s", c.ref, c.ref).With("field", o.at+".ref"), c.ref, st.tableNames())
+			return nearest(diag.Errorf(diag.T2003, "ref('%s'): no table %s", c.ref, c.ref).With("field", o.at+".ref"), c.ref, st.namesOf(definitions.KindTable))
 		}
 	}
 	seen := map[string]bool{}
@@ -824,7 +825,7 @@ func indexColumns(o *object, d *definitions.Definition) ([]string, error) {
 		}
 		seen[c] = true
 		if d.Table.Column(c) == nil && c != "id" {
-			return nil, diag.Errorf(diag.T2004, "the index names %s, which table %s has no column of", c, d.Name).With("field", o.at+".columns")
+			return nil, nearest(diag.Errorf(diag.T2004, "the index names %s, which table %s has no column of", c, d.Name).With("field", o.at+".columns"), c, columnNames(d, ""))
 		}
 	}
 	return cols, nil
