@@ -108,7 +108,13 @@ func runLSP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		// (docs/pages/performance.md, "A long-lived server's memory").
 		gc = servergc.Watch(ctx)
 	}
-	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller, UnconfinedShell: v.unconfinedShell, Indexed: gc.Hold}
+	opts := lsp.Options{Log: stderr, DefaultCaller: defaultCaller, UnconfinedShell: v.unconfinedShell}
+	if lo.Addr == "" {
+		// One session, one index. A listening server opens a project for
+		// each client, whose build would run under the limit the first
+		// one's set: it keeps Go's default (and the idle collection).
+		opts.Indexed = gc.Hold
+	}
 	if lo.Addr != "" || v.caller != "" || v.policyFile != "" || v.yes {
 		// The operator's command line binds the sessions: a client
 		// narrows the policy, never widens it (docs/pages/lsp.md).
