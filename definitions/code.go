@@ -580,6 +580,8 @@ type wordScratch struct {
 	// pattern: a slice over the file's nodes, which a lookup per node
 	// costs less than a map's.
 	handled []bool
+	// declared is refQuery's marks of the declaring nodes, by node.
+	declared []bool
 }
 
 // reset empties the scratch for the next file.
@@ -602,9 +604,13 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][
 		scratch = &wordScratch{}
 	}
 	scratch.reset()
-	scratch.handled = append(scratch.handled[:0], make([]bool, len(st.nodes))...)
+	scratch.handled = slices.Grow(scratch.handled[:0], len(st.nodes))[:len(st.nodes)]
+	clear(scratch.handled)
 	r := &codeReader{f: f, st: st, decl: declarativeRanges(f.Definitions), wordScratch: scratch,
-		keyTable: map[int32]string{}, refs: refs, usesOnly: usesOnly}
+		refs: refs, usesOnly: usesOnly}
+	if !usesOnly {
+		r.keyTable = map[int32]string{}
+	}
 	r.owner = newOwnerIndex(f, st)
 	r.imports = make(map[string]*Import, len(f.Imports))
 	for i := range f.Imports {
@@ -741,7 +747,7 @@ func collectCode(v *Value, holes *[]Span) {
 func (r *codeReader) isRef(i int32) bool {
 	if r.usesOnly {
 		if r.query == nil {
-			r.query = newRefQuery(r.st)
+			r.query = newRefQuery(r.st, r.wordScratch)
 		}
 		return r.query.isRef(i)
 	}
@@ -959,6 +965,14 @@ func (r *codeReader) dbUse(acc int32, tableSpan Span) {
 	r.uses.DB = append(r.uses.DB, use)
 }
 
+// markKey marks node n as a key of an object literal given to ctx.db.T,
+// T being table, for its word (none where the uses are read alone).
+func (r *codeReader) markKey(n int32, table string) {
+	if !r.usesOnly {
+		r.keyTable[n] = table
+	}
+}
+
 // argument returns the n-th argument of call c, or -1.
 func (r *codeReader) argument(c int32, n int) int32 {
 	st := r.st
@@ -986,7 +1000,7 @@ func (r *codeReader) objectKeys(obj int32, table string) []NameRef {
 	for c := st.nodes[obj].first; c >= 0; c = st.nodes[c].next {
 		switch st.nodes[c].kind {
 		case kindShorthandProperty:
-			r.keyTable[c] = table
+			r.markKey(c, table)
 			keys = append(keys, NameRef{Name: st.text(c), Span: st.span(c), Lit: st.span(c)})
 		case kindPair:
 			k := st.nodes[c].first
@@ -995,11 +1009,11 @@ func (r *codeReader) objectKeys(obj int32, table string) []NameRef {
 			}
 			switch st.nodes[k].kind {
 			case kindPropertyIdentifier:
-				r.keyTable[k] = table
+				r.markKey(k, table)
 				keys = append(keys, NameRef{Name: st.text(k), Span: st.span(k), Lit: st.span(k)})
 			case kindString:
 				if v, sp, ok := st.stringValue(k); ok {
-					r.keyTable[k] = table
+					r.markKey(k, table)
 					keys = append(keys, NameRef{Name: v, Span: sp, Lit: st.span(k)})
 				}
 			}

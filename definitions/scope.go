@@ -1,5 +1,7 @@
 package definitions
 
+import "slices"
+
 // This file resolves identifiers by the rules of lexical scope, to find
 // every identifier that names a top-level binding of its file (an import's
 // local name, a top-level const, let, var, function, class, enum,
@@ -521,16 +523,34 @@ func (r *resolver) resolve(i int32, s *scope, flags uint8, shorthand bool) {
 // out (Options.Lazy) asks it of the callees its uses need (codeReader).
 type refQuery struct {
 	r resolver
-	// scopes holds the scope each node opens, nil for a node that
-	// opens none, once asked.
-	scopes map[int32]*scope
-	path   []int32
+	// open are the nodes on the way to the identifier last asked, from
+	// the top level down, each with the scope it opens (nil: none).
+	// The identifiers are asked in source order, so those of one
+	// scope come together: once the walk leaves a node, it never comes
+	// back into it.
+	open []openScope
+	path []int32
+}
+
+// openScope is a node on refQuery's way and the scope it opens.
+type openScope struct {
+	node  int32
+	scope *scope
 }
 
 // newRefQuery makes a query over st, with the top level's scope bound
-// as resolveScopes binds it.
-func newRefQuery(st *stree) *refQuery {
-	q := &refQuery{r: resolver{st: st, top: &scope{}, decl: make([]bool, len(st.nodes))}, scopes: map[int32]*scope{}}
+// as resolveScopes binds it; scratch, where not nil, lends it the marks
+// of the declarations.
+func newRefQuery(st *stree, scratch *wordScratch) *refQuery {
+	var decl []bool
+	if scratch != nil {
+		scratch.declared = slices.Grow(scratch.declared[:0], len(st.nodes))[:len(st.nodes)]
+		clear(scratch.declared)
+		decl = scratch.declared
+	} else {
+		decl = make([]bool, len(st.nodes))
+	}
+	q := &refQuery{r: resolver{st: st, top: &scope{}, decl: decl}}
 	q.r.declareImports(q.r.top)
 	q.r.scanBlock(0, q.r.top)
 	q.r.scanVars(0, q.r.top)
@@ -565,14 +585,29 @@ func (q *refQuery) isRef(i int32) bool {
 		}
 		q.path = append(q.path, a)
 	}
-	s := r.top
-	for j := len(q.path) - 1; j >= 0; j-- {
-		a := q.path[j]
-		inner, ok := q.scopes[a]
-		if !ok {
-			inner = r.enter(a, s)
-			q.scopes[a] = inner
+	// The nodes on the way the last identifier shares with this one keep
+	// their scopes; the rest are left (and their scopes reused).
+	k := 0
+	for k < len(q.open) && k < len(q.path) && q.open[k].node == q.path[len(q.path)-1-k] {
+		k++
+	}
+	for j := len(q.open) - 1; j >= k; j-- {
+		if q.open[j].scope != nil {
+			r.leave(q.open[j].scope)
 		}
+	}
+	q.open = q.open[:k]
+	s := r.top
+	for j := k - 1; j >= 0; j-- {
+		if q.open[j].scope != nil {
+			s = q.open[j].scope
+			break
+		}
+	}
+	for j := len(q.path) - 1 - k; j >= 0; j-- {
+		a := q.path[j]
+		inner := r.enter(a, s)
+		q.open = append(q.open, openScope{a, inner})
 		if inner != nil {
 			s = inner
 		}

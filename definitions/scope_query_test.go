@@ -67,7 +67,7 @@ namespace T.a.T { }
 				isRef[r.Span] = true
 			}
 		}
-		q := newRefQuery(st)
+		q := newRefQuery(st, nil)
 		asked := 0
 		for i := range st.nodes {
 			n := &st.nodes[i]
