@@ -147,8 +147,14 @@ func (o *object) only(required, optional []string) error {
 	known := append(slices.Clone(required), optional...)
 	for _, k := range o.keys {
 		if !slices.Contains(known, k) {
-			return diag.Errorf(diag.T9102, "bad input: unknown field %q in %s (the fields are %s)", k, o.at, strings.Join(known, ", ")).
+			err := diag.Errorf(diag.T9102, "bad input: unknown field %q in %s (the fields are %s)", k, o.at, strings.Join(known, ", ")).
 				With("field", o.at+"."+k)
+			if k == "table" && slices.Contains(known, "column") && !slices.Contains(known, "table") {
+				// setColumn, moveColumn: the column names its table.
+				err.Message += "; column names the table too (\"orders.total\")"
+				return err
+			}
+			return nearest(err, k, known)
 		}
 	}
 	for _, k := range required {
