@@ -29,6 +29,18 @@ func (ix *Index) CodeSites(target string) []CodeSite {
 	return ix.code().codeSites(target, d, c)
 }
 
+// CodeSitesAt returns the code sites of target in the file at path whose
+// span holds off, as CodeSites would list them (the likely ones first):
+// what may be named at a position, found from the words there, not from
+// every file that holds the name.
+func (ix *Index) CodeSitesAt(target, path string, off int) []CodeSite {
+	d, c, err := ix.Lookup(target)
+	if err != nil {
+		return nil
+	}
+	return ix.code().codeSitesAt(target, d, c, path, off)
+}
+
 // References counts what names the definition called name besides its
 // own name: its plain places but the name itself (imports, identifiers,
 // refs, steps, test data; see Places) and its likely code sites (see
@@ -346,36 +358,93 @@ func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSi
 	if len(files) == 0 {
 		return nil
 	}
-	isPlace := map[string]map[int]bool{}
-	if c == nil {
-		for _, p := range ci.definitionPlaces(target, d) {
-			if isPlace[p.Path] == nil {
-				isPlace[p.Path] = map[int]bool{}
-			}
-			isPlace[p.Path][p.Span.Start] = true
-		}
-	}
+	isPlace := ci.placeStarts(target, d, c, "")
 	var out []CodeSite
 	for _, f := range files {
 		for _, w := range f.Words()[word] {
-			if isPlace[f.Path][w.Span.Start] {
-				continue
+			if site, ok := ci.siteOf(target, d, c, f, w, isPlace); ok {
+				out = append(out, site)
 			}
-			mark, ok := siteMark(d, c, w)
-			if !ok {
-				continue
-			}
-			if c != nil && mark == Maybe {
-				// A column named on a value the row flow proves a row of
-				// the very table (rowsites.go).
-				if rs, ok := ci.ix.RowSiteAt(f.Path, w.Span.Start); ok && rs.Table == d.Name && rs.Column.Span == w.Span {
-					mark = Likely
-				}
-			}
-			out = append(out, CodeSite{Target: target, Path: f.Path, Span: w.Span, Why: w.Why, Mark: mark})
 		}
 	}
-	// Likely sites first, each group by path and offset.
+	sortSites(out)
+	return out
+}
+
+// codeSitesAt returns the code sites of target in the file at path whose
+// span holds off, as codeSites lists them: from the words there, not
+// from every file that holds the word.
+func (ci *codeIndex) codeSitesAt(target string, d *Definition, c *Column, path string, off int) []CodeSite {
+	f := ci.file(path)
+	if f == nil {
+		return nil
+	}
+	word := d.Name
+	if c != nil {
+		word = c.Schema.Name
+	}
+	var at []Word
+	for _, w := range f.Words()[word] {
+		if w.Span.Start <= off && off <= w.Span.End {
+			at = append(at, w)
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	isPlace := ci.placeStarts(target, d, c, path)
+	var out []CodeSite
+	for _, w := range at {
+		if site, ok := ci.siteOf(target, d, c, f, w, isPlace); ok {
+			out = append(out, site)
+		}
+	}
+	sortSites(out)
+	return out
+}
+
+// placeStarts are where the plain places of definition d begin, by path
+// (only path's, where path is not ""), which are no code sites of it; a
+// column's code sites leave none out.
+func (ci *codeIndex) placeStarts(target string, d *Definition, c *Column, path string) map[string]map[int]bool {
+	isPlace := map[string]map[int]bool{}
+	if c != nil {
+		return isPlace
+	}
+	for _, p := range ci.definitionPlaces(target, d) {
+		if path != "" && p.Path != path {
+			continue
+		}
+		if isPlace[p.Path] == nil {
+			isPlace[p.Path] = map[int]bool{}
+		}
+		isPlace[p.Path][p.Span.Start] = true
+	}
+	return isPlace
+}
+
+// siteOf is the code site of target that the word w of file f is, if it
+// is one.
+func (ci *codeIndex) siteOf(target string, d *Definition, c *Column, f *File, w Word, isPlace map[string]map[int]bool) (CodeSite, bool) {
+	if isPlace[f.Path][w.Span.Start] {
+		return CodeSite{}, false
+	}
+	mark, ok := siteMark(d, c, w)
+	if !ok {
+		return CodeSite{}, false
+	}
+	if c != nil && mark == Maybe {
+		// A column named on a value the row flow proves a row of the
+		// very table (rowsites.go).
+		if rs, ok := ci.ix.RowSiteAt(f.Path, w.Span.Start); ok && rs.Table == d.Name && rs.Column.Span == w.Span {
+			mark = Likely
+		}
+	}
+	return CodeSite{Target: target, Path: f.Path, Span: w.Span, Why: w.Why, Mark: mark}, true
+}
+
+// sortSites puts the likely sites first, each group by path and offset.
+func sortSites(out []CodeSite) {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Mark != out[j].Mark {
 			return out[i].Mark == Likely
@@ -385,7 +454,6 @@ func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSi
 		}
 		return out[i].Span.Start < out[j].Span.Start
 	})
-	return out
 }
 
 // siteMark says how sure a word is to name definition d (c == nil) or its

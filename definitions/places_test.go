@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -217,5 +218,49 @@ func TestReferences(t *testing.T) {
 		if n := ix.References(target); n != 0 {
 			t.Errorf("References(%q) = %d, want 0", target, n)
 		}
+	}
+}
+
+// TestCodeSitesAt: the code sites of a target at an offset of a file
+// (CodeSitesAt, from the words there) are those of CodeSites whose span
+// holds the offset, in the same order, at each end of every site of
+// every definition and column of a generated project, and none where
+// CodeSites has none.
+func TestCodeSitesAt(t *testing.T) {
+	ix := FromFiles(context.Background(), projectgen.Generate(projectgen.Options{Tables: 8, Seed: 5}))
+	var targets []string
+	for _, d := range ix.Definitions() {
+		if d.Kind == KindProject || d.Kind == KindEngine {
+			continue
+		}
+		targets = append(targets, d.Name)
+		if d.Table != nil {
+			targets = append(targets, d.Name+".id")
+			for _, c := range d.Table.Columns {
+				targets = append(targets, d.Name+"."+c.Schema.Name)
+			}
+		}
+	}
+	asked := 0
+	for _, target := range targets {
+		all := ix.CodeSites(target)
+		for _, s := range all {
+			for _, off := range []int{s.Span.Start, s.Span.End, s.Span.End + 1, s.Span.Start - 1} {
+				var want []CodeSite
+				for _, o := range all {
+					if o.Path == s.Path && o.Span.Start <= off && off <= o.Span.End {
+						want = append(want, o)
+					}
+				}
+				got := ix.CodeSitesAt(target, s.Path, off)
+				asked++
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s at %s:%d: CodeSitesAt %+v; CodeSites there %+v", target, s.Path, off, got, want)
+				}
+			}
+		}
+	}
+	if asked < 100 {
+		t.Fatalf("%d offsets asked: the project has too few code sites for the test", asked)
 	}
 }

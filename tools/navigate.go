@@ -35,7 +35,8 @@ type Target struct {
 // for among the definition of the word and the columns of that name of
 // the tables rel declares or holds the test data of: a rename or hover at
 // a name costs what names it, not a pass over every table. Only a code
-// site may name a column of any table.
+// site may name a column of any table: each candidate's sites are asked
+// at the word there (CodeSitesAt), not listed over the project.
 func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 	f := ix.File(rel)
 	if f == nil {
@@ -79,12 +80,10 @@ func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 	}
 	var best *Target
 	for _, c := range candidates {
-		for _, site := range ix.CodeSites(c) {
-			if site.Path == rel && site.Span.Start <= off && off <= site.Span.End {
-				t := &Target{Name: c, Path: rel, Span: site.Span, Mark: site.Mark}
-				if best == nil || (best.Mark != definitions.Likely && site.Mark == definitions.Likely) {
-					best = t
-				}
+		for _, site := range ix.CodeSitesAt(c, rel, off) {
+			t := &Target{Name: c, Path: rel, Span: site.Span, Mark: site.Mark}
+			if best == nil || (best.Mark != definitions.Likely && site.Mark == definitions.Likely) {
+				best = t
 			}
 		}
 	}
