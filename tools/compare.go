@@ -98,6 +98,16 @@ func (w *Workspace) compare(ctx context.Context, in CompareInput) (Answer, error
 	}
 	fmt.Fprintf(&b, "from point %d to point %d, %s:\n", in.From, to, what)
 	switch {
+	case total == 0 && in.Name != "":
+		// A name the project does not know now (and no point between
+		// changed) is most often a typo: say what there is instead.
+		note := ""
+		if ix, err := w.Index(ctx); err == nil {
+			if _, _, te := ix.Lookup(in.Name); te != nil {
+				note = "; " + te.Message
+			}
+		}
+		fmt.Fprintf(&b, "  nothing changed%s\n", note)
 	case total == 0:
 		b.WriteString("  nothing changed\n")
 	case len(changes) == 0:

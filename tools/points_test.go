@@ -188,6 +188,16 @@ func TestChangedByAndCompare(t *testing.T) {
 	if c.From != 0 || c.To != 5 {
 		t.Errorf("compare answers from %d to %d", c.From, c.To)
 	}
+	// A name no point changed: nothing, and for a likely typo what
+	// there is instead.
+	for _, tt := range []struct{ input, want string }{
+		{`{"from": 0, "name": "userz"}`, "  nothing changed; no definition is named `userz`; did you mean `users`?\n"},
+		{`{"from": 0, "name": "users"}`, "  nothing changed\n"},
+	} {
+		if got := mustCall(t, base, "compare", tt.input).Text; !strings.HasSuffix(got, tt.want) {
+			t.Errorf("compare %s:\n%s\nwant it to end %q", tt.input, got, tt.want)
+		}
+	}
 	_, err := call(base, "compare", `{"from": 9}`)
 	wantCode(t, err, diag.T9109)
 	_, err = call(base, "compare", `{"from": 3, "to": 2}`)
