@@ -41,6 +41,37 @@ func (ix *Index) CodeSitesAt(target, path string, off int) []CodeSite {
 	return ix.code().codeSitesAt(target, d, c, path, off)
 }
 
+// CodeSiteCount counts the code sites of target, as many as CodeSites
+// lists, without making, marking or sorting them: a hover says how many.
+func (ix *Index) CodeSiteCount(target string) int {
+	d, c, err := ix.Lookup(target)
+	if err != nil {
+		return 0
+	}
+	ci := ix.code()
+	word := d.Name
+	if c != nil {
+		word = c.Schema.Name
+	}
+	files := ci.wordFiles(word)
+	if len(files) == 0 {
+		return 0
+	}
+	isPlace := ci.placeStarts(target, d, c, "")
+	n := 0
+	for _, f := range files {
+		for _, w := range f.Words()[word] {
+			if isPlace[f.Path][w.Span.Start] {
+				continue
+			}
+			if _, ok := siteMark(d, c, w); ok {
+				n++ // the row flow changes a site's mark, never whether it is one
+			}
+		}
+	}
+	return n
+}
+
 // References counts what names the definition called name besides its
 // own name: its plain places but the name itself (imports, identifiers,
 // refs, steps, test data; see Places) and its likely code sites (see

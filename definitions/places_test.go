@@ -225,7 +225,7 @@ func TestReferences(t *testing.T) {
 // (CodeSitesAt, from the words there) are those of CodeSites whose span
 // holds the offset, in the same order, at each end of every site of
 // every definition and column of a generated project, and none where
-// CodeSites has none.
+// CodeSites has none; CodeSiteCount counts as many as CodeSites lists.
 func TestCodeSitesAt(t *testing.T) {
 	ix := FromFiles(context.Background(), projectgen.Generate(projectgen.Options{Tables: 8, Seed: 5}))
 	var targets []string
@@ -244,6 +244,9 @@ func TestCodeSitesAt(t *testing.T) {
 	asked := 0
 	for _, target := range targets {
 		all := ix.CodeSites(target)
+		if n := ix.CodeSiteCount(target); n != len(all) {
+			t.Errorf("%s: CodeSiteCount %d; CodeSites lists %d", target, n, len(all))
+		}
 		for _, s := range all {
 			for _, off := range []int{s.Span.Start, s.Span.End, s.Span.End + 1, s.Span.Start - 1} {
 				var want []CodeSite

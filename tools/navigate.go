@@ -130,7 +130,7 @@ func Describe(ix *definitions.Index, name string) string {
 		return name
 	}
 	places := len(ix.Places(name))
-	sites := len(ix.CodeSites(name))
+	sites := ix.CodeSiteCount(name)
 	var b strings.Builder
 	if col != nil {
 		c := col.Schema
