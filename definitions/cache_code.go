@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -24,12 +25,19 @@ import (
 // and the definitions and imports the words depend on are the file's own,
 // so they are what a full build finds.
 
-// lazyCode is a file's IdentRefs and code words, read on first use.
+// lazyCode is a file's IdentRefs and code words, read on first use. The
+// words are kept as a loaded file keeps them, encoded as the cache does
+// (stored), and decoded where asked for: the files of a word are found
+// without them (eachWord), and a process that reads every file's (a
+// server's first references) holds them in a fraction of the memory of
+// their maps. Where they do not encode so (a word kept under another,
+// which readWords never makes), they are kept as read (words).
 type lazyCode struct {
-	once  sync.Once
-	done  atomic.Bool // read
-	refs  []IdentRef
-	words map[string][]Word
+	once   sync.Once
+	done   atomic.Bool // read
+	refs   []IdentRef
+	words  map[string][]Word
+	stored *storedWords
 }
 
 // IdentRefs returns the file's IdentRefs in source order: each identifier
@@ -51,8 +59,17 @@ func (f *File) readCode() *lazyCode {
 		if tree, _ := parser.Parse(context.Background(), f.Path, f.Src); tree != nil {
 			st := flattenInto(nil, tree.RootNode(), f.Src, f.Lang)
 			l.refs = resolveScopes(st)
-			l.words, _ = readWords(f, st, l.refs, false)
+			words, _ := readWords(f, st, l.refs, false)
 			tree.Close()
+			var e encoder
+			e.words(&File{words: words})
+			d := &decoder{data: e.buf}
+			switch n := d.uint(); {
+			case e.odd:
+				l.words = words
+			case n > 0:
+				l.stored = &storedWords{data: slices.Clone(d.take(n))}
+			}
 		}
 		l.done.Store(true)
 	})

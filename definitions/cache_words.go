@@ -38,33 +38,37 @@ type storedWords struct {
 // loaded from the index cache reads them from its record on the first
 // call. The map must not be changed.
 func (f *File) Words() map[string][]Word {
+	words, stored := f.wordParts()
+	if stored != nil {
+		stored.once.Do(stored.read)
+		return stored.words
+	}
+	return words
+}
+
+// wordParts returns the file's words as read, or as stored (one of the
+// two; both nil where there are none): the File's own, or, where its
+// build left them out (Options.Lazy), those read from its text.
+func (f *File) wordParts() (map[string][]Word, *storedWords) {
 	if f.lazy != nil {
-		return f.readCode().words
+		l := f.readCode()
+		return l.words, l.stored
 	}
-	if s := f.stored; s != nil {
-		s.once.Do(s.read)
-		return s.words
-	}
-	return f.words
+	return f.words, f.stored
 }
 
 // eachWord calls yield with each distinct word of the file's code, in no
 // set order; a file loaded from the cache reads them from its record
 // without the places.
 func (f *File) eachWord(yield func(string)) {
-	if f.lazy != nil {
-		for w := range f.readCode().words {
+	words, stored := f.wordParts()
+	if stored == nil {
+		for w := range words {
 			yield(w)
 		}
 		return
 	}
-	if f.stored == nil {
-		for w := range f.words {
-			yield(w)
-		}
-		return
-	}
-	d := &decoder{data: f.stored.data}
+	d := &decoder{data: stored.data}
 	for range d.uint() {
 		yield(d.str())
 		d.uint()
@@ -82,14 +86,11 @@ func (s *storedWords) read() {
 // grouped by their word, as readWords groups them; a word kept under
 // another sets e.odd (the file is then kept as its text).
 func (e *encoder) words(f *File) {
-	if f.stored != nil { // loaded, and not read since: as stored
-		e.uint(len(f.stored.data))
-		e.buf = append(e.buf, f.stored.data...)
+	words, stored := f.wordParts() // a lazy file's are read (encoder.file)
+	if stored != nil { // loaded, and not read since: as stored
+		e.uint(len(stored.data))
+		e.buf = append(e.buf, stored.data...)
 		return
-	}
-	words := f.words
-	if f.lazy != nil {
-		words = f.lazy.words // read (encoder.file writes no words before)
 	}
 	keys := slices.Sorted(maps.Keys(words))
 	if len(keys) == 0 {
