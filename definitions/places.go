@@ -41,6 +41,31 @@ func (ix *Index) CodeSitesAt(target, path string, off int) []CodeSite {
 	return ix.code().codeSitesAt(target, d, c, path, off)
 }
 
+// LikelyTablesAt returns the tables whose column named word a code site
+// at off of the file at path is likely to name (CodeSites' rule: an
+// object key of a row of the table, or a column the row flow proves on
+// a row of it): of all the tables with such a column, only these may
+// have a likely site there.
+func (ix *Index) LikelyTablesAt(path string, off int, word string) []string {
+	f := ix.File(path)
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for _, w := range f.Words()[word] {
+		if w.Span.Start > off || off > w.Span.End {
+			continue
+		}
+		if w.Why == WhyObjectKey && w.Table != "" {
+			out = append(out, w.Table)
+		}
+		if rs, ok := ix.RowSiteAt(path, w.Span.Start); ok && rs.Column.Span == w.Span {
+			out = append(out, rs.Table)
+		}
+	}
+	return out
+}
+
 // CodeSiteCount counts the code sites of target, as many as CodeSites
 // lists, without making, marking or sorting them: a hover says how many.
 func (ix *Index) CodeSiteCount(target string) int {

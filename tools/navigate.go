@@ -69,22 +69,31 @@ func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 			}
 		}
 	}
-	var candidates []string
-	if ix.Definition(word) != nil {
-		candidates = append(candidates, word)
-	}
-	for _, d := range ix.Definitions() {
-		if d.Kind == definitions.KindTable && d.Table != nil && (word == "id" || d.Table.Column(word) != nil) {
-			candidates = append(candidates, d.Name+"."+word)
+	// The candidates in order (the definition, then each table with the
+	// column): the first site found, or the first likely one after it.
+	// Of the tables, only the first with a site and those a site here is
+	// likely to name (LikelyTablesAt) can be either.
+	var best *Target
+	consider := func(c string) {
+		for _, site := range ix.CodeSitesAt(c, rel, off) {
+			if best == nil || (best.Mark != definitions.Likely && site.Mark == definitions.Likely) {
+				best = &Target{Name: c, Path: rel, Span: site.Span, Mark: site.Mark}
+			}
 		}
 	}
-	var best *Target
-	for _, c := range candidates {
-		for _, site := range ix.CodeSitesAt(c, rel, off) {
-			t := &Target{Name: c, Path: rel, Span: site.Span, Mark: site.Mark}
-			if best == nil || (best.Mark != definitions.Likely && site.Mark == definitions.Likely) {
-				best = t
-			}
+	if ix.Definition(word) != nil {
+		consider(word)
+	}
+	likely := map[string]bool{}
+	for _, t := range ix.LikelyTablesAt(rel, off, word) {
+		likely[t] = true
+	}
+	for _, d := range ix.Definitions() {
+		if best != nil && (best.Mark == definitions.Likely || len(likely) == 0) {
+			break
+		}
+		if d.Kind == definitions.KindTable && d.Table != nil && (word == "id" || d.Table.Column(word) != nil) && (best == nil || likely[d.Name]) {
+			consider(d.Name + "." + word)
 		}
 	}
 	return best, best != nil
