@@ -87,7 +87,7 @@ func (s *storedWords) read() {
 // another sets e.odd (the file is then kept as its text).
 func (e *encoder) words(f *File) {
 	words, stored := f.wordParts() // a lazy file's are read (encoder.file)
-	if stored != nil { // loaded, and not read since: as stored
+	if stored != nil {             // loaded, and not read since: as stored
 		e.uint(len(stored.data))
 		e.buf = append(e.buf, stored.data...)
 		return

@@ -87,7 +87,9 @@ func derivedMatches(t *testing.T, what string, old *definitions.File, src []byte
 		switch {
 		case d == old.Definitions[i]:
 			// shared: unmoved
-		case !slices.ContainsFunc(edits, func(e definitions.TextEdit) bool { return e.Start < old.Definitions[i].Stmt.End && e.End > old.Definitions[i].Stmt.Start }):
+		case !slices.ContainsFunc(edits, func(e definitions.TextEdit) bool {
+			return e.Start < old.Definitions[i].Stmt.End && e.End > old.Definitions[i].Stmt.Start
+		}):
 			want = &definitions.Definition{Name: want.Name, Kind: want.Kind, Builder: want.Builder, Path: want.Path, Stmt: want.Stmt, NameSpan: want.NameSpan}
 		default:
 			w := *want
