@@ -141,21 +141,35 @@ func margin(live uint64) uint64 {
 
 // setLimit sets the limit from the runtime's metrics now.
 func setLimit() {
-	s := []metrics.Sample{
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/gc/heap/live:bytes"},
+	v, ok := readMetrics(
+		"/memory/classes/total:bytes",
+		"/memory/classes/heap/released:bytes",
+		"/memory/classes/heap/free:bytes",
+		"/memory/classes/heap/objects:bytes",
+		"/gc/heap/live:bytes",
+	)
+	if !ok {
+		return // a runtime without these metrics: Go's default
+	}
+	debug.SetMemoryLimit(limit(v[0]-min(v[0], v[1]), v[2], v[3], v[4]))
+}
+
+// readMetrics reads the runtime's metrics of these names, each a count
+// of bytes; false where the runtime lacks one of them.
+func readMetrics(names ...string) ([]uint64, bool) {
+	s := make([]metrics.Sample, len(names))
+	for i, n := range names {
+		s[i].Name = n
 	}
 	metrics.Read(s)
-	for _, x := range s {
+	v := make([]uint64, len(s))
+	for i, x := range s {
 		if x.Value.Kind() != metrics.KindUint64 {
-			return // a runtime without these metrics: Go's default
+			return nil, false
 		}
+		v[i] = x.Value.Uint64()
 	}
-	v := func(i int) uint64 { return s[i].Value.Uint64() }
-	debug.SetMemoryLimit(limit(v(0)-min(v(0), v(1)), v(2), v(3), v(4)))
+	return v, true
 }
 
 // memory is what the watcher reads of the runtime at each look.
@@ -168,20 +182,16 @@ type memory struct {
 
 // read reads the runtime's metrics.
 func read() (memory, bool) {
-	s := []metrics.Sample{
-		{Name: "/gc/heap/allocs:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/gc/heap/live:bytes"},
+	v, ok := readMetrics(
+		"/gc/heap/allocs:bytes",
+		"/memory/classes/heap/free:bytes",
+		"/memory/classes/heap/objects:bytes",
+		"/gc/heap/live:bytes",
+	)
+	if !ok {
+		return memory{}, false // a runtime without these: do nothing
 	}
-	metrics.Read(s)
-	for _, x := range s {
-		if x.Value.Kind() != metrics.KindUint64 {
-			return memory{}, false // a runtime without these: do nothing
-		}
-	}
-	v := func(i int) uint64 { return s[i].Value.Uint64() }
-	return memory{allocs: v(0), free: v(1), objects: v(2), live: v(3)}, true
+	return memory{allocs: v[0], free: v[1], objects: v[2], live: v[3]}, true
 }
 
 // spare is how much more than it needs the runtime holds: its free pages
