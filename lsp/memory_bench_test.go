@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tent-tools/tent-tools/internal/projectgen"
 	"github.com/tent-tools/tent-tools/internal/servergc"
 )
 
@@ -38,25 +37,7 @@ import (
 //
 //	go test ./lsp -run XXX -bench SessionMemory -benchtime 1x
 func BenchmarkSessionMemory(b *testing.B) {
-	tables := 5000
-	if s := os.Getenv("TENT_BENCH_TABLES"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			b.Fatalf("TENT_BENCH_TABLES=%q is no number of tables", s)
-		}
-		tables = n
-	}
-	dir := os.Getenv("TENT_BENCH_DIR")
-	if dir == "" {
-		dir = b.TempDir()
-		if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: tables, Seed: 1})); err != nil {
-			b.Fatal(err)
-		}
-	}
-	const (
-		fns      = "functions/accounts2.ts"
-		ordinary = "tables/accounts2.ts"
-	)
+	dir := benchProject(b, 5000)
 	// The memory watcher of `tent-tools lsp` (GOGC or GOMEMLIMIT in the
 	// environment: none).
 	ctx, cancel := context.WithCancel(context.Background())
@@ -64,70 +45,20 @@ func BenchmarkSessionMemory(b *testing.B) {
 	gc := servergc.Watch(ctx)
 	for range b.N {
 		t0 := time.Now()
-		c := startInProcessWith(b, dir, Options{Indexed: gc.Hold})
-		c.initialize(map[string]any{}, map[string]any{"diagnosticDelay": 0})
-		texts := map[string]string{}
-		versions := map[string]int{}
-		for _, p := range []string{fns, ordinary, hubFile} {
-			texts[p], versions[p] = c.open(p), 1
-		}
-		for _, p := range []string{fns, ordinary, hubFile} {
-			firstDiagnostics(b, c, p)
-		}
+		s := openBenchSession(b, dir, Options{Indexed: gc.Hold})
 		opened := time.Since(t0)
 		openHeap, openRSS := memoryNow(b, "open")
-		// change puts line in after the line holding anchor, or takes it
-		// out again, and waits for that version's diagnostics.
-		change := func(rel, anchor, line string, in bool) {
-			text := texts[rel]
-			at := strings.Index(text, anchor)
-			if at < 0 {
-				b.Fatalf("no %q in %s", anchor, rel)
-			}
-			end := at + strings.IndexByte(text[at:], '\n') + 1
-			n := strings.Count(text[:end], "\n")
-			r := map[string]any{"start": pos(n, 0), "end": pos(n, 0)}
-			put := line + "\n"
-			if in {
-				text = text[:end] + put + text[end:]
-			} else {
-				r["end"], put = pos(n+1, 0), ""
-				text = text[:end] + text[end+len(line)+1:]
-			}
-			texts[rel] = text
-			versions[rel]++
-			v := versions[rel]
-			from := c.mark()
-			c.notify("textDocument/didChange", map[string]any{
-				"textDocument":   map[string]any{"uri": c.uri(rel), "version": v},
-				"contentChanges": []any{map[string]any{"range": r, "text": put}}})
-			c.diagnosticsOf(from, rel, func(p published) bool { return p.Version != nil && *p.Version == v })
-		}
-		at := func(rel, what string) map[string]any {
-			return map[string]any{"textDocument": map[string]any{"uri": c.uri(rel)}, "position": posOf(b, texts[rel], what, 0, len("export const "))}
-		}
-		with := func(p map[string]any, k string, v any) map[string]any {
-			p[k] = v
-			return p
-		}
 		var hubCPU, sessionCPU time.Duration
 		var hubAllocs uint64
 		session := processCPU(b)
 		for range 3 { // the warm-up and two rounds, as lsp.sh's ROUNDS=2
-			for _, in := range []bool{true, false} {
-				change(fns, "requireText(input.title, 'title')", "    await ctx.db.nosuchTable.all(nosuchName)", in)
-			}
-			for _, in := range []bool{true, false} {
-				change(ordinary, "title: text(),", "    extra: ref('nosuchTable', nosuchOptions),", in)
-			}
-			c.must("textDocument/rename", with(at(ordinary, "export const accounts2"), "newName", "ledgers2"))
+			s.edits()
+			s.renameOrdinary()
 			cpu, allocs := processCPU(b), allocated()
-			c.must("textDocument/rename", with(at(hubFile, "export const accounts"), "newName", "members"))
+			s.renameHub()
 			hubCPU += processCPU(b) - cpu
 			hubAllocs += allocated() - allocs
-			c.must("textDocument/references", with(at(hubFile, "export const accounts"), "context", map[string]any{"includeDeclaration": true}))
-			c.must("textDocument/hover", at(ordinary, "export const accounts2"))
-			c.must("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": c.uri(fns)}})
+			s.rest()
 		}
 		sessionCPU = processCPU(b) - session
 		endHeap, endRSS := memoryNow(b, "end")

@@ -52,12 +52,12 @@ func benchProject(b *testing.B, def int) string {
 	return dir
 }
 
-// openBenchSession starts the server in this process on dir with
-// lspbench's capabilities and options, opens its three documents and
+// openBenchSession starts the server in this process on dir with opts
+// and lspbench's capabilities and options, opens its three documents and
 // waits for their first diagnostics.
-func openBenchSession(b *testing.B, dir string) *benchSession {
+func openBenchSession(b *testing.B, dir string, opts Options) *benchSession {
 	b.Helper()
-	c := startInProcess(b, dir)
+	c := startInProcessWith(b, dir, opts)
 	c.patience = 5 * time.Minute
 	caps := map[string]any{
 		"general": map[string]any{"positionEncodings": []string{"utf-16"}},
@@ -164,7 +164,7 @@ func (s *benchSession) rest() {
 //
 //	go test ./lsp -run XXX -bench SessionRename -benchtime 10x
 func BenchmarkSessionRename(b *testing.B) {
-	s := openBenchSession(b, benchProject(b, 1000))
+	s := openBenchSession(b, benchProject(b, 1000), Options{})
 	// The warm-up round, as lspbench's: every request once.
 	s.edits()
 	s.renameOrdinary()
