@@ -181,6 +181,10 @@ func (s *server) publishSoon(rel string) {
 // publishPending publishes the diagnostics of the documents changed since
 // the last publication (the debounce timer's work).
 func (s *server) publishPending() {
+	if !s.startWork() {
+		return
+	}
+	defer s.work.Done()
 	s.mu.Lock()
 	pending := sortedPaths(s.pending)
 	s.pending = nil

@@ -116,6 +116,13 @@ func ServeStream(ctx context.Context, stream jsonrpc2.Stream, opts Options) erro
 	case <-ctx.Done():
 	}
 	cancel()
+	// The work under way (a handler, the debounce's publication) ends
+	// first, its context cancelled: none goes on into a stopped follower
+	// or a closed workspace (an exit during the first index did).
+	s.mu.Lock()
+	s.ending = true
+	s.mu.Unlock()
+	s.work.Wait()
 	s.stop()
 	conn.Close()
 	defer s.closeWorkspace()
@@ -154,8 +161,12 @@ type server struct {
 	shutdown  bool
 	exit      bool
 	exited    chan struct{}
-	running   map[string]context.CancelFunc // requests by id, for $/cancelRequest
-	tokens    int                           // the last progress token made
+	// work counts the handlers and publications under way; once ending
+	// is set (under mu) none starts, and ServeStream waits for work.
+	work    sync.WaitGroup
+	ending  bool
+	running map[string]context.CancelFunc // requests by id, for $/cancelRequest
+	tokens  int                           // the last progress token made
 	// activeToken is the progress token of the work withProgress runs,
 	// that the engine's progress reports on; nil when none runs.
 	activeToken json.RawMessage
@@ -201,7 +212,10 @@ type document struct {
 // so that a handler may ask the client (window/showMessageRequest) while
 // the connection goes on reading its answer.
 func (s *server) handler() jsonrpc2.Handler {
-	async := jsonrpc2.AsyncHandler(s.handle)
+	async := jsonrpc2.AsyncHandler(func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		defer s.work.Done()
+		return s.handle(ctx, reply, req)
+	})
 	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		switch req.Method() {
 		case "$/cancelRequest":
@@ -215,6 +229,9 @@ func (s *server) handler() jsonrpc2.Handler {
 			}
 			s.mu.Unlock()
 			return nil
+		}
+		if !s.startWork() {
+			return nil // the session is ending: the connection closes unanswered
 		}
 		call, ok := req.(*jsonrpc2.Call)
 		if !ok {
@@ -247,6 +264,18 @@ func (s *server) handler() jsonrpc2.Handler {
 		}
 		return async(cctx, reply, req)
 	}
+}
+
+// startWork counts one piece of work on the session's workspace; false
+// once the session is ending. Its end is s.work.Done.
+func (s *server) startWork() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ending {
+		return false
+	}
+	s.work.Add(1)
+	return true
 }
 
 // codeRequestCancelled is LSP's RequestCancelled.
