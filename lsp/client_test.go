@@ -111,6 +111,14 @@ func start(t testing.TB, dir string, args ...string) *client {
 			cmd.Process.Kill()
 		}
 		cmd.Wait()
+		// A race the server's detector reported fails the test, whatever
+		// the status it exited with (the detector keeps a status of 1).
+		c.mu.Lock()
+		logged := c.stderr.String()
+		c.mu.Unlock()
+		if testbin.Race && strings.Contains(logged, "WARNING: DATA RACE") {
+			t.Errorf("the server reported a data race:\n%s", logged)
+		}
 	})
 	return c
 }
