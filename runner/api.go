@@ -11,7 +11,6 @@ import (
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
-	"github.com/tent-tools/tent-tools/internal/spelling"
 	"github.com/tent-tools/tent-tools/runner/runlog"
 	"github.com/tent-tools/tent-tools/runner/testdb"
 )
@@ -82,17 +81,7 @@ func (r *Runner) RowsStamped(ctx context.Context, stamps map[string]definitions.
 func (r *Runner) rows(ctx context.Context, a *app, table string, limit int) (*Rows, error) {
 	t := a.tables[table]
 	if t == nil {
-		if k := a.kinds[table]; k != "" {
-			return nil, diag.Errorf(diag.T9103, "%s is a %s, not a table", table, k)
-		}
-		names := make([]string, 0, len(a.tables))
-		for name := range a.tables {
-			names = append(names, name)
-		}
-		if near := spelling.Nearest(table, names); near != "" {
-			return nil, diag.Errorf(diag.T9103, "no table named %s; did you mean %s?", table, near).With("nearest", near)
-		}
-		return nil, diag.Errorf(diag.T9103, "no table named %s", table)
+		return nil, unknownName(a, diag.T9103, "table", table, a.tables)
 	}
 	if limit < 0 {
 		return nil, diag.Errorf(diag.T9102, "limit %d: want 0 or more", limit)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/dop251/goja"
@@ -327,15 +329,18 @@ func (s *session) definition(path, name string) goja.Value {
 
 // unknownCallable is T4001 for a name that is no function or flow.
 func unknownCallable(a *app, name string) *diag.ToolError {
+	return unknownName(a, diag.T4001, "function or flow", name, a.callables)
+}
+
+// unknownName is code for a name that is no what of a's project (known
+// holds those there are): the kind it is instead, or the one of known it
+// is a likely typo of.
+func unknownName[V any](a *app, code, what, name string, known map[string]V) *diag.ToolError {
 	if k := a.kinds[name]; k != "" {
-		return diag.Errorf(diag.T4001, "%s is a %s, not a function or flow", name, k)
+		return diag.Errorf(code, "%s is a %s, not a %s", name, k, what)
 	}
-	var names []string
-	for n := range a.callables {
-		names = append(names, n)
+	if near := spelling.Nearest(name, slices.Collect(maps.Keys(known))); near != "" {
+		return diag.Errorf(code, "no %s named %s; did you mean %s?", what, name, near).With("nearest", near)
 	}
-	if near := spelling.Nearest(name, names); near != "" {
-		return diag.Errorf(diag.T4001, "no function or flow named %s; did you mean %s?", name, near).With("nearest", near)
-	}
-	return diag.Errorf(diag.T4001, "no function or flow named %s", name)
+	return diag.Errorf(code, "no %s named %s", what, name)
 }
