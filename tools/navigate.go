@@ -47,12 +47,16 @@ func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 		return nil, false
 	}
 	word := string(f.Src[start:end])
+	isDefinition := ix.Definition(word) != nil
+	hasColumn := func(d *definitions.Definition) bool {
+		return d != nil && d.Kind == definitions.KindTable && d.Table != nil && (word == "id" || d.Table.Column(word) != nil)
+	}
 	var named []string
-	if ix.Definition(word) != nil {
+	if isDefinition {
 		named = append(named, word)
 	}
 	columnOf := func(d *definitions.Definition) {
-		if d != nil && d.Kind == definitions.KindTable && d.Table != nil && (word == "id" || d.Table.Column(word) != nil) {
+		if hasColumn(d) {
 			named = append(named, d.Name+"."+word)
 		}
 	}
@@ -81,7 +85,7 @@ func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 			}
 		}
 	}
-	if ix.Definition(word) != nil {
+	if isDefinition {
 		consider(word)
 	}
 	likely := map[string]bool{}
@@ -92,7 +96,7 @@ func TargetAt(ix *definitions.Index, rel string, off int) (*Target, bool) {
 		if best != nil && (best.Mark == definitions.Likely || len(likely) == 0) {
 			break
 		}
-		if d.Kind == definitions.KindTable && d.Table != nil && (word == "id" || d.Table.Column(word) != nil) && (best == nil || likely[d.Name]) {
+		if hasColumn(d) && (best == nil || likely[d.Name]) {
 			consider(d.Name + "." + word)
 		}
 	}
