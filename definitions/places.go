@@ -74,10 +74,7 @@ func (ix *Index) CodeSiteCount(target string) int {
 		return 0
 	}
 	ci := ix.code()
-	word := d.Name
-	if c != nil {
-		word = c.Schema.Name
-	}
+	word := siteWord(d, c)
 	files := ci.wordFiles(word)
 	if len(files) == 0 {
 		return 0
@@ -406,10 +403,7 @@ func unquoted(src []byte, sp Span) Span {
 // is not nil) its column c, sorted by path and offset: the words of code
 // that match its name and are no plain place.
 func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSite {
-	word := d.Name
-	if c != nil {
-		word = c.Schema.Name
-	}
+	word := siteWord(d, c)
 	files := ci.wordFiles(word)
 	if len(files) == 0 {
 		return nil
@@ -435,10 +429,7 @@ func (ci *codeIndex) codeSitesAt(target string, d *Definition, c *Column, path s
 	if f == nil {
 		return nil
 	}
-	word := d.Name
-	if c != nil {
-		word = c.Schema.Name
-	}
+	word := siteWord(d, c)
 	var at []Word
 	for _, w := range f.Words()[word] {
 		if w.Span.Start <= off && off <= w.Span.End {
@@ -510,6 +501,15 @@ func sortSites(out []CodeSite) {
 		}
 		return out[i].Span.Start < out[j].Span.Start
 	})
+}
+
+// siteWord is the word a code site of definition d (c == nil) or of its
+// column c is: the definition's name, or the column's.
+func siteWord(d *Definition, c *Column) string {
+	if c != nil {
+		return c.Schema.Name
+	}
+	return d.Name
 }
 
 // siteMark says how sure a word is to name definition d (c == nil) or its
