@@ -40,14 +40,20 @@ func dropCall(ctx context.Context, tx *sql.Tx, n int) error {
 	return nil
 }
 
+// queryCallPoint finds the newest point of a call. It orders by c.point,
+// the order of the calls table's key (id, point), so the newest is the
+// last entry of the key's search: ordered by p.n, the same number, SQLite
+// sorted the call's points in a temporary b-tree first.
+const queryCallPoint = `SELECT p.n, p.done FROM calls c JOIN points p ON p.n = c.point
+	WHERE c.id = ? ORDER BY c.point DESC LIMIT 1`
+
 // CallPoint answers the newest point the call id made and whether it is
 // done (its files written). n is 0 where the call made no point: it
 // changed nothing, or it never ran. A point not done is one a crash cut
 // short; the next settle of the workspace finishes it, so a caller that
 // must know asks after settling (workspace's Enter for a write).
 func (s *Store) CallPoint(ctx context.Context, id string) (n int, done bool, err error) {
-	err = s.db.QueryRowContext(ctx, `SELECT p.n, p.done FROM calls c JOIN points p ON p.n = c.point
-		WHERE c.id = ? ORDER BY p.n DESC LIMIT 1`, id).Scan(&n, &done)
+	err = s.db.QueryRowContext(ctx, queryCallPoint, id).Scan(&n, &done)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}

@@ -198,6 +198,25 @@ func scanPoint(row interface{ Scan(...any) error }) (*Point, error) {
 	return &p, nil
 }
 
+// pointsQuery is the query of pointColumns of the points a WHERE clause
+// (and its ORDER BY) selects.
+func pointsQuery(where string) string { return `SELECT ` + pointColumns + ` FROM points ` + where }
+
+// The WHERE clauses of the store's reads of points, and its other queries
+// of them. Each is a search (of the points_done index, or by number), and
+// none sorts what it read; only those that read every done point (Marks,
+// Newest without a limit) may scan. TestQueryPlans holds them to it.
+const (
+	whereNewest  = `WHERE done = 1 ORDER BY n DESC`
+	whereNewestN = `WHERE done = 1 ORDER BY n DESC LIMIT ?`
+	whereRange   = `WHERE done = 1 AND n > ? AND n <= ? ORDER BY n`
+	whereAt      = `WHERE done = 1 AND n = ?`
+	wherePending = `WHERE done = 0 ORDER BY n`
+	queryLast    = `SELECT max(n) FROM points WHERE done = 1`
+	queryMarks   = `SELECT n, kind, undid FROM points WHERE done = 1 ORDER BY n`
+	queryFilesOf = `SELECT point, path, before, after FROM point_files WHERE point BETWEEN ? AND ? ORDER BY point, path`
+)
+
 // query reads the points a WHERE clause selects, with their files.
 func (s *Store) query(ctx context.Context, where string, args ...any) ([]*Point, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -205,7 +224,7 @@ func (s *Store) query(ctx context.Context, where string, args ...any) ([]*Point,
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+pointColumns+` FROM points `+where, args...)
+	rows, err := tx.QueryContext(ctx, pointsQuery(where), args...)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -231,7 +250,7 @@ func (s *Store) query(ctx context.Context, where string, args ...any) ([]*Point,
 	for _, p := range points {
 		lo, hi = min(lo, p.N), max(hi, p.N)
 	}
-	frows, err := tx.QueryContext(ctx, `SELECT point, path, before, after FROM point_files WHERE point BETWEEN ? AND ? ORDER BY point, path`, lo, hi)
+	frows, err := tx.QueryContext(ctx, queryFilesOf, lo, hi)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -256,19 +275,19 @@ func (s *Store) query(ctx context.Context, where string, args ...any) ([]*Point,
 // point where limit <= 0). Points not done are left out.
 func (s *Store) Newest(ctx context.Context, limit int) ([]*Point, error) {
 	if limit <= 0 {
-		return s.query(ctx, `WHERE done = 1 ORDER BY n DESC`)
+		return s.query(ctx, whereNewest)
 	}
-	return s.query(ctx, `WHERE done = 1 ORDER BY n DESC LIMIT ?`, limit)
+	return s.query(ctx, whereNewestN, limit)
 }
 
 // Range returns the points after from up to and including to, oldest first.
 func (s *Store) Range(ctx context.Context, from, to int) ([]*Point, error) {
-	return s.query(ctx, `WHERE done = 1 AND n > ? AND n <= ? ORDER BY n`, from, to)
+	return s.query(ctx, whereRange, from, to)
 }
 
 // At returns one point; ErrNoPoint where there is none (or it is not done).
 func (s *Store) At(ctx context.Context, n int) (*Point, error) {
-	ps, err := s.query(ctx, `WHERE done = 1 AND n = ?`, n)
+	ps, err := s.query(ctx, whereAt, n)
 	if err != nil {
 		return nil, err
 	}
@@ -278,18 +297,22 @@ func (s *Store) At(ctx context.Context, n int) (*Point, error) {
 	return ps[0], nil
 }
 
-// Last returns the number of the newest point, 0 where there is none.
+// Last returns the number of the newest point, 0 where there is none
+// (points not done are left out). It reads one entry of the points_done
+// index.
 func (s *Store) Last(ctx context.Context) (int, error) {
 	var n sql.NullInt64
-	if err := s.db.QueryRowContext(ctx, `SELECT max(n) FROM points WHERE done = 1`).Scan(&n); err != nil {
+	if err := s.db.QueryRowContext(ctx, queryLast).Scan(&n); err != nil {
 		return 0, fmt.Errorf("history: %w", err)
 	}
 	return int(n.Int64), nil
 }
 
 // Pending returns the points not done, oldest first: changes cut short.
+// Every call settles by it, so it reads the points_done index, never every
+// point.
 func (s *Store) Pending(ctx context.Context) ([]*Point, error) {
-	return s.query(ctx, `WHERE done = 0 ORDER BY n`)
+	return s.query(ctx, wherePending)
 }
 
 // NewTurn starts a turn of an agent and returns its number.
@@ -343,7 +366,7 @@ type Mark struct {
 // Marks returns every point's mark, oldest first, without its files or
 // changes.
 func (s *Store) Marks(ctx context.Context) ([]Mark, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT n, kind, undid FROM points WHERE done = 1 ORDER BY n`)
+	rows, err := s.db.QueryContext(ctx, queryMarks)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}

@@ -59,7 +59,18 @@ CREATE TABLE IF NOT EXISTS turns (
 // schemaSteps are the versions of the schema (sqlitefile.Migrate): the
 // first creates the tables; a later release appends the step from its
 // previous version, never changes one.
-var schemaSteps = []string{schema, callsSchema}
+var schemaSteps = []string{schema, callsSchema, pointsDoneSchema}
+
+// pointsDoneSchema is the schema step that indexes the points by whether
+// they are done, then by number. Pending (the points not done: none, or
+// the one a crash cut short, among thousands), which every settle of the
+// workspace asks, is then a search of the index, where it was a scan of
+// every point; Last (the newest done) reads one entry of it, where it
+// walked back from the newest point past those not done. The index is
+// built from the points there when a file of an older release is opened.
+const pointsDoneSchema = `
+CREATE INDEX IF NOT EXISTS points_done ON points (done, n);
+`
 
 // Open opens (creating where needed) the store at path, brought to the
 // schema version of this release. A file of a newer version is

@@ -1,0 +1,105 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// benchPoints is how many points the query benchmarks hold: a project an
+// agent has worked on for months.
+const benchPoints = 20000
+
+// filled opens a store of n points, each with one file and one definition
+// change, the newest of them not done (a change a crash cut short). Where
+// indexed is false the points_done index is dropped after the open: the
+// store as it was before that schema step, to compare with.
+func filled(tb testing.TB, n int, indexed bool) *Store {
+	tb.Helper()
+	ctx := context.Background()
+	path := filepath.Join(tb.TempDir(), File)
+	s, err := Open(ctx, path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		pt, err := tx.PrepareContext(ctx, `INSERT INTO points (time, who, agent, kind, turn, tool, summary, undid, changes, done, journal)
+			VALUES (?, 'ann', 'builder', 'command', ?, 'edit', ?, '[]', ?, ?, '')`)
+		if err != nil {
+			return err
+		}
+		defer pt.Close()
+		ft, err := tx.PrepareContext(ctx, `INSERT INTO point_files (point, path, before, after) VALUES (?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ft.Close()
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i := 1; i <= n; i++ {
+			file := fmt.Sprintf("lib/f%d.ts", i%500)
+			changes := fmt.Sprintf(`[{"definition":"t%d","kind":"table","action":"change","fields":[{"path":"columns.c%d.type","old":"text","new":"number"}]}]`, i%500, i)
+			if _, err := pt.ExecContext(ctx, at.Add(time.Duration(i)*time.Minute).Format(time.RFC3339Nano), i/10, "edit "+file, changes, i < n); err != nil {
+				return err
+			}
+			if _, err := ft.ExecContext(ctx, i, file, Hash([]byte{byte(i)}), Hash([]byte{byte(i + 1)})); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !indexed {
+		if _, err := s.db.ExecContext(ctx, `DROP INDEX points_done`); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s
+}
+
+// BenchmarkQueries reads a store of benchPoints points by each of the
+// store's queries of points, with the points_done index (index) and
+// without it (scan, the store before that schema step), in one run.
+func BenchmarkQueries(b *testing.B) {
+	ctx := context.Background()
+	stores := map[string]*Store{"scan": filled(b, benchPoints, false), "index": filled(b, benchPoints, true)}
+	queries := []struct {
+		name string
+		run  func(s *Store) error
+	}{
+		{"Pending", func(s *Store) error {
+			ps, err := s.Pending(ctx)
+			if err == nil && len(ps) != 1 {
+				err = fmt.Errorf("%d pending; want 1", len(ps))
+			}
+			return err
+		}},
+		{"Last", func(s *Store) error {
+			n, err := s.Last(ctx)
+			if err == nil && n != benchPoints-1 {
+				err = fmt.Errorf("last %d; want %d", n, benchPoints-1)
+			}
+			return err
+		}},
+		{"Newest20", func(s *Store) error { _, err := s.Newest(ctx, 20); return err }},
+		{"Range20", func(s *Store) error { _, err := s.Range(ctx, benchPoints/2, benchPoints/2+20); return err }},
+		{"At", func(s *Store) error { _, err := s.At(ctx, benchPoints/2); return err }},
+		{"Marks", func(s *Store) error { _, err := s.Marks(ctx); return err }},
+	}
+	for _, q := range queries {
+		for _, variant := range []string{"scan", "index"} {
+			b.Run(q.name+"/"+variant, func(b *testing.B) {
+				for b.Loop() {
+					if err := q.run(stores[variant]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
