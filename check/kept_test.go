@@ -48,7 +48,7 @@ func TestKeptRoundTrip(t *testing.T) {
 	fs := []diag.Finding{everyField(t, 1), everyField(t, 2), {Code: "T2001", Severity: diag.Error, Path: "a.ts", Line: -1}}
 	fs[1].Fix = nil
 	files := []KeptFile{
-		{Path: ".gitignore", Stamp: definitions.Stamp{Size: 3, MTime: -5, CTime: 1 << 62, Inode: 1<<64 - 1, Seen: 9}, Text: [32]byte{1, 2}, HasText: true},
+		{Path: ".gitignore", Stamp: definitions.Stamp{Size: 3, MTime: -5, CTime: 1 << 62, Inode: 1<<64 - 1, Seen: 9}, Text: 1<<64 - 3, HasText: true},
 		{Path: "tables/a.ts", Stamp: definitions.Stamp{Size: 10, MTime: 20, CTime: 30, Inode: 40, Seen: 50}},
 	}
 	for _, k := range []Kept{
@@ -70,7 +70,7 @@ func TestKeptRoundTrip(t *testing.T) {
 // foreign decodes: at every cut and at every flipped byte the answer is an
 // error, never findings.
 func TestKeptDamaged(t *testing.T) {
-	data := Kept{Key: "key", Files: []KeptFile{{Path: "a.ts", Text: [32]byte{9}, HasText: true}, {Path: "b.ts"}}, Findings: []diag.Finding{everyField(t, 3)}}.Encode()
+	data := Kept{Key: "key", Files: []KeptFile{{Path: "a.ts", Text: 9, HasText: true}, {Path: "b.ts"}}, Findings: []diag.Finding{everyField(t, 3)}}.Encode()
 	for n := range len(data) {
 		if _, err := DecodeKept(data[:n]); err == nil {
 			t.Fatalf("cut at %d of %d bytes: decoded", n, len(data))
