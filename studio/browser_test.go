@@ -527,6 +527,88 @@ func TestBrowserLayout(t *testing.T) {
 	waitJS(t, phone, "the diagram above the inspector again", fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().top > 200`, tid("inspector")), 5*time.Second)
 }
 
+// TestBrowserWideGrid: a table far wider than its card (the shop's
+// products with five more columns, 1,479 pixels of them, and 24 rows),
+// in the windows of 901 to 1,107 pixels where the grid stands below the
+// diagram: it scrolls sideways inside its card, never the page; the card
+// overlaps neither the list nor the diagram and keeps its bottom (and its
+// scroll bars) on the screen; the row's id and its delete button stay at
+// the card's edges as the columns pass beneath, and data-cut says on which
+// side columns are hidden; the last column is reached uncovered.
+func TestBrowserWideGrid(t *testing.T) {
+	t.Parallel()
+	dir := copyProject(t, "shop")
+	var ops []string
+	for _, c := range []string{"warehouseLocation", "supplierReference", "countryOfOrigin", "customsTariffCode", "shippingWeightGrams"} {
+		ops = append(ops, fmt.Sprintf(`{"op": "addColumn", "table": "products", "name": %q, "type": "text", "optional": true}`, c))
+	}
+	ops = append(ops, `{"op": "setRow", "table": "products", "id": "p1", "set": {"warehouseLocation": "Aisle 14, shelf 3, bin 22", "supplierReference": "SUP-2026-000114-A", "shippingWeightGrams": "2400"}}`)
+	for i := 6; i <= 24; i++ {
+		ops = append(ops, fmt.Sprintf(`{"op": "addRow", "table": "products", "row": {"id": "p%d", "name": "Thing %d", "category": "c1", "price": 100, "costPrice": 50}}`, i, i))
+	}
+	if out, err := exec.Command(bin, "-C", dir, "call", "change", `{"ops": [`+strings.Join(ops, ", ")+`]}`).CombinedOutput(); err != nil {
+		t.Fatalf("call change: %v\n%s", err, out)
+	}
+	s := startStudio(t, dir)
+	// rect and visible: a box, and whether a tap on an element's middle lands on it.
+	const helpers = `const rect = (q) => document.querySelector(q).getBoundingClientRect();
+		const visible = (q) => { const e = document.querySelector(q); const r = e.getBoundingClientRect(); const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return !!at && (at === e || e.contains(at)); };
+		const apart = (a, b) => a.right <= b.left + 1 || b.right <= a.left + 1 || a.bottom <= b.top + 1 || b.bottom <= a.top + 1;`
+	holdsIn := func(ctx context.Context, expr string) bool {
+		return eval[bool](t, ctx, `(() => { `+helpers+` return `+expr+` })()`)
+	}
+	cut := fmt.Sprintf(`document.querySelector(%q).dataset.cut`, tid("grid-scroll"))
+	scrollTo := func(ctx context.Context, where string) {
+		eval[bool](t, ctx, fmt.Sprintf(`(() => { const g = document.querySelector(%q); g.scrollLeft = %s; return true })()`, tid("grid-scroll"), where))
+	}
+	for _, width := range []int{901, 1000, 1107} {
+		ctx := openPage(t, s, width, 800)
+		ready(t, ctx, -1)
+		run(t, ctx, "the products", chromedp.Navigate(s.base+"/#/tables/products"))
+		waitJS(t, ctx, "the inspector", fmt.Sprintf(`(document.querySelector(%q)||{dataset:{}}).dataset.table === 'products'`, tid("inspector")), 10*time.Second)
+		click(t, ctx, "inspector-data")
+		waitJS(t, ctx, fmt.Sprintf("the grid at %d pixels", width), fmt.Sprintf(`Number((document.querySelector(%q)||{dataset:{}}).dataset.rows) === 24`, tid("grid")), 15*time.Second)
+
+		m := eval[map[string]float64](t, ctx, `(() => { const g = document.querySelector('[data-testid="grid-scroll"]'); const p = document.querySelector('[data-testid="inspector"]');
+			return { table: g.scrollWidth, card: g.clientWidth, page: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+				cardBottom: g.getBoundingClientRect().bottom, cardRight: g.getBoundingClientRect().right, paneRight: p.getBoundingClientRect().right,
+				paneScroll: p.scrollHeight - p.clientHeight } })()`)
+		if m["table"] < m["card"]+200 {
+			t.Fatalf("at %d×800 the table is %g wide in a card of %g: not the wide table this test is for", width, m["table"], m["card"])
+		}
+		if m["page"] > float64(width) {
+			t.Errorf("at %d×800 the page is %g wide: it scrolls sideways", width, m["page"])
+		}
+		if m["cardRight"] > m["paneRight"]+1 || m["paneRight"] > float64(width)+1 {
+			t.Errorf("at %d×800 the card ends at %g, its pane at %g: past the window", width, m["cardRight"], m["paneRight"])
+		}
+		if m["cardBottom"] > 800 || m["paneScroll"] > 1 {
+			t.Errorf("at %d×800 the card's bottom (its scroll bar) is at %g, and its pane scrolls by %g: it is not on the screen", width, m["cardBottom"], m["paneScroll"])
+		}
+		if !holdsIn(ctx, fmt.Sprintf(`apart(rect(%q), rect('.center')) && apart(rect(%q), rect('.side')) && apart(rect('.center'), rect('.side'))`, tid("inspector"), tid("inspector"))) {
+			t.Errorf("at %d×800 the grid's pane, the diagram and the list overlap", width)
+		}
+
+		waitJS(t, ctx, fmt.Sprintf("at %d pixels, columns hidden at the end only", width), cut+` === 'end'`, 5*time.Second)
+		scrollTo(ctx, "(g.scrollWidth - g.clientWidth) / 2")
+		waitJS(t, ctx, fmt.Sprintf("at %d pixels, columns hidden on both sides", width), cut+` === 'start end'`, 5*time.Second)
+		for _, id := range []string{"row-p1", "row-delete-p1"} {
+			q := tid(id) + " .idcell"
+			if id != "row-p1" {
+				q = tid(id)
+			}
+			if !holdsIn(ctx, fmt.Sprintf(`visible(%q) && rect(%q).left >= rect(%q).left - 1 && rect(%q).right <= rect(%q).right + 1`, q, q, tid("grid-scroll"), q, tid("grid-scroll"))) {
+				t.Errorf("at %d×800, scrolled halfway, %s is not at the card's edge on the screen", width, q)
+			}
+		}
+		scrollTo(ctx, "g.scrollWidth")
+		waitJS(t, ctx, fmt.Sprintf("at %d pixels, columns hidden at the start only", width), cut+` === 'start'`, 5*time.Second)
+		if !holdsIn(ctx, fmt.Sprintf(`visible(%q) && visible(%q)`, tid("cell-p1-shippingWeightGrams"), tid("row-delete-p1"))) {
+			t.Errorf("at %d×800, scrolled to the end, the last column or the delete button is covered", width)
+		}
+	}
+}
+
 // TestBrowserAddRow: a row added in the grid is addRow, in the test data.
 func TestBrowserAddRow(t *testing.T) {
 	t.Parallel()

@@ -1,9 +1,12 @@
 // The test data of a table (testdata/T.json, read through tent/call read) as
 // a grid: a cell edited is a setRow, a row added an addRow, a row deleted a
 // removeRow (docs: change). The file is read again when the model's version
-// grows, so a change made elsewhere shows here too.
+// grows, so a change made elsewhere shows here too. A table wider than its
+// card scrolls sideways inside it, the row's id and its delete button held
+// at the card's edges, and a shade at an edge says that columns are hidden
+// beyond it.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Studio } from './store';
 import type { Column, Table } from './types';
 import { parseValue, showValue } from './values';
@@ -61,6 +64,9 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
       live = false;
     };
   }, [path, version, table.rows]);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const cut = useCut(scroller, rows);
 
   const cols = table.columns;
   const known = new Set(['id', ...cols.map((c) => c.name)]);
@@ -120,14 +126,15 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
           </div>
         </form>
       )}
-      <div class="gridscroll">
+      <div class={'gridscroll' + (cut.start ? ' cut-start' : '') + (cut.end ? ' cut-end' : '')} ref={scroller} data-testid="grid-scroll"
+        data-cut={[cut.start && 'start', cut.end && 'end'].filter(Boolean).join(' ')}>
         <table class="grid" data-testid="grid" data-rows={rows.length}>
           <thead>
             <tr>
-              <th>id</th>
+              <th class="idcell">id</th>
               {cols.map((c) => <th key={c.name} title={c.type}>{c.name}</th>)}
               {extra.map((k) => <th key={k} class="bad" title="no column of this name">{k}</th>)}
-              <th aria-label="Actions" />
+              <th class="rowact" aria-label="Actions" />
             </tr>
           </thead>
           <tbody>
@@ -135,12 +142,12 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
               const id = String(r.id ?? '');
               return (
                 <tr key={id || i} data-testid={`row-${id}`}>
-                  <td class="idcell">{id}</td>
+                  <td class="idcell" title={id}>{id}</td>
                   {cols.map((c) => {
                     const e = editing && editing.id === id && editing.col === c.name ? editing : null;
                     const v = r[c.name];
                     return (
-                      <td key={c.name} class={cellClass(c, v)} data-testid={`cell-${id}-${c.name}`} tabIndex={e ? -1 : 0}
+                      <td key={c.name} class={cellClass(c, v)} data-testid={`cell-${id}-${c.name}`} tabIndex={e ? -1 : 0} title={e ? undefined : cellText(c, v) || undefined}
                         onClick={() => !e && id && setEditing({ id, col: c.name, text: showValue(c.type, v), err: '' })}
                         onKeyDown={(ev) => { if (!e && ev.key === 'Enter' && id) setEditing({ id, col: c.name, text: showValue(c.type, v), err: '' }); }}>
                         {e ? (
@@ -178,6 +185,34 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
       </div>
     </div>
   );
+}
+
+/**
+ * useCut tells whether the grid's scroller hides columns before its left
+ * edge (start) or past its right edge (end): on a scroll, when the
+ * scroller or its table changes size, and when the rows are read again.
+ */
+function useCut(ref: { current: HTMLDivElement | null }, rows: unknown): { start: boolean; end: boolean } {
+  const [cut, setCut] = useState({ start: false, end: false });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const look = () => {
+      const start = el.scrollLeft > 1;
+      const end = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+      setCut((c) => (c.start === start && c.end === end ? c : { start, end }));
+    };
+    look();
+    el.addEventListener('scroll', look, { passive: true });
+    const ro = new ResizeObserver(look);
+    ro.observe(el);
+    if (el.firstElementChild) ro.observe(el.firstElementChild);
+    return () => {
+      el.removeEventListener('scroll', look);
+      ro.disconnect();
+    };
+  }, [ref.current, rows]);
+  return cut;
 }
 
 function cellClass(c: Column, v: unknown): string {
