@@ -28,11 +28,13 @@ import (
 // turns.
 type Checker struct {
 	mu sync.Mutex
-	// files is the snapshot last checked, by path; units their findings,
+	// files is the snapshot last checked, by path (owned: the Checker's
+	// own list, which it patches, not the index's); units their findings,
 	// nil for a file whose findings a stopped run did not make; tabs its
 	// tables; uses the units' lookups by key; digests the digests of its
 	// definitions (deps.go).
 	files   []*definitions.File
+	owned   bool
 	units   []*unit
 	tabs    *tables
 	uses    depIndex
@@ -88,12 +90,13 @@ func NewChecker() *Checker {
 func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) []diag.Finding {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	// The snapshot's own list of files, not a copy: a change costs the
-	// files it reaches, not a pass over the project (nor does anything
-	// below walk every file, but where files came or went).
-	files := ix.SortedFiles()
+	// The files by path: where the index's log tells the change, the
+	// last run's list with the changed files put in their places (a
+	// change costs the files it reaches, not a copy of the project's
+	// list; nor does anything below walk every file, but where files came
+	// or went).
 	joinGen := c.tabs.joinGenOr()
-	ch, units, todo := c.changeTo(ix, files)
+	ch, files, units, todo := c.changeTo(ix)
 	c.dropJoined(ch, joinGen)
 	s := &shared{ix: ix, tables: c.tabs}
 	s.values = &values{s: s, memo: map[dep]string{}, digests: c.digests}
@@ -152,7 +155,7 @@ func (c *Checker) Run(ctx context.Context, ix *definitions.Index, opts Options) 
 			remade++
 		}
 	}
-	c.files, c.units, c.remade = files, units, remade
+	c.files, c.owned, c.units, c.remade = files, ch.owned, units, remade
 	c.at, c.found, c.whole = ix.ID(), foundAt, remade == len(todo)
 	return out
 }
@@ -328,6 +331,9 @@ type change struct {
 	was    bool
 	// gone are the old versions of the files that changed or went.
 	gone []*definitions.File
+	// owned says the files are the Checker's own list (the last run's,
+	// patched from the index's log), not the index's.
+	owned bool
 }
 
 // keys are the keys of the depIndex under which the lookups the change
@@ -404,19 +410,22 @@ func (ch *change) touch(old, new *definitions.File) {
 // a new project: the tables made anew, every file's findings made again.
 const remakeAll = 4
 
-// changeTo works out what changed from the last snapshot to ix (whose
-// files are files), brings the tables up to date, and lines up the units
-// of the files that did not change with files (nil for the others, whose
-// places todo lists).
-func (c *Checker) changeTo(ix *definitions.Index, files []*definitions.File) (*change, []*unit, []int) {
+// changeTo works out what changed from the last snapshot to ix, brings
+// the tables up to date, and answers ix's files by path, with the units
+// of the files that did not change lined up with them (nil for the
+// others, whose places todo lists).
+func (c *Checker) changeTo(ix *definitions.Index) (*change, []*definitions.File, []*unit, []int) {
 	ch := &change{names: map[string]bool{}, tables: map[string]bool{}}
 	var pairs [][2]*definitions.File
+	var files []*definitions.File
 	var units []*unit
 	var todo []int
 	if c.tabs != nil && !c.once {
-		if pairs, todo, ch.aligned = c.logged(ix, files); ch.aligned {
-			units = c.units
+		if pairs, todo, ch.aligned = c.logged(ix); ch.aligned {
+			files, units, ch.owned = c.files, c.units, c.owned
 		} else {
+			// The snapshot's own list, not a copy.
+			files = ix.SortedFiles()
 			pairs, units, ch.aligned = c.pairs(files)
 			todo = nil
 			for i, u := range units {
@@ -426,6 +435,9 @@ func (c *Checker) changeTo(ix *definitions.Index, files []*definitions.File) (*c
 			}
 		}
 	}
+	if files == nil {
+		files = ix.SortedFiles()
+	}
 	if units == nil || len(pairs) > len(files)/remakeAll {
 		ch.all, ch.aligned = true, false
 		ch.gone = c.files
@@ -434,7 +446,7 @@ func (c *Checker) changeTo(ix *definitions.Index, files []*definitions.File) (*c
 		for i := range todo {
 			todo[i] = i
 		}
-		return ch, make([]*unit, len(files)), todo
+		return ch, files, make([]*unit, len(files)), todo
 	}
 	gen, was := c.tabs.gen, c.tabs.wasGen
 	for _, pr := range pairs {
@@ -448,33 +460,43 @@ func (c *Checker) changeTo(ix *definitions.Index, files []*definitions.File) (*c
 		ch.sorted[k] = gen[k] != c.tabs.gen[k]
 	}
 	ch.was = was != c.tabs.wasGen
-	return ch, units, todo
+	return ch, files, units, todo
 }
 
 // logged answers, from the index's log of changes (ChangedSince), the
 // files that changed since the last snapshot checked and their places,
-// their units taken out of units and of the index, where no file came or
-// went and the last run made every unit; else ok is false, and nothing
-// is taken out (pairs compares the files).
-func (c *Checker) logged(ix *definitions.Index, files []*definitions.File) (pairs [][2]*definitions.File, at []int, ok bool) {
-	if !c.whole || len(files) != len(c.files) {
+// where no file came or went and the last run made every unit: the
+// changed files are put in their places in c.files (the Checker's own
+// list from then on: copied once from the index's), and their units
+// taken out of units and of the index. Else ok is false, and nothing is
+// changed (pairs compares the files).
+func (c *Checker) logged(ix *definitions.Index) (pairs [][2]*definitions.File, at []int, ok bool) {
+	if !c.whole || c.files == nil {
 		return nil, nil, false
 	}
 	paths, ok := ix.ChangedSince(c.at)
-	if !ok || len(paths) > len(files)/remakeAll {
+	if !ok || len(paths) > len(c.files)/remakeAll {
 		return nil, nil, false
 	}
 	for _, p := range paths {
-		i := sort.Search(len(files), func(i int) bool { return files[i].Path >= p })
-		if i == len(files) || files[i].Path != p || c.files[i].Path != p {
+		i := sort.Search(len(c.files), func(i int) bool { return c.files[i].Path >= p })
+		was := i < len(c.files) && c.files[i].Path == p
+		now := ix.File(p)
+		switch {
+		case !was && now == nil:
+			continue // came and went again
+		case !was || now == nil:
 			return nil, nil, false // came or went
-		}
-		if files[i] != c.files[i] {
-			pairs = append(pairs, [2]*definitions.File{c.files[i], files[i]})
+		case now != c.files[i]:
+			pairs = append(pairs, [2]*definitions.File{c.files[i], now})
 			at = append(at, i)
 		}
 	}
-	for _, i := range at {
+	if !c.owned && len(at) > 0 {
+		c.files, c.owned = slices.Clone(c.files), true
+	}
+	for k, i := range at {
+		c.files[i] = pairs[k][1]
 		if c.units[i] != nil {
 			c.uses.remove(c.units[i])
 			c.units[i] = nil

@@ -124,7 +124,7 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 	// The records of the files kept: as they are, or encoded anew into
 	// fresh (each then its span of fresh.buf, taken once all are made).
 	var kept []*File
-	for _, f := range ix.sorted {
+	for _, f := range ix.sorted.all() {
 		if _, ok := stamps[f.Path]; ok {
 			kept = append(kept, f)
 		}

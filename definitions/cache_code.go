@@ -113,7 +113,7 @@ func readCodeOf(files []*File) {
 // a save of the cache now would keep them for the next process, which
 // would otherwise read them from the text again.
 func (ix *Index) Completes() bool {
-	for _, f := range ix.sorted {
+	for _, f := range ix.sorted.all() {
 		if f.completes() {
 			return true
 		}

@@ -124,7 +124,7 @@ type nameIndex struct {
 
 func newNameIndex(ix *Index) *nameIndex {
 	base, changed := baseOf(ix, &ix.lineage.names, func(j *nameJoin) []*File { return j.files },
-		func() *nameJoin { return joinNames(ix.sorted) })
+		func() *nameJoin { return joinNames(ix.sorted.all()) })
 	ni := &nameIndex{base: base}
 	if len(changed) > 0 {
 		ni.changed, ni.overlay = pathSet(changed), joinNames(changed)
@@ -251,7 +251,7 @@ type codeIndex struct {
 // becomes the lineage's base.
 func newCodeIndex(ix *Index) *codeIndex {
 	base, changed := baseOf(ix, &ix.lineage.code, func(j *codeJoin) []*File { return j.files },
-		func() *codeJoin { return join(ix.sorted, ix.ResolveImport) })
+		func() *codeJoin { return join(ix.sorted.all(), ix.ResolveImport) })
 	ci := &codeIndex{ix: ix, base: base}
 	if len(changed) > 0 {
 		ci.changed, ci.overlay = pathSet(changed), join(changed, ci.resolveNew)

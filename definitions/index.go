@@ -21,7 +21,7 @@ import (
 // makes from it, and must not be changed.
 type Index struct {
 	files  fileMap
-	sorted []*File // by path
+	sorted *fileList // by path
 	ignore *ignoreSet
 
 	// The views over all files, made on first use: Update then costs the
@@ -171,14 +171,14 @@ func (ix *Index) changedFrom(join any, base []*File) ([]*File, bool) {
 	var changed []*File
 	ok := false
 	told := false
-	if anchored && len(base) == len(ix.sorted) {
+	if anchored && len(base) == ix.sorted.len() {
 		if paths, known := ix.ChangedSince(a.at); known {
 			told = true
 			changed, ok = changedAt(base, ix.sorted, append(paths, a.off...))
 		}
 	}
 	if !told {
-		changed, ok = changedFiles(base, ix.sorted)
+		changed, ok = changedFiles(base, ix.sorted.all())
 	}
 	if ok && anchored {
 		off := make([]string, len(changed))
@@ -199,27 +199,26 @@ func (ix *Index) changedFrom(join any, base []*File) ([]*File, bool) {
 // that are not base's, in path order, and ok where each of the paths
 // is at the same place in both (none came or went) and at most
 // maxOverlay differ.
-func changedAt(base, now []*File, paths []string) ([]*File, bool) {
-	if len(base) != len(now) {
+func changedAt(base []*File, now *fileList, paths []string) ([]*File, bool) {
+	if len(base) != now.len() {
 		return nil, false
 	}
 	slices.Sort(paths)
 	var changed []*File
 	for _, p := range slices.Compact(paths) {
-		i := sort.Search(len(now), func(i int) bool { return now[i].Path >= p })
-		inNow := i < len(now) && now[i].Path == p
+		i, inNow := now.search(p)
 		inBase := i < len(base) && base[i].Path == p
 		switch {
 		case !inNow && !inBase:
 			continue // came and went again
 		case !inNow || !inBase:
 			return nil, false
-		case now[i] == base[i]:
+		case now.at(i) == base[i]:
 			continue
 		case len(changed) == maxOverlay:
 			return nil, false
 		}
-		changed = append(changed, now[i])
+		changed = append(changed, now.at(i))
 	}
 	return changed, true
 }
@@ -245,11 +244,12 @@ func newIndex(files []*File, ign *ignoreSet) *Index {
 		byPath[f.Path] = f
 	}
 	ix := &Index{files: fileMap{base: byPath}, ignore: ign, lineage: &codeLineage{}, log: &changeLog{}}
-	ix.sorted = make([]*File, 0, len(byPath))
+	sorted := make([]*File, 0, len(byPath))
 	for _, f := range byPath {
-		ix.sorted = append(ix.sorted, f)
+		sorted = append(sorted, f)
 	}
-	sort.Slice(ix.sorted, func(i, j int) bool { return ix.sorted[i].Path < ix.sorted[j].Path })
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	ix.sorted = newFileList(sorted)
 	return ix
 }
 
@@ -257,11 +257,11 @@ func newIndex(files []*File, ign *ignoreSet) *Index {
 func (ix *Index) views() {
 	ix.once.Do(func() {
 		n := 0
-		for _, f := range ix.sorted {
+		for _, f := range ix.sorted.all() {
 			n += len(f.Definitions)
 		}
 		ix.defs = make([]*Definition, 0, n)
-		for _, f := range ix.sorted {
+		for _, f := range ix.sorted.all() {
 			ix.defs = append(ix.defs, f.Definitions...)
 			ix.findings = append(ix.findings, f.Findings...)
 		}
@@ -297,20 +297,18 @@ func (ix *Index) Update(p string, src []byte) *Index {
 		return ix
 	}
 	next := ix.derived(p)
-	i := sort.Search(len(ix.sorted), func(i int) bool { return ix.sorted[i].Path >= p })
+	i, _ := ix.sorted.search(p)
 	if src == nil {
 		next.files = ix.files.with(p, nil)
-		next.sorted = append(append(make([]*File, 0, len(ix.sorted)-1), ix.sorted[:i]...), ix.sorted[i+1:]...)
+		next.sorted = ix.sorted.deleted(i)
 		return next
 	}
 	f := indexFile(context.Background(), p, src, old)
 	next.files = ix.files.with(p, f)
 	if old != nil {
-		next.sorted = append(make([]*File, 0, len(ix.sorted)), ix.sorted...)
-		next.sorted[i] = f
+		next.sorted = ix.sorted.replaced(i, f)
 	} else {
-		next.sorted = make([]*File, 0, len(ix.sorted)+1)
-		next.sorted = append(append(append(next.sorted, ix.sorted[:i]...), f), ix.sorted[i:]...)
+		next.sorted = ix.sorted.inserted(i, f)
 	}
 	return next
 }
@@ -425,8 +423,8 @@ func (ix *Index) replaced(put map[string]*File) *Index {
 		maps.Copy(over, put)
 		next.files = fileMap{base: ix.files.base, over: over}
 	} else {
-		base := make(map[string]*File, len(ix.sorted)+len(put))
-		for _, f := range ix.sorted {
+		base := make(map[string]*File, ix.sorted.len()+len(put))
+		for _, f := range ix.sorted.all() {
 			base[f.Path] = f
 		}
 		for p, f := range put {
@@ -445,20 +443,20 @@ func (ix *Index) replaced(put map[string]*File) *Index {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	next.sorted = make([]*File, 0, len(ix.sorted)+len(paths))
-	rest := ix.sorted
+	sorted := make([]*File, 0, ix.sorted.len()+len(paths))
+	rest := ix.sorted.all()
 	for _, p := range paths {
 		i := sort.Search(len(rest), func(i int) bool { return rest[i].Path >= p })
-		next.sorted = append(next.sorted, rest[:i]...)
+		sorted = append(sorted, rest[:i]...)
 		if i < len(rest) && rest[i].Path == p {
 			i++ // replaced or gone
 		}
 		rest = rest[i:]
 		if f := put[p]; f != nil {
-			next.sorted = append(next.sorted, f)
+			sorted = append(sorted, f)
 		}
 	}
-	next.sorted = append(next.sorted, rest...)
+	next.sorted = newFileList(append(sorted, rest...))
 	return next
 }
 
@@ -512,7 +510,7 @@ func (m fileMap) with(p string, f *File) fileMap {
 
 // Files returns the indexed files, sorted by path.
 func (ix *Index) Files() []*File {
-	return append([]*File(nil), ix.sorted...)
+	return append([]*File(nil), ix.sorted.all()...)
 }
 
 // SortedFiles returns the indexed files, sorted by path, as Files does,
@@ -520,7 +518,7 @@ func (ix *Index) Files() []*File {
 // It is for a caller that looks at the files on every change (the
 // incremental check), which would otherwise copy them all each time.
 func (ix *Index) SortedFiles() []*File {
-	return ix.sorted
+	return ix.sorted.all()
 }
 
 // File returns the indexed file at path, or nil.

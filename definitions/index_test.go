@@ -457,7 +457,7 @@ func TestChangedFrom(t *testing.T) {
 	ix := FromFiles(ctx, files)
 	rng := rand.New(rand.NewPCG(7, 8))
 	type join struct{ files []*File }
-	j := &join{files: ix.sorted}
+	j := &join{files: ix.sorted.all()}
 	ix.lineage.mu.Lock()
 	ix.lineage.anchorJoin(nil, j, ix.ID())
 	ix.lineage.mu.Unlock()
@@ -473,7 +473,7 @@ func TestChangedFrom(t *testing.T) {
 		case op < 10:
 			ix = ix.Update(fmt.Sprintf("lib/new%d.ts", rng.IntN(3)), nil)
 		case op < 12: // a fresh join from this snapshot
-			next := &join{files: ix.sorted}
+			next := &join{files: ix.sorted.all()}
 			ix.lineage.mu.Lock()
 			ix.lineage.anchorJoin(j, next, ix.ID())
 			ix.lineage.mu.Unlock()
@@ -484,7 +484,7 @@ func TestChangedFrom(t *testing.T) {
 		if rng.IntN(4) == 0 {
 			continue // a snapshot nobody asks
 		}
-		want, wantOK := changedFiles(j.files, ix.sorted)
+		want, wantOK := changedFiles(j.files, ix.sorted.all())
 		got, ok := ix.changedFrom(j, j.files)
 		if ok != wantOK || ok && !slices.Equal(got, want) {
 			t.Fatalf("step %d: changedFrom = %d files, %v; comparing every file: %d, %v", step, len(got), ok, len(want), wantOK)

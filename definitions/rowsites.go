@@ -36,7 +36,7 @@ func (ix *Index) RowSites(path string) []RowSite {
 func (ix *Index) AllRowSites() []RowSite {
 	all := ix.rowSites()
 	var out []RowSite
-	for _, f := range ix.sorted {
+	for _, f := range ix.sorted.all() {
 		out = append(out, all.get(f.Path)...)
 	}
 	return out
@@ -106,8 +106,8 @@ func (ix *Index) joinRows() rowSiteMap {
 	}
 	j, sites := joinRowFlows(ix)
 	old := base
-	base = &rowBase{users: usersTable(ix), files: ix.sorted, byPath: make(map[string]*File, len(ix.sorted)), j: j, sites: sites}
-	for _, f := range ix.sorted {
+	base = &rowBase{users: usersTable(ix), files: ix.sorted.all(), byPath: make(map[string]*File, ix.sorted.len()), j: j, sites: sites}
+	for _, f := range ix.sorted.all() {
 		base.byPath[f.Path] = f
 	}
 	l.mu.Lock()
@@ -198,7 +198,7 @@ type rowCallIn struct {
 
 func joinRowFlows(ix *Index) (*rowJoin, map[string][]RowSite) {
 	j := &rowJoin{ix: ix, calls: map[string][]rowCallIn{}, escaped: map[string]bool{}, memo: map[string]rowOf{}, busy: map[string]bool{}}
-	for _, f := range ix.sorted {
+	for _, f := range ix.sorted.all() {
 		fl := &f.Uses.Rows
 		for _, c := range fl.Calls {
 			if t := j.target(f, c.Callee); t != "" {
@@ -212,7 +212,7 @@ func joinRowFlows(ix *Index) (*rowJoin, map[string][]RowSite) {
 		}
 	}
 	out := map[string][]RowSite{}
-	for _, f := range ix.sorted {
+	for _, f := range ix.sorted.all() {
 		if s := j.fileSites(f); s != nil {
 			out[f.Path] = s
 		}

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"testing"
@@ -19,7 +21,9 @@ import (
 // names an unknown table; each round checks that the error comes and
 // goes. Targets (issue 24): a body <= 2 ms and a table <= 5 ms at 5,000
 // tables, <= 3 and <= 8 ms at 10,000: the cost of what the change
-// reaches, not of the project. Run:
+// reaches, not of the project. TENT_BENCH_CPUPROFILE=PREFIX writes the
+// CPU profile of each sub-benchmark's timed changes only (not the open)
+// to PREFIX.NAME. Run:
 //
 //	go test ./lsp -run XXX -bench DidChangeInProcess -benchtime 40x -benchmem
 func BenchmarkDidChangeInProcess(b *testing.B) {
@@ -105,6 +109,7 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 					}
 					check(change(true), true) // warm
 					check(change(false), false)
+					stopProfile := startBenchProfile(b, name+"."+e.name)
 					cpu := processCPU(b)
 					b.ResetTimer()
 					for i := range b.N {
@@ -115,6 +120,7 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 						b.StartTimer()
 					}
 					b.StopTimer()
+					stopProfile()
 					if versions[e.path]%2 == 0 { // leave the line out
 						check(change(false), false)
 					}
@@ -122,5 +128,28 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// startBenchProfile starts a CPU profile of what follows, to
+// $TENT_BENCH_CPUPROFILE.name (a no-op where it is unset), and answers
+// its stop.
+func startBenchProfile(b *testing.B, name string) func() {
+	prefix := os.Getenv("TENT_BENCH_CPUPROFILE")
+	if prefix == "" {
+		return func() {}
+	}
+	f, err := os.Create(prefix + "." + strings.ReplaceAll(name, "/", "_"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
