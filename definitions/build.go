@@ -285,11 +285,6 @@ func runWorkers(ctx context.Context, opts Options, work func(w *worker) []*File)
 	return slices.Concat(out...)
 }
 
-// indexFile reads one file with a worker of its own; see worker.indexFile.
-func indexFile(ctx context.Context, p string, src []byte, old *File) *File {
-	return (&worker{}).indexFile(ctx, p, src, old)
-}
-
 // indexFile reads one file: its definitions and code (TypeScript), or its
 // rows (test data). old is the file's previous version, whose tree the
 // parse starts from, or nil. A cancelled ctx gives a file without tree or

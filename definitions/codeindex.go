@@ -36,6 +36,10 @@ type codeLineage struct {
 	// anchors are, by join (one of the above), the last snapshot known
 	// to have its files but for a few (changedFrom, index.go).
 	anchors map[any]anchor
+	// scratch holds the *worker of the last Update (its flat tree and
+	// words' buffers), for the next one: a keystroke allocates no new
+	// buffers for the file it re-reads.
+	scratch sync.Pool
 }
 
 // baseOf returns the join in *slot (one of ix's lineage's) where ix's

@@ -303,7 +303,12 @@ func (ix *Index) Update(p string, src []byte) *Index {
 		next.sorted = ix.sorted.deleted(i)
 		return next
 	}
-	f := indexFile(context.Background(), p, src, old)
+	w, _ := ix.lineage.scratch.Get().(*worker)
+	if w == nil {
+		w = &worker{}
+	}
+	f := w.indexFile(context.Background(), p, src, old)
+	ix.lineage.scratch.Put(w)
 	next.files = ix.files.with(p, f)
 	if old != nil {
 		next.sorted = ix.sorted.replaced(i, f)
