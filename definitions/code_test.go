@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime"
+	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -13,6 +16,7 @@ import (
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
 	"github.com/tent-tools/tent-tools/internal/golden"
+	"github.com/tent-tools/tent-tools/parser"
 )
 
 // parseFile parses src as a file at path and runs analyzeCode on it, with
@@ -351,4 +355,51 @@ function f(a, { b = [1, 2] }) { for (const x of a) { try { g(x) } catch (e) { h`
 			}
 		})
 	}
+}
+
+// BenchmarkReadTrees is what a lazy cold check's build reads of each
+// file of the 1,000-table project after its parse and flatten, on one
+// goroutine: the definitions and the code (Options.Lazy), from trees
+// flattened beforehand. The collector is off in the loop, as it is for
+// most of a cold check (cmd/tent-tools), so that each op allocates in
+// fresh memory as the check does. It is the part of a cold check above
+// the parse floor that this package's readers own, flatten aside (a
+// profile of BenchmarkColdBuildVsFloor shows that).
+//
+//	go test ./definitions -run XXX -bench ReadTrees -benchtime 20x
+func BenchmarkReadTrees(b *testing.B) {
+	type flat struct {
+		f  *File
+		st *stree
+	}
+	var trees []flat
+	files := benchProject(b)
+	for p, src := range files {
+		lang, ok := langOf(p)
+		if !ok || lang == LangJSON {
+			continue
+		}
+		tree, errs := parser.Parse(context.Background(), p, src)
+		if len(errs) > 0 {
+			b.Fatalf("%s: %v", p, errs)
+		}
+		st := flatten(tree.RootNode(), src, lang)
+		tree.Close()
+		trees = append(trees, flat{&File{Path: p, Lang: lang, Src: src, Lines: LineStarts(src)}, st})
+	}
+	slices.SortFunc(trees, func(a, b flat) int { return strings.Compare(a.f.Path, b.f.Path) })
+	w := &worker{lazy: true}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	b.ReportAllocs()
+	cpu := startCPU(b)
+	for b.Loop() {
+		for _, t := range trees {
+			f := &File{Path: t.f.Path, Lang: t.f.Lang, Src: t.f.Src, Lines: t.f.Lines}
+			t.st.words = &w.words
+			readDefinitions(f, t.st, nil)
+			analyzeCode(f, t.st, w.lazy)
+		}
+		runtime.GC()
+	}
+	reportCPU(b, cpu)
 }
