@@ -382,25 +382,52 @@ func (st *stree) stringValue(i int32) (string, Span, bool) {
 // top-level statements. `export * from './x'` is recorded as an Export with
 // Local and Exported "*", and `export * as ns from './x'` with Local "*"
 // and Exported "ns", so that re-export chains can be followed through them.
+//
+// They are read into the worker's scratch (st.words) and copied out at
+// their size: a file has some twenty imports, and growing a slice to
+// hold them made twice the memory they take.
 func readModuleLinks(st *stree) ([]Import, []Export) {
 	var imports []Import
 	var exports []Export
+	if st.words != nil {
+		imports, exports = st.words.imports[:0], st.words.exports[:0]
+	}
 	for _, s := range st.topStatements() {
 		switch st.nodes[s].kind {
 		case kindImportStatement:
-			imports = append(imports, st.readImport(s)...)
+			imports = st.readImport(imports, s)
 		case kindExportStatement:
-			exports = append(exports, st.readExport(s)...)
+			exports = st.readExport(exports, s)
 		}
 	}
-	return imports, exports
+	if st.words == nil {
+		return imports, exports
+	}
+	st.words.imports, st.words.exports = imports, exports
+	return cloneOrNil(imports), cloneOrNil(exports)
+}
+
+// cloneOrNil is a copy of s at its length, nil where s is empty.
+func cloneOrNil[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clone(s)
 }
 
 // topStatements returns the top-level statements of the file. Statements
 // that tree-sitter could only place inside a top-level ERROR node count
-// too, so that a syntax error does not hide the imports around it.
+// too, so that a syntax error does not hide the imports around it. They
+// are listed once per tree (four readers ask).
 func (st *stree) topStatements() []int32 {
-	var out []int32
+	if st.top == nil {
+		st.top = st.listTopStatements()
+	}
+	return st.top
+}
+
+func (st *stree) listTopStatements() []int32 {
+	out := []int32{}
 	var add func(n int32)
 	add = func(n int32) {
 		for s := st.nodes[n].first; s >= 0; s = st.nodes[s].next {
@@ -425,16 +452,16 @@ func (st *stree) source(s int32) (string, Span, bool) {
 	return v, sp, ok
 }
 
-func (st *stree) readImport(s int32) []Import {
+// readImport appends the imports of import statement s to out.
+func (st *stree) readImport(out []Import, s int32) []Import {
 	module, mspan, ok := st.source(s)
 	if !ok {
-		return nil
+		return out
 	}
 	clause := st.child(s, kindImportClause)
 	if clause < 0 {
-		return nil // a side-effect import binds nothing
+		return out // a side-effect import binds nothing
 	}
-	var out []Import
 	for c := st.nodes[clause].first; c >= 0; c = st.nodes[c].next {
 		switch st.nodes[c].kind {
 		case kindIdentifier:
@@ -504,9 +531,9 @@ func (st *stree) specifierSpan(i int32) Span {
 	return st.span(i)
 }
 
-func (st *stree) readExport(s int32) []Export {
+// readExport appends the exports of export statement s to out.
+func (st *stree) readExport(out []Export, s int32) []Export {
 	module, _, _ := st.source(s)
-	var out []Export
 	for c := st.nodes[s].first; c >= 0; c = st.nodes[c].next {
 		switch st.nodes[c].kind {
 		case kindExportClause:
@@ -582,6 +609,14 @@ type wordScratch struct {
 	handled []bool
 	// declared is refQuery's marks of the declaring nodes, by node.
 	declared []bool
+	// blocks are where readDefinitions allocates values from: unlike
+	// the rest, what it holds is kept (by the files read), never reused.
+	blocks valueBlocks
+	// positions are readDefinitions' (declReader.pos).
+	positions positions
+	// imports and exports are readModuleLinks'.
+	imports []Import
+	exports []Export
 }
 
 // reset empties the scratch for the next file.

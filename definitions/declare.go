@@ -73,6 +73,73 @@ type declReader struct {
 
 	def  *Definition // the definition being read
 	code bool        // reading inside a code field: no T2010
+
+	// blocks are where the reader's values and properties are allocated
+	// from (newValue, newProps): the worker's (wordScratch), from file to
+	// file.
+	blocks *valueBlocks
+	// pos holds the positions of the values being read, one per depth
+	// (value, object): a position lives only while its value is read,
+	// and made into a string only for a finding. It is the worker's
+	// (wordScratch), from file to file.
+	pos *positions
+}
+
+// positions are a declReader's positions, by depth.
+type positions [maxValueDepth + 2]position
+
+// valueBlocks is where a worker's readers allocate values and properties
+// from, a block at a time: a table's argument is some fifty of them, and
+// one allocation each was a fifth of the reader's CPU time in a cold
+// check (where nothing is collected, in memory fresh from the system).
+// The blocks grow from small (a worker that reads one file allocates
+// about what it needs) to maxValueBlock.
+type valueBlocks struct {
+	vals  []Value
+	props []Prop
+	// nvals and nprops are the sizes of the last blocks.
+	nvals, nprops int
+}
+
+// maxValueBlock is the most values or properties a block holds.
+const maxValueBlock = 256
+
+// newValue returns a pointer to a copy of v, allocated from the reader's
+// blocks.
+func (r *declReader) newValue(v Value) *Value {
+	b := r.blocks
+	if len(b.vals) == 0 {
+		b.nvals = min(max(2*b.nvals, 16), maxValueBlock)
+		b.vals = make([]Value, b.nvals)
+	}
+	p := &b.vals[0]
+	*p = v
+	b.vals = b.vals[1:]
+	return p
+}
+
+// newProps returns n properties, allocated from the reader's blocks where
+// they fit.
+func (r *declReader) newProps(n int) []Prop {
+	b := r.blocks
+	if len(b.props) < n {
+		if n > maxValueBlock/4 {
+			return make([]Prop, n)
+		}
+		b.nprops = min(max(2*b.nprops, 16, n), maxValueBlock)
+		b.props = make([]Prop, b.nprops)
+	}
+	ps := b.props[:n:n]
+	b.props = b.props[n:]
+	return ps
+}
+
+// at returns the position of an item or property at depth, below parent
+// (see pos): it is valid until the next call for the same depth.
+func (r *declReader) at(depth int, parent *position, key string, index int) *position {
+	p := &r.pos[depth]
+	*p = position{parent: parent, key: key, index: index}
+	return p
 }
 
 // readDefinitions reads the definitions of a parsed TypeScript file into
@@ -92,6 +159,11 @@ func readDefinitions(f *File, st *stree, errs []parser.SyntaxError) {
 		tent:   map[string]tentBinding{},
 		tentNS: map[string]string{},
 		bound:  map[string]bool{},
+	}
+	if st.words != nil {
+		r.blocks, r.pos = &st.words.blocks, &st.words.positions
+	} else {
+		r.blocks, r.pos = &valueBlocks{}, &positions{}
 	}
 	stmts := r.topLevel()
 	for _, s := range stmts {
@@ -442,7 +514,9 @@ func (r *declReader) readDefinition(def *Definition, call int32) {
 		// An unknown builder is T2002 for the check; its argument is kept
 		// as far as it reads, without findings of its own.
 		if first >= 0 && r.typ(r.unwrap(first)) == "object" {
-			def.Arg = r.quietly(true, func() *Value { return r.object(r.unwrap(first), nil, 0, nil) })
+			quiet := r.quiet(true)
+			def.Arg = r.object(r.unwrap(first), nil, 0, nil)
+			r.code = !quiet
 		}
 	case first < 0:
 		at := r.span(call)
@@ -505,7 +579,10 @@ func (r *declReader) unwrap(n int32) int32 {
 // is read without T2010 findings: its T1001 says what is wrong.
 func (r *declReader) value(n int32, where *position, depth int) *Value {
 	if !r.code && r.hasError(n) {
-		return r.quietly(true, func() *Value { return r.value(n, where, depth) })
+		r.code = true
+		v := r.value(n, where, depth)
+		r.code = false
+		return v
 	}
 	n = r.unwrap(n)
 	span := r.span(n)
@@ -518,19 +595,19 @@ func (r *declReader) value(n int32, where *position, depth int) *Value {
 		if !ok {
 			return r.unreadable(span, where, "a string with a bad escape", "fix the escape")
 		}
-		return &Value{Kind: ValString, Span: span, Str: s}
+		return r.newValue(Value{Kind: ValString, Span: span, Str: s})
 	case "template_string":
 		if r.childOfType(n, "template_substitution") >= 0 {
 			return r.unreadable(span, where, "a template with substitutions ("+r.excerpt(n)+")", "write a plain string")
 		}
 		s, _ := r.literal(n)
-		return &Value{Kind: ValString, Span: span, Str: s}
+		return r.newValue(Value{Kind: ValString, Span: span, Str: s})
 	case "number":
 		f, ok := parseNumber(r.text(n))
 		if !ok {
 			return r.unreadable(span, where, "a number that is not valid ("+r.excerpt(n)+")", "write a plain number")
 		}
-		return &Value{Kind: ValNumber, Span: span, Num: f}
+		return r.newValue(Value{Kind: ValNumber, Span: span, Num: f})
 	case "unary_expression":
 		kids := r.kids(n)
 		if len(kids) == 2 {
@@ -540,19 +617,26 @@ func (r *declReader) value(n int32, where *position, depth int) *Value {
 					if sign == "-" {
 						f = -f
 					}
-					return &Value{Kind: ValNumber, Span: span, Num: f}
+					return r.newValue(Value{Kind: ValNumber, Span: span, Num: f})
 				}
 			}
 		}
 	case "true", "false":
-		return &Value{Kind: ValBool, Span: span, Bool: r.typ(n) == "true"}
+		return r.newValue(Value{Kind: ValBool, Span: span, Bool: r.typ(n) == "true"})
 	case "null":
-		return &Value{Kind: ValNull, Span: span}
+		return r.newValue(Value{Kind: ValNull, Span: span})
 	case "array":
-		v := &Value{Kind: ValArray, Span: span}
+		v := r.newValue(Value{Kind: ValArray, Span: span})
+		count := 0
+		for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
+			count++
+		}
+		if count > 0 {
+			v.Items = make([]*Value, 0, count)
+		}
 		i := 0
 		for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
-			at := &position{parent: where, index: i}
+			at := r.at(depth+1, where, "", i)
 			if r.typ(c) == "spread_element" {
 				v.Items = append(v.Items, r.unreadable(r.span(c), at, "a spread ("+r.excerpt(c)+")", "write the items themselves"))
 			} else {
@@ -566,7 +650,7 @@ func (r *declReader) value(n int32, where *position, depth int) *Value {
 	case "call_expression":
 		return r.call(n, where, depth)
 	case "arrow_function", "function_expression", "function", "generator_function":
-		return &Value{Kind: ValCode, Span: span}
+		return r.newValue(Value{Kind: ValCode, Span: span})
 	case "undefined":
 		return r.unreadable(span, where, "`undefined`", "leave the key out instead")
 	case "identifier":
@@ -584,12 +668,17 @@ var propertyNames = map[string]bool{
 // object reads an object literal. code names the keys whose values are
 // code (read without T2010); nil outside the top level of an argument.
 func (r *declReader) object(n int32, where *position, depth int, code map[string]bool) *Value {
-	v := &Value{Kind: ValObject, Span: r.span(n)}
+	v := r.newValue(Value{Kind: ValObject, Span: r.span(n)})
 	count := 0
 	for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
 		count++
 	}
 	v.Props = make([]*Prop, 0, count)
+	props := r.newProps(count)
+	prop := func(p Prop) *Prop {
+		props[len(v.Props)] = p
+		return &props[len(v.Props)]
+	}
 	for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
 		span := r.span(c)
 		switch r.typ(c) {
@@ -600,22 +689,22 @@ func (r *declReader) object(n int32, where *position, depth int, code map[string
 			}
 			name, ok := r.key(key)
 			if !ok {
-				v.Props = append(v.Props, &Prop{KeySpan: r.span(key), Span: span,
-					Value: r.unreadable(r.span(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")})
+				v.Props = append(v.Props, prop(Prop{KeySpan: r.span(key), Span: span,
+					Value: r.unreadable(r.span(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")}))
 				continue
 			}
 			// A code field is read without findings, and so is a pair
 			// that a syntax error may have cut short (its T1001 says what
 			// is wrong).
-			p := &Prop{Key: name, KeySpan: r.span(key), Span: span}
-			p.Value = r.quietly(code[name] || r.hasError(c), func() *Value {
-				return r.value(val, &position{parent: where, key: name}, depth+1)
-			})
+			p := prop(Prop{Key: name, KeySpan: r.span(key), Span: span})
+			quiet := r.quiet(code[name] || r.hasError(c))
+			p.Value = r.value(val, r.at(depth+1, where, name, 0), depth+1)
+			r.code = !quiet
 			v.Props = append(v.Props, p)
 		case "shorthand_property_identifier":
 			name := r.text(c)
-			v.Props = append(v.Props, &Prop{Key: name, KeySpan: span, Span: span, Shorthand: true,
-				Value: r.unreadableUnless(code[name], span, &position{parent: where, key: name}, "a variable (`"+name+"`)", "write `"+name+": value`")})
+			v.Props = append(v.Props, prop(Prop{Key: name, KeySpan: span, Span: span, Shorthand: true,
+				Value: r.unreadableUnless(code[name], span, r.at(depth+1, where, name, 0), "a variable (`"+name+"`)", "write `"+name+": value`")}))
 		case "method_definition":
 			key := int32(-1)
 			for _, k := range r.named(c) {
@@ -629,26 +718,27 @@ func (r *declReader) object(n int32, where *position, depth int, code map[string
 			}
 			name, ok := r.key(key)
 			if !ok {
-				v.Props = append(v.Props, &Prop{KeySpan: r.span(key), Span: span,
-					Value: r.unreadable(r.span(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")})
+				v.Props = append(v.Props, prop(Prop{KeySpan: r.span(key), Span: span,
+					Value: r.unreadable(r.span(key), where, "a computed key ("+r.excerpt(key)+")", "write the key as a name or a string")}))
 				continue
 			}
-			v.Props = append(v.Props, &Prop{Key: name, KeySpan: r.span(key), Span: span, Value: &Value{Kind: ValCode, Span: span}})
+			v.Props = append(v.Props, prop(Prop{Key: name, KeySpan: r.span(key), Span: span, Value: r.newValue(Value{Kind: ValCode, Span: span})}))
 		case "spread_element":
-			v.Props = append(v.Props, &Prop{Span: span, Value: r.unreadable(span, where, "a spread ("+r.excerpt(c)+")", "write the properties themselves")})
+			v.Props = append(v.Props, prop(Prop{Span: span, Value: r.unreadable(span, where, "a spread ("+r.excerpt(c)+")", "write the properties themselves")}))
 		}
 	}
 	return v
 }
 
-// quietly runs read without T2010 findings when on is set.
-func (r *declReader) quietly(on bool, read func() *Value) *Value {
-	if !on || r.code {
-		return read()
+// quiet turns T2010 findings off where on is set, and returns whether
+// they were on: the caller restores them with r.code = !quiet once the
+// value is read.
+func (r *declReader) quiet(on bool) bool {
+	was := !r.code
+	if on {
+		r.code = true
 	}
-	r.code = true
-	defer func() { r.code = false }()
-	return read()
+	return was
 }
 
 // key reads a property key: a name, a string or a number. A computed key
@@ -692,7 +782,14 @@ func (r *declReader) call(n int32, where *position, depth int) *Value {
 	if args < 0 {
 		return r.unreadable(span, where, "a tagged template ("+r.excerpt(n)+")", "call the builder with parentheses")
 	}
-	v := &Value{Kind: ValCall, Span: span, Str: name}
+	v := r.newValue(Value{Kind: ValCall, Span: span, Str: name})
+	count := 0
+	for a := r.firstNamed(args); a >= 0; a = r.nextNamed(a) {
+		count++
+	}
+	if count > 0 {
+		v.Items = make([]*Value, 0, count)
+	}
 	for a := r.firstNamed(args); a >= 0; a = r.nextNamed(a) {
 		if r.typ(a) == "spread_element" {
 			v.Items = append(v.Items, r.unreadable(r.span(a), where, "a spread ("+r.excerpt(a)+")", "write the arguments themselves"))
@@ -718,7 +815,7 @@ func (r *declReader) unreadableUnless(inCode bool, span Span, where *position, w
 		}
 		r.finding(span, fmt.Sprintf("`%s`%s: %s cannot be read without running code; %s", r.def.Name, at, what, hint))
 	}
-	return &Value{Kind: ValUnreadable, Span: span}
+	return r.newValue(Value{Kind: ValUnreadable, Span: span})
 }
 
 // finding adds a T2010 finding about the definition being read.

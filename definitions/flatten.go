@@ -23,6 +23,8 @@ type stree struct {
 	src   []byte
 	// words is the worker's scratch for readWords, or nil.
 	words *wordScratch
+	// top are the top-level statements (topStatements), once listed.
+	top []int32
 	// hasVar says whether the tree has a `var` token or declaration:
 	// where it has none (most TypeScript), the resolver need not look
 	// for var declarations to hoist, a walk of nearly every node.
