@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -75,6 +76,10 @@ type jsonScanner struct {
 	src  []byte
 	pos  int
 	keys map[string]string // the keys read so far, each made a string once
+	// rowKeys is where a row's keys are read, then copied out at their
+	// number: a row's list neither grows nor holds room it does not use
+	// where rows have more keys than the row before.
+	rowKeys []RowKey
 }
 
 func (s *jsonScanner) fail(format string, args ...any) *jsonError {
@@ -118,7 +123,6 @@ func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
 	}
 	s.pos++
 	var rows []Row
-	keyHint := 0 // the rows of a file mostly have the same keys
 	for n := 1; ; n++ {
 		s.space()
 		if n == 1 && s.pos < len(s.src) && s.src[s.pos] == ']' {
@@ -126,14 +130,19 @@ func (s *jsonScanner) rows(f *File) ([]Row, *jsonError) {
 			break
 		}
 		start := s.pos
-		keys := make([]RowKey, 0, keyHint)
-		v, span, err := s.value(0, &keys)
+		s.rowKeys = s.rowKeys[:0]
+		v, span, err := s.value(0, &s.rowKeys)
 		if err != nil {
 			return nil, err
 		}
 		if _, ok := v.(rowObject); ok {
+			var keys []RowKey
+			if len(s.rowKeys) > 0 {
+				keys = slices.Clone(s.rowKeys)
+			} else {
+				keys = []RowKey{}
+			}
 			rows = append(rows, Row{Span: span, ID: rowID(keys), Keys: keys})
-			keyHint = len(keys)
 		} else {
 			f.Findings = append(f.Findings, f.Finding(diag.T1002, diag.Error,
 				fmt.Sprintf("row %d is %s, not an object `{...}`", n, schema.JSONKind(v)), Span{start, span.End}))
