@@ -4,14 +4,13 @@ import (
 	"context"
 	"hash/maphash"
 	"maps"
-	"runtime"
 	"slices"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
+	"github.com/tent-tools/tent-tools/internal/parallel"
 )
 
 // Checker checks one project again and again, as its index changes, and
@@ -262,44 +261,31 @@ func (c *Checker) stale(ch *change, v *values, files []*definitions.File, units 
 	return todo
 }
 
-// remake makes the findings of the files at the indexes todo, on a pool of
-// goroutines the size of the cores.
+// remake makes the findings of the files at the indexes todo, in parallel
+// (a goroutine for 64 files at least, as many as the cores at most).
 func (c *Checker) remake(ctx context.Context, s *shared, rules []Rule, files []*definitions.File, units []*unit, todo []int) {
-	var next atomic.Int64
-	work := func() {
-		for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
-			if ctx.Err() != nil {
-				return
-			}
-			i := todo[k]
-			p := s.fileUnit(files[i])
-			if c.once {
-				p.deps = nil
-			}
-			u := &unit{file: files[i], found: make([][]diag.Finding, len(rules))}
-			for r, rule := range rules {
-				if rule.run != nil {
-					u.found[r] = rule.run(p)
-					u.any = u.any || len(u.found[r]) > 0
-				}
-			}
-			u.deps = make([]seen, 0, len(p.deps))
-			for d, val := range p.deps {
-				u.deps = append(u.deps, seen{d, val})
-			}
-			units[i] = u
+	parallel.For(len(todo), 64, func(k int) {
+		if ctx.Err() != nil {
+			return
 		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), (len(todo)+63)/64)
-	if workers <= 1 {
-		work()
-		return
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(work)
-	}
-	wg.Wait()
+		i := todo[k]
+		p := s.fileUnit(files[i])
+		if c.once {
+			p.deps = nil
+		}
+		u := &unit{file: files[i], found: make([][]diag.Finding, len(rules))}
+		for r, rule := range rules {
+			if rule.run != nil {
+				u.found[r] = rule.run(p)
+				u.any = u.any || len(u.found[r]) > 0
+			}
+		}
+		u.deps = make([]seen, 0, len(p.deps))
+		for d, val := range p.deps {
+			u.deps = append(u.deps, seen{d, val})
+		}
+		units[i] = u
+	})
 }
 
 // change is what differs between the snapshot a Checker checked last and

@@ -3,11 +3,11 @@ package definitions
 import (
 	"bytes"
 	"context"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/tent-tools/tent-tools/internal/parallel"
 	"github.com/tent-tools/tent-tools/parser"
 )
 
@@ -96,16 +96,7 @@ func readCodeOf(files []*File) {
 	if len(todo) == 0 {
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
-				todo[i].readCode()
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(len(todo), 1, func(i int) { todo[i].readCode() })
 }
 
 // Completes reports whether a file of the index had its IdentRefs and
