@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -14,9 +15,10 @@ import (
 const benchPoints = 20000
 
 // filled opens a store of n points, each with one file and one definition
-// change, the newest of them not done (a change a crash cut short). Where
-// indexed is false the points_done index is dropped after the open: the
-// store as it was before that schema step, to compare with.
+// change, every 100th an undo of the one before it, the newest of them not
+// done (a change a crash cut short). Where indexed is false the
+// points_done and points_kind indexes are dropped after the open: the
+// store as it was before those schema steps, to compare with.
 func filled(tb testing.TB, n int, indexed bool) *Store {
 	tb.Helper()
 	ctx := context.Background()
@@ -28,7 +30,7 @@ func filled(tb testing.TB, n int, indexed bool) *Store {
 	tb.Cleanup(func() { s.Close() })
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		pt, err := tx.PrepareContext(ctx, `INSERT INTO points (time, who, agent, kind, turn, tool, summary, undid, changes, done, journal)
-			VALUES (?, 'ann', 'builder', 'command', ?, 'edit', ?, '[]', ?, ?, '')`)
+			VALUES (?, 'ann', 'builder', ?, ?, 'edit', ?, ?, ?, ?, '')`)
 		if err != nil {
 			return err
 		}
@@ -42,7 +44,11 @@ func filled(tb testing.TB, n int, indexed bool) *Store {
 		for i := 1; i <= n; i++ {
 			file := fmt.Sprintf("lib/f%d.ts", i%500)
 			changes := fmt.Sprintf(`[{"definition":"t%d","kind":"table","action":"change","fields":[{"path":"columns.c%d.type","old":"text","new":"number"}]}]`, i%500, i)
-			if _, err := pt.ExecContext(ctx, at.Add(time.Duration(i)*time.Minute).Format(time.RFC3339Nano), i/10, "edit "+file, changes, i < n); err != nil {
+			kind, undid := KindCommand, "[]"
+			if i%100 == 0 {
+				kind, undid = KindUndo, fmt.Sprintf("[%d]", i-1)
+			}
+			if _, err := pt.ExecContext(ctx, at.Add(time.Duration(i)*time.Minute).Format(time.RFC3339Nano), kind, i/10, "edit "+file, undid, changes, i < n); err != nil {
 				return err
 			}
 			if _, err := ft.ExecContext(ctx, i, file, Hash([]byte{byte(i)}), Hash([]byte{byte(i + 1)})); err != nil {
@@ -55,7 +61,7 @@ func filled(tb testing.TB, n int, indexed bool) *Store {
 		tb.Fatal(err)
 	}
 	if !indexed {
-		if _, err := s.db.ExecContext(ctx, `DROP INDEX points_done`); err != nil {
+		if _, err := s.db.ExecContext(ctx, `DROP INDEX points_done; DROP INDEX points_kind`); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -63,8 +69,9 @@ func filled(tb testing.TB, n int, indexed bool) *Store {
 }
 
 // BenchmarkQueries reads a store of benchPoints points by each of the
-// store's queries of points, with the points_done index (index) and
-// without it (scan, the store before that schema step), in one run.
+// store's queries of points, with the points_done and points_kind
+// indexes (index) and without them (scan, the store before those schema
+// steps), in one run.
 func BenchmarkQueries(b *testing.B) {
 	ctx := context.Background()
 	stores := map[string]*Store{"scan": filled(b, benchPoints, false), "index": filled(b, benchPoints, true)}
@@ -89,7 +96,40 @@ func BenchmarkQueries(b *testing.B) {
 		{"Newest20", func(s *Store) error { _, err := s.Newest(ctx, 20); return err }},
 		{"Range20", func(s *Store) error { _, err := s.Range(ctx, benchPoints/2, benchPoints/2+20); return err }},
 		{"At", func(s *Store) error { _, err := s.At(ctx, benchPoints/2); return err }},
-		{"Marks", func(s *Store) error { _, err := s.Marks(ctx); return err }},
+		{"UndoMarks", func(s *Store) error {
+			ms, err := s.UndoMarks(ctx)
+			if err == nil && len(ms) != (benchPoints-1)/100 { // the newest, an undo, is not done
+				err = fmt.Errorf("%d undo points; want %d", len(ms), (benchPoints-1)/100)
+			}
+			return err
+		}},
+		// What history, undo and changedBy read before UndoMarks: the mark
+		// of every point.
+		{"EveryMark", func(s *Store) error {
+			rows, err := s.db.QueryContext(ctx, `SELECT n, kind, undid FROM points WHERE done = 1 ORDER BY n`)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			var marks []Mark
+			for rows.Next() {
+				var m Mark
+				var undid string
+				if err := rows.Scan(&m.N, &m.Kind, &undid); err != nil {
+					return err
+				}
+				if err := json.Unmarshal([]byte(undid), &m.Undid); err != nil {
+					return err
+				}
+				marks = append(marks, m)
+			}
+			return rows.Err()
+		}},
+		{"NewestInEffect", func(s *Store) error {
+			// point benchPoints-1 is not done, benchPoints-2 is
+			_, err := s.NewestInEffect(ctx, map[int]int{benchPoints - 2: benchPoints})
+			return err
+		}},
 	}
 	for _, q := range queries {
 		for _, variant := range []string{"scan", "index"} {

@@ -42,9 +42,9 @@ func plan(t *testing.T, s *Store, q string) string {
 
 // TestQueryPlans holds the store's queries of points to a search: the
 // points not done and the newest point by the points_done index, the rest
-// by it or by number, none sorted after reading. Marks and Newest of every
-// point read every point, and may scan; their order still comes from the
-// table or the index.
+// by it or by number, the undo points by points_kind, none sorted after
+// reading. Newest of every point reads every point, and may scan; its
+// order still comes from the table or the index.
 func TestQueryPlans(t *testing.T) {
 	s, _ := open(t)
 	ctx := context.Background()
@@ -68,7 +68,8 @@ func TestQueryPlans(t *testing.T) {
 		{"files of points", queryFilesOf, "SEARCH point_files USING INDEX sqlite_autoindex_point_files_1 (point>? AND point<?)", false},
 		{"CallPoint", queryCallPoint, "SEARCH c USING COVERING INDEX sqlite_autoindex_calls_1 (id=?); SEARCH p USING INTEGER PRIMARY KEY (rowid=?)", false},
 		{"Newest of every point", pointsQuery(whereNewest), "points", true},
-		{"Marks", queryMarks, "points", true},
+		{"UndoMarks", queryUndoMarks, "SEARCH points USING INDEX points_kind (kind=? AND done=?)", false},
+		{"NewestInEffect", queryNotUndo, "SEARCH points USING INDEX points_done (done=?)", false},
 	}
 	for _, tt := range tests {
 		got := plan(t, s, tt.query)
@@ -82,19 +83,20 @@ func TestQueryPlans(t *testing.T) {
 }
 
 // TestOpenOlderFile opens files of the schema versions before the
-// points_done index: one that release b111a1f wrote through this store
-// (testdata/history-v2.db: three points, the last not done, two of them
-// with their call's id) and one of version 1 (before the calls table).
-// Each is brought to this release's version, gains the index (its plans
-// use it), and reads as it did.
+// points_done and points_kind indexes: one that release b111a1f wrote through this store
+// (testdata/history-v2.db: three points, the second an undo of the
+// first, the last not done, two of them with their call's id) and one of version 1 (before the calls table).
+// Each is brought to this release's version, gains the indexes (its
+// plans use them), and reads as it did.
 func TestOpenOlderFile(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
-		name    string
-		make    func(t *testing.T, path string)
-		last    int
-		pending []int
-		calls   map[string]int
+		name     string
+		make     func(t *testing.T, path string)
+		last     int
+		pending  []int
+		calls    map[string]int
+		undoneBy string
 	}{
 		{"version 2, written by release b111a1f", func(t *testing.T, path string) {
 			data, err := os.ReadFile(filepath.Join("testdata", "history-v2.db"))
@@ -104,7 +106,7 @@ func TestOpenOlderFile(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}, 2, []int{3}, map[string]int{"call-1": 1, "call-3": 3}},
+		}, 2, []int{3}, map[string]int{"call-1": 1, "call-3": 3}, "map[1:2]"},
 		{"version 1", func(t *testing.T, path string) {
 			db, err := sqlitefile.Open(path, sqlitefile.Options{})
 			if err != nil {
@@ -119,7 +121,7 @@ func TestOpenOlderFile(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-		}, 1, []int{2}, nil},
+		}, 1, []int{2}, nil, "map[]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,13 +136,20 @@ func TestOpenOlderFile(t *testing.T) {
 			if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != len(schemaSteps) {
 				t.Errorf("version %d, %v; want %d", v, err, len(schemaSteps))
 			}
-			if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'points_done'`).Scan(&indexes); err != nil || indexes != 1 {
-				t.Errorf("%d points_done indexes, %v; want 1", indexes, err)
+			if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('points_done', 'points_kind')`).Scan(&indexes); err != nil || indexes != 2 {
+				t.Errorf("%d of the indexes points_done and points_kind, %v; want 2", indexes, err)
 			}
-			for _, q := range []string{pointsQuery(wherePending), queryLast} {
-				if got := plan(t, s, q); !strings.Contains(got, "points_done") {
-					t.Errorf("plan of %s: %q; want the points_done index", q, got)
+			for q, index := range map[string]string{pointsQuery(wherePending): "points_done", queryLast: "points_done", queryUndoMarks: "points_kind"} {
+				if got := plan(t, s, q); !strings.Contains(got, index) {
+					t.Errorf("plan of %s: %q; want the %s index", q, got, index)
 				}
+			}
+			undos, err := s.UndoMarks(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(UndoneBy(undos)); got != tt.undoneBy {
+				t.Errorf("undone by %s; want %s", got, tt.undoneBy)
 			}
 			if last, err := s.Last(ctx); err != nil || last != tt.last {
 				t.Errorf("last %d, %v; want %d", last, err, tt.last)

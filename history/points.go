@@ -207,14 +207,15 @@ func pointsQuery(where string) string { return `SELECT ` + pointColumns + ` FROM
 // none sorts what it read; only those that read every done point (Marks,
 // Newest without a limit) may scan. TestQueryPlans holds them to it.
 const (
-	whereNewest  = `WHERE done = 1 ORDER BY n DESC`
-	whereNewestN = `WHERE done = 1 ORDER BY n DESC LIMIT ?`
-	whereRange   = `WHERE done = 1 AND n > ? AND n <= ? ORDER BY n`
-	whereAt      = `WHERE done = 1 AND n = ?`
-	wherePending = `WHERE done = 0 ORDER BY n`
-	queryLast    = `SELECT max(n) FROM points WHERE done = 1`
-	queryMarks   = `SELECT n, kind, undid FROM points WHERE done = 1 ORDER BY n`
-	queryFilesOf = `SELECT point, path, before, after FROM point_files WHERE point BETWEEN ? AND ? ORDER BY point, path`
+	whereNewest    = `WHERE done = 1 ORDER BY n DESC`
+	whereNewestN   = `WHERE done = 1 ORDER BY n DESC LIMIT ?`
+	whereRange     = `WHERE done = 1 AND n > ? AND n <= ? ORDER BY n`
+	whereAt        = `WHERE done = 1 AND n = ?`
+	wherePending   = `WHERE done = 0 ORDER BY n`
+	queryLast      = `SELECT max(n) FROM points WHERE done = 1`
+	queryUndoMarks = `SELECT n, kind, undid FROM points WHERE kind = 'undo' AND done = 1 ORDER BY n`
+	queryNotUndo   = `SELECT n FROM points WHERE done = 1 AND kind != 'undo' ORDER BY n DESC`
+	queryFilesOf   = `SELECT point, path, before, after FROM point_files WHERE point BETWEEN ? AND ? ORDER BY point, path`
 )
 
 // query reads the points a WHERE clause selects, with their files.
@@ -355,18 +356,18 @@ func nonNilInts(xs []int) []int {
 	return xs
 }
 
-// Mark is what undo needs of a point to know which points are still in
-// effect: its kind and the points it undid.
+// Mark is what UndoneBy reads of an undo point: its number, its kind
+// and the points it undid.
 type Mark struct {
 	N     int
 	Kind  string
 	Undid []int
 }
 
-// Marks returns every point's mark, oldest first, without its files or
-// changes.
-func (s *Store) Marks(ctx context.Context) ([]Mark, error) {
-	rows, err := s.db.QueryContext(ctx, queryMarks)
+// UndoMarks returns the marks of the undo points, oldest first: all that
+// UndoneBy reads. It searches the points_kind index.
+func (s *Store) UndoMarks(ctx context.Context) ([]Mark, error) {
+	rows, err := s.db.QueryContext(ctx, queryUndoMarks)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -383,28 +384,43 @@ func (s *Store) Marks(ctx context.Context) ([]Mark, error) {
 		}
 		out = append(out, m)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return out, nil
 }
 
-// InEffect returns the points whose change is in effect, given the marks
-// (oldest first): a point is undone by a later undo point that is itself
-// in effect. Undo points themselves are in effect too where nothing undid
-// them.
-func InEffect(marks []Mark) map[int]bool {
-	by := UndoneBy(marks)
-	live := map[int]bool{}
-	for _, m := range marks {
-		if _, undone := by[m.N]; !undone {
-			live[m.N] = true
+// NewestInEffect returns the newest point that is no undo and whose
+// change is in effect, given UndoneBy's answer: the point undo without a
+// point undoes. 0 where every change is undone. It reads the points
+// newest first and stops at the first.
+func (s *Store) NewestInEffect(ctx context.Context, undoneBy map[int]int) (int, error) {
+	rows, err := s.db.QueryContext(ctx, queryNotUndo)
+	if err != nil {
+		return 0, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			return 0, fmt.Errorf("history: %w", err)
+		}
+		if _, undone := undoneBy[n]; !undone {
+			return n, nil
 		}
 	}
-	return live
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("history: %w", err)
+	}
+	return 0, nil
 }
 
 // UndoneBy returns, for each point whose change is not in effect, the undo
 // point that put it back: the newest undo in effect that names it (given
-// the marks, oldest first). A point undone by an undo that a later undo
-// (a redo) undid is in effect again, and not in the map.
+// the marks, oldest first: UndoMarks, or marks of every point, whose
+// other points it passes over). A point undone by an undo that a later
+// undo (a redo) undid is in effect again, and not in the map. Every point
+// not in the map is in effect, undo points too.
 func UndoneBy(marks []Mark) map[int]int {
 	by := map[int]int{}
 	for i := len(marks) - 1; i >= 0; i-- {

@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS turns (
 // schemaSteps are the versions of the schema (sqlitefile.Migrate): the
 // first creates the tables; a later release appends the step from its
 // previous version, never changes one.
-var schemaSteps = []string{schema, callsSchema, pointsDoneSchema}
+var schemaSteps = []string{schema, callsSchema, pointsDoneSchema, pointsKindSchema}
 
 // pointsDoneSchema is the schema step that indexes the points by whether
 // they are done, then by number. Pending (the points not done: none, or
@@ -70,6 +70,14 @@ var schemaSteps = []string{schema, callsSchema, pointsDoneSchema}
 // built from the points there when a file of an older release is opened.
 const pointsDoneSchema = `
 CREATE INDEX IF NOT EXISTS points_done ON points (done, n);
+`
+
+// pointsKindSchema is the schema step that indexes the points by kind:
+// which points are undone is a matter of the undo points alone
+// (UndoMarks), a few among thousands of points, which were read with
+// every other point (a scan) on each history, undo and changedBy.
+const pointsKindSchema = `
+CREATE INDEX IF NOT EXISTS points_kind ON points (kind, done, n);
 `
 
 // Open opens (creating where needed) the store at path, brought to the

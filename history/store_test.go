@@ -131,32 +131,6 @@ func TestStartAndPoints(t *testing.T) {
 	}
 }
 
-func TestInEffect(t *testing.T) {
-	tests := []struct {
-		name  string
-		marks []Mark
-		want  []int
-	}{
-		{"commands", []Mark{{1, KindCommand, nil}, {2, KindOutside, nil}}, []int{1, 2}},
-		{"undo", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}}, []int{1, 3}},
-		{"undo twice", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}, {4, KindUndo, []int{1}}}, []int{3, 4}},
-		{"undo of an undo", []Mark{{1, KindCommand, nil}, {2, KindUndo, []int{1}}, {3, KindUndo, []int{2}}}, []int{1, 3}},
-		{"back to a point", []Mark{{1, KindCommand, nil}, {2, KindCommand, nil}, {3, KindUndo, []int{2}}, {4, KindUndo, []int{2, 3}}}, []int{1, 4}},
-	}
-	for _, tt := range tests {
-		got := InEffect(tt.marks)
-		if len(got) != len(tt.want) {
-			t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
-			continue
-		}
-		for _, n := range tt.want {
-			if !got[n] {
-				t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
-			}
-		}
-	}
-}
-
 func TestUndoneBy(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -173,6 +147,16 @@ func TestUndoneBy(t *testing.T) {
 	for _, tt := range tests {
 		if got := UndoneBy(tt.marks); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("%s: %v; want %v", tt.name, got, tt.want)
+		}
+		// The undo points' marks alone (UndoMarks) answer the same.
+		var undos []Mark
+		for _, m := range tt.marks {
+			if m.Kind == KindUndo {
+				undos = append(undos, m)
+			}
+		}
+		if got := UndoneBy(undos); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s, the undo points alone: %v; want %v", tt.name, got, tt.want)
 		}
 	}
 }

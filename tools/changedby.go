@@ -66,11 +66,11 @@ func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, e
 	for _, p := range points {
 		for _, c := range p.Changes {
 			if q.matches(c) {
-				marks, err := hs.Marks(ctx)
+				undos, err := hs.UndoMarks(ctx)
 				if err != nil {
 					return Answer{}, err
 				}
-				return w.changedByAnswer(p, c, q.fieldPrefix(c), history.UndoneBy(marks)[p.N]), nil
+				return w.changedByAnswer(p, c, q.fieldPrefix(c), history.UndoneBy(undos)[p.N]), nil
 			}
 		}
 		// A point's column renames name columns by their new table's name,

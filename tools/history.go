@@ -84,11 +84,11 @@ func (w *Workspace) history(ctx context.Context, in HistoryInput) (Answer, error
 	}
 	var undoneBy map[int]int
 	if len(points) > 0 {
-		marks, err := hs.Marks(ctx)
+		undos, err := hs.UndoMarks(ctx)
 		if err != nil {
 			return Answer{}, err
 		}
-		undoneBy = history.UndoneBy(marks)
+		undoneBy = history.UndoneBy(undos)
 	}
 	for _, p := range points {
 		pa := answerPoint(p)

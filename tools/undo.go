@@ -26,7 +26,7 @@ type UndoAnswer struct {
 	Undid []int `json:"undid"`
 	// Redid lists the points in effect again because an undo among Undid
 	// had put them back (left out where none is): undo of an undo is a
-	// redo. It is history's rule (history.InEffect) before and after.
+	// redo. It is history's rule (history.UndoneBy) before and after.
 	Redid []int    `json:"redid,omitempty"`
 	Files []string `json:"files"`
 	Point *int     `json:"point"`
@@ -67,17 +67,15 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 	}
 	var targets []*history.Point // oldest first
 	var summary string
-	marks, err := hs.Marks(ctx)
+	undos, err := hs.UndoMarks(ctx)
 	if err != nil {
 		return Answer{}, err
 	}
-	live := history.InEffect(marks)
+	undone := history.UndoneBy(undos)
 	if in.Point == 0 {
-		n := 0
-		for i := len(marks) - 1; i >= 0 && n == 0; i-- {
-			if live[marks[i].N] && marks[i].Kind != history.KindUndo {
-				n = marks[i].N
-			}
+		n, err := hs.NewestInEffect(ctx, undone)
+		if err != nil {
+			return Answer{}, err
 		}
 		if n == 0 {
 			return Answer{}, diag.Errorf(diag.T9109, "nothing to undo: no change is in effect (history lists the points; undo {point} undoes an undo)")
@@ -128,7 +126,7 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 		return Answer{}, err
 	}
 	a := UndoAnswer{Point: pointRef(point)}
-	redid, err := redone(ctx, hs, live, point)
+	redid, err := redone(ctx, hs, undone)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -159,15 +157,17 @@ func (w *Workspace) undo(ctx context.Context, in UndoInput) (Answer, error) {
 }
 
 // redone answers the points in effect after the undo point that were not
-// before it (live), in order: those an undo it put back had put back.
-func redone(ctx context.Context, hs *history.Store, live map[int]bool, point int) ([]int, error) {
-	marks, err := hs.Marks(ctx)
+// before it (undone, UndoneBy's answer before it), in order: those an undo
+// it put back had put back.
+func redone(ctx context.Context, hs *history.Store, undone map[int]int) ([]int, error) {
+	undos, err := hs.UndoMarks(ctx)
 	if err != nil {
 		return nil, err
 	}
+	now := history.UndoneBy(undos)
 	var back []int
-	for n := range history.InEffect(marks) {
-		if n != point && !live[n] {
+	for n := range undone {
+		if _, still := now[n]; !still {
 			back = append(back, n)
 		}
 	}
