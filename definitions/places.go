@@ -29,6 +29,21 @@ func (ix *Index) CodeSites(target string) []CodeSite {
 	return ix.code().codeSites(target, d, c)
 }
 
+// PlacesAndSites returns what Places and CodeSites return for target,
+// the plain places found once for both: references list both.
+func (ix *Index) PlacesAndSites(target string) ([]Place, []CodeSite) {
+	d, c, err := ix.Lookup(target)
+	if err != nil {
+		return nil, nil
+	}
+	ci := ix.code()
+	places := ci.places(target, d, c)
+	if c != nil {
+		return places, ci.sitesBeside(target, d, c, nil) // a column's sites leave no place out
+	}
+	return places, ci.sitesBeside(target, d, c, places)
+}
+
 // CodeSitesAt returns the code sites of target in the file at path whose
 // span holds off, as CodeSites would list them (the likely ones first):
 // what may be named at a position, found from the words there, not from
@@ -79,11 +94,11 @@ func (ix *Index) CodeSiteCount(target string) int {
 	if len(files) == 0 {
 		return 0
 	}
-	isPlace := ci.placeStarts(target, d, c, "")
+	isPlace := ci.notSites(target, d, c)
 	n := 0
 	for _, f := range files {
 		for _, w := range f.Words()[word] {
-			if isPlace[f.Path][w.Span.Start] {
+			if isPlace.has(f.Path, w.Span.Start) {
 				continue
 			}
 			if _, ok := siteMark(d, c, w); ok {
@@ -107,21 +122,17 @@ func (ix *Index) References(name string) int {
 	}
 	ci := ix.code()
 	places := ci.definitionPlaces(name, d)
-	sortPlaces(places) // drops a place found twice
+	places = sortPlaces(places) // drops a place found twice
 	n := 0
-	isPlace := map[string]map[int]bool{}
 	for _, p := range places {
 		if p.Kind != PlaceName {
 			n++
 		}
-		if isPlace[p.Path] == nil {
-			isPlace[p.Path] = map[int]bool{}
-		}
-		isPlace[p.Path][p.Span.Start] = true
 	}
+	isPlace := placeSet{places: places}
 	for _, f := range ci.wordFiles(d.Name) {
 		for _, w := range f.Words()[d.Name] {
-			if isPlace[f.Path][w.Span.Start] {
+			if isPlace.has(f.Path, w.Span.Start) {
 				continue
 			}
 			if mark, ok := siteMark(d, nil, w); ok && mark == Likely {
@@ -182,11 +193,12 @@ func (ci *codeIndex) places(target string, d *Definition, c *Column) []Place {
 	} else {
 		out = ci.definitionPlaces(target, d)
 	}
-	sortPlaces(out)
-	return out
+	return sortPlaces(out)
 }
 
-func sortPlaces(ps []Place) {
+// sortPlaces sorts ps by path and offset and answers them without a place
+// found twice.
+func sortPlaces(ps []Place) []Place {
 	sort.Slice(ps, func(i, j int) bool {
 		if ps[i].Path != ps[j].Path {
 			return ps[i].Path < ps[j].Path
@@ -203,6 +215,7 @@ func sortPlaces(ps []Place) {
 		out = append(out, p)
 	}
 	clear(ps[len(out):])
+	return out
 }
 
 // definitionPlaces lists the places of definition d.
@@ -403,12 +416,24 @@ func unquoted(src []byte, sp Span) Span {
 // is not nil) its column c, sorted by path and offset: the words of code
 // that match its name and are no plain place.
 func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSite {
+	if len(ci.wordFiles(siteWord(d, c))) == 0 {
+		return nil
+	}
+	isPlace := ci.notSites(target, d, c)
+	return ci.sitesBeside(target, d, c, isPlace.places)
+}
+
+// sitesBeside returns the code sites of target, definition d or (where c
+// is not nil) its column c, sorted as codeSites sorts them: the words of
+// code that match its name and begin none of places (sorted by path and
+// offset).
+func (ci *codeIndex) sitesBeside(target string, d *Definition, c *Column, places []Place) []CodeSite {
 	word := siteWord(d, c)
 	files := ci.wordFiles(word)
 	if len(files) == 0 {
 		return nil
 	}
-	isPlace := ci.placeStarts(target, d, c, "")
+	isPlace := &placeSet{places: places}
 	var out []CodeSite
 	for _, f := range files {
 		for _, w := range f.Words()[word] {
@@ -439,7 +464,7 @@ func (ci *codeIndex) codeSitesAt(target string, d *Definition, c *Column, path s
 	if len(at) == 0 {
 		return nil
 	}
-	isPlace := ci.placeStarts(target, d, c, path)
+	isPlace := ci.notSites(target, d, c)
 	var out []CodeSite
 	for _, w := range at {
 		if site, ok := ci.siteOf(target, d, c, f, w, isPlace); ok {
@@ -450,30 +475,48 @@ func (ci *codeIndex) codeSitesAt(target string, d *Definition, c *Column, path s
 	return out
 }
 
-// placeStarts are where the plain places of definition d begin, by path
-// (only path's, where path is not ""), which are no code sites of it; a
-// column's code sites leave none out.
-func (ci *codeIndex) placeStarts(target string, d *Definition, c *Column, path string) map[string]map[int]bool {
-	isPlace := map[string]map[int]bool{}
+// notSites are the plain places of definition d, which are no code sites
+// of it; a column's code sites leave none out.
+func (ci *codeIndex) notSites(target string, d *Definition, c *Column) *placeSet {
 	if c != nil {
-		return isPlace
+		return &placeSet{}
 	}
-	for _, p := range ci.definitionPlaces(target, d) {
-		if path != "" && p.Path != path {
-			continue
+	return &placeSet{places: ci.places(target, d, nil)}
+}
+
+// placeSet says whether a word begins one of places (sorted by path and
+// offset), without a map of every path: the places of the path last
+// asked about are found by a search and kept.
+type placeSet struct {
+	places []Place
+	path   string
+	here   []Place // the places of path
+	asked  bool
+}
+
+// has reports whether a place of the file at path begins at start.
+func (s *placeSet) has(path string, start int) bool {
+	if !s.asked || path != s.path {
+		s.path, s.asked = path, true
+		i := sort.Search(len(s.places), func(k int) bool { return s.places[k].Path >= path })
+		j := i
+		for j < len(s.places) && s.places[j].Path == path {
+			j++
 		}
-		if isPlace[p.Path] == nil {
-			isPlace[p.Path] = map[int]bool{}
-		}
-		isPlace[p.Path][p.Span.Start] = true
+		s.here = s.places[i:j]
 	}
-	return isPlace
+	for _, p := range s.here {
+		if p.Span.Start == start {
+			return true
+		}
+	}
+	return false
 }
 
 // siteOf is the code site of target that the word w of file f is, if it
 // is one.
-func (ci *codeIndex) siteOf(target string, d *Definition, c *Column, f *File, w Word, isPlace map[string]map[int]bool) (CodeSite, bool) {
-	if isPlace[f.Path][w.Span.Start] {
+func (ci *codeIndex) siteOf(target string, d *Definition, c *Column, f *File, w Word, isPlace *placeSet) (CodeSite, bool) {
+	if isPlace.has(f.Path, w.Span.Start) {
 		return CodeSite{}, false
 	}
 	mark, ok := siteMark(d, c, w)

@@ -267,3 +267,48 @@ func TestCodeSitesAt(t *testing.T) {
 		t.Fatalf("%d offsets asked: the project has too few code sites for the test", asked)
 	}
 }
+
+// TestPlacesAndSites: PlacesAndSites answers what Places and CodeSites
+// answer, for every definition and column of a generated project; and a
+// place found twice (a name imported twice from one module) is listed
+// once, with no empty place left in its stead.
+func TestPlacesAndSites(t *testing.T) {
+	ix := FromFiles(context.Background(), projectgen.Generate(projectgen.Options{Tables: 8, Seed: 5}))
+	targets := []string{"noSuchName", "orders.noSuchColumn"}
+	for _, d := range ix.Definitions() {
+		targets = append(targets, d.Name)
+		if d.Table != nil {
+			for _, c := range d.Table.Columns {
+				targets = append(targets, d.Name+"."+c.Schema.Name)
+			}
+		}
+	}
+	for _, target := range targets {
+		places, sites := ix.PlacesAndSites(target)
+		if want := ix.Places(target); !reflect.DeepEqual(places, want) {
+			t.Errorf("%s: PlacesAndSites' places %+v; Places %+v", target, places, want)
+		}
+		if want := ix.CodeSites(target); !reflect.DeepEqual(sites, want) {
+			t.Errorf("%s: PlacesAndSites' sites %+v; CodeSites %+v", target, sites, want)
+		}
+	}
+	twice := FromFiles(context.Background(), map[string][]byte{
+		"tables/orders.ts": []byte("import { table, text } from 'tent'\nexport const orders = table({ columns: { title: text() } })\n"),
+		"lib/orders.ts": []byte("import { orders } from '../tables/orders'\nimport { orders } from '../tables/orders'\n" +
+			"export function first() { return orders }\n"),
+	})
+	places := twice.Places("orders")
+	seen := map[Place]bool{}
+	for _, p := range places {
+		if p.Path == "" || seen[p] {
+			t.Errorf("Places(orders) lists %+v twice or empty: %+v", p, places)
+		}
+		seen[p] = true
+	}
+	if len(places) < 4 { // the name, two imports, the use
+		t.Errorf("Places(orders) = %+v, want the name, both imports and the use", places)
+	}
+	if got, want := twice.References("orders"), len(places)-1; got != want {
+		t.Errorf("References(orders) = %d, want %d (the places but the name)", got, want)
+	}
+}
