@@ -51,37 +51,44 @@ func (s *server) at(ctx context.Context, p protocol.TextDocumentPositionParams) 
 
 // location is the LSP location of a span of a project file.
 func (s *server) location(ix *definitions.Index, rel string, span definitions.Span) protocol.Location {
-	return protocol.Location{URI: protocol.DocumentURI(s.uriOf(rel)), Range: s.linesOf(ix, rel).span(span.Start, span.End)}
+	l := s.locator(ix)
+	return l.at(rel, span)
 }
 
-// linesOf answers the positions of an indexed file, kept per path for the
-// text the file has now (an indexed file's text is immutable, so the same
-// bytes mean the same lines) so that a request naming many places in one
-// file counts its lines once. Only the text is kept, never the indexed
-// file itself: an old snapshot's files are not held alive by the cache.
-func (s *server) linesOf(ix *definitions.Index, rel string) *lines {
+// locator makes the LSP locations of spans in the files of one snapshot.
+// It reads each file's positions from the lines the index keeps
+// (File.Lines) and keeps the URI and lines of the last file it was
+// asked about, so that a run of spans in one file (places come sorted by
+// path) makes its URI once and counts no line: a references answer of
+// thousands of locations allocates little more than itself.
+type locator struct {
+	s   *server
+	ix  *definitions.Index
+	enc string
+	// The last file asked about: its path, URI and lines.
+	rel   string
+	uri   protocol.DocumentURI
+	lines lines
+}
+
+func (s *server) locator(ix *definitions.Index) *locator {
 	_, enc := s.workspace()
-	f := ix.File(rel)
-	if f == nil {
-		return newLines(nil, enc)
-	}
-	s.linesMu.Lock()
-	defer s.linesMu.Unlock()
-	if l, ok := s.lines[rel]; ok && sameBytes(l.src, f.Src) && l.enc == enc {
-		return l
-	}
-	if s.lines == nil || len(s.lines) > 4096 {
-		s.lines = map[string]*lines{}
-	}
-	l := newLines(f.Src, enc)
-	s.lines[rel] = l
-	return l
+	return &locator{s: s, ix: ix, enc: enc}
 }
 
-// sameBytes reports whether a and b are the same bytes in memory (not
-// only equal ones).
-func sameBytes(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+// at is the location of span in the file at rel.
+func (l *locator) at(rel string, span definitions.Span) protocol.Location {
+	if l.uri == "" || rel != l.rel {
+		l.rel, l.uri = rel, protocol.DocumentURI(l.s.uriOf(rel))
+		l.lines = lines{starts: []int{0}, enc: l.enc}
+		if f := l.ix.File(rel); f != nil {
+			l.lines.src, l.lines.starts = f.Src, f.Lines
+			if len(f.Lines) == 0 { // a File made without its lines
+				l.lines.starts = definitions.LineStarts(f.Src)
+			}
+		}
+	}
+	return protocol.Location{URI: l.uri, Range: l.lines.span(span.Start, span.End)}
 }
 
 func (s *server) definition(ctx context.Context, req jsonrpc2.Request) (any, error) {
@@ -116,15 +123,17 @@ func (s *server) definition(ctx context.Context, req jsonrpc2.Request) (any, err
 
 // placesOf lists a target's plain places and code sites as references.
 func (s *server) placesOf(ix *definitions.Index, name string) []tentReference {
-	var out []tentReference
-	for _, p := range ix.Places(name) {
+	places, sites := ix.PlacesAndSites(name)
+	out := make([]tentReference, 0, len(places)+len(sites))
+	loc := s.locator(ix)
+	for _, p := range places {
 		if p.Kind == definitions.PlaceTestDataFile {
 			continue // the file itself, not a name in it
 		}
-		out = append(out, tentReference{Location: s.location(ix, p.Path, p.Span), Kind: "place"})
+		out = append(out, tentReference{Location: loc.at(p.Path, p.Span), Kind: "place"})
 	}
-	for _, c := range ix.CodeSites(name) {
-		out = append(out, tentReference{Location: s.location(ix, c.Path, c.Span), Kind: "code site", Mark: string(c.Mark), Why: string(c.Why)})
+	for _, c := range sites {
+		out = append(out, tentReference{Location: loc.at(c.Path, c.Span), Kind: "code site", Mark: string(c.Mark), Why: string(c.Why)})
 	}
 	return out
 }
@@ -296,12 +305,13 @@ func (s *server) workspaceSymbol(ctx context.Context, req jsonrpc2.Request) (any
 		return nil, err
 	}
 	out := []protocol.SymbolInformation{}
+	loc := s.locator(ix)
 	for _, sym := range tools.Symbols(ix, p.Query, maxSymbols) {
 		kind := symbolKind(sym.Kind)
 		if sym.Column {
 			kind = protocol.SymbolKindField
 		}
-		out = append(out, protocol.SymbolInformation{Name: sym.Name, Kind: kind, Location: s.location(ix, sym.Path, sym.Span), ContainerName: sym.Container})
+		out = append(out, protocol.SymbolInformation{Name: sym.Name, Kind: kind, Location: loc.at(sym.Path, sym.Span), ContainerName: sym.Container})
 	}
 	return out, nil
 }

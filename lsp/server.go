@@ -186,9 +186,6 @@ type server struct {
 	foundIx *definitions.Index // the snapshot found was checked on
 	found   []diag.Finding
 
-	linesMu sync.Mutex
-	lines   map[string]*lines // the positions of indexed files by path (navigate.go)
-
 	follow     chan struct{} // kicked by every change event
 	followDone chan struct{}
 	eventsMu   sync.Mutex
