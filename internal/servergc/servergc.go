@@ -16,6 +16,13 @@
 //     and a limit over it would collect every margin's worth of the
 //     build's garbage. Each collection marks the whole index, so the
 //     requests' garbage is what the limit costs.
+//   - A held heap is collected in the pauses between requests: once the
+//     process has allocated next to nothing for QuietAfter and the
+//     garbage since the last collection is at least three quarters of
+//     the margin, the watcher collects (runtime.GC), as V8 collects in
+//     idle time. The next request then finds the whole margin free,
+//     where it would likely have filled it and paid for the collection
+//     itself.
 //   - Once no request has allocated for IdleAfter, the watcher collects
 //     and gives the free pages back (debug.FreeOSMemory), where the
 //     process holds more than the live heap by at least the margin.
@@ -29,19 +36,25 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// The watcher's rules: it looks every tick; the process is idle when it
-// allocated under idleBytes between each look for IdleAfter; it collects
-// where the heap holds more than its live objects by at least the margin:
-// a quarter of the live heap, and at least MinMargin (Hold's margin too).
+// The watcher's rules: it looks every tick; the process is quiet while it
+// allocates under idleBytes between two looks. Quiet for QuietAfter with
+// a held heap whose garbage is at least the margin over quietShare, it
+// collects; quiet for IdleAfter, where the heap holds more than its live
+// objects by at least the margin (a quarter of the live heap, and at
+// least MinMargin: Hold's margin too), it collects and gives the free
+// pages back.
 const (
 	IdleAfter      = 5 * time.Second
+	QuietAfter     = 100 * time.Millisecond
 	MinMargin      = 64 << 20
-	tick           = 500 * time.Millisecond
+	tick           = 50 * time.Millisecond
 	idleBytes      = 1 << 20
 	marginFraction = 4
+	quietShare     = 0.75
 )
 
 // Collector is the collector of one long-lived server process: the idle
@@ -50,6 +63,9 @@ const (
 type Collector struct {
 	ctx  context.Context
 	once sync.Once
+	// held is set once Hold has set the limit: only then are the
+	// pauses' collections made.
+	held atomic.Bool
 	// mu orders the limit's settings: none after the one that lifts it.
 	mu     sync.Mutex
 	lifted bool
@@ -63,12 +79,13 @@ func Watch(ctx context.Context) *Collector {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
+	c := &Collector{ctx: ctx}
 	t := time.NewTicker(tick)
 	go func() {
 		defer t.Stop()
-		watch(ctx, t.C, read, debug.FreeOSMemory)
+		watch(ctx, t.C, read, actions{quiet: c.held.Load, collect: runtime.GC, free: debug.FreeOSMemory})
 	}()
-	return &Collector{ctx: ctx}
+	return c
 }
 
 // Hold holds the heap, from now until Watch's context ends, to what the
@@ -87,6 +104,7 @@ func (c *Collector) Hold() {
 			return
 		}
 		c.rearm()
+		c.held.Store(true)
 		go func() {
 			<-c.ctx.Done()
 			c.mu.Lock()
@@ -207,11 +225,34 @@ func (m memory) worth() bool {
 	return m.spare() >= margin(m.live)
 }
 
-// watch looks at each tick and calls collect once the process has been
-// idle for IdleAfter while holding memory worth giving back (see worth);
-// after a collection it counts idleness anew. It ends with ctx, or where
-// read finds no metrics.
-func watch(ctx context.Context, ticks <-chan time.Time, read func() (memory, bool), collect func()) {
+// garbage is what the heap's objects hold over the live heap: what was
+// allocated since the last collection, or died since.
+func (m memory) garbage() uint64 {
+	return m.objects - min(m.objects, m.live)
+}
+
+// due reports whether a held heap is worth collecting in a pause: its
+// garbage is at least quietShare of the margin.
+func (m memory) due() bool {
+	return m.garbage() >= uint64(float64(margin(m.live))*quietShare)
+}
+
+// actions are what the watcher does: quiet reports whether the pauses'
+// collections are made (the heap is held); collect collects; free
+// collects and gives the free pages back.
+type actions struct {
+	quiet   func() bool
+	collect func()
+	free    func()
+}
+
+// watch looks at each tick. Once the process has been quiet for
+// QuietAfter, where the pauses' collections are made and the garbage is
+// due (see due), it calls collect; once quiet for IdleAfter while
+// holding memory worth giving back (see worth), it calls free; after
+// free it counts quiet time anew. It ends with ctx, or where read finds
+// no metrics.
+func watch(ctx context.Context, ticks <-chan time.Time, read func() (memory, bool), do actions) {
 	last, ok := read()
 	if !ok {
 		return
@@ -232,12 +273,18 @@ func watch(ctx context.Context, ticks <-chan time.Time, read func() (memory, boo
 		} else {
 			idle += tick
 		}
-		if idle >= IdleAfter && now.worth() {
-			collect()
-			if now, ok = read(); !ok {
-				return
-			}
+		switch {
+		case idle >= IdleAfter && now.worth():
+			do.free()
 			idle = 0
+		case idle >= QuietAfter && now.due() && do.quiet():
+			do.collect()
+		default:
+			last = now
+			continue
+		}
+		if now, ok = read(); !ok {
+			return
 		}
 		last = now
 	}

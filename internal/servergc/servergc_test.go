@@ -82,7 +82,62 @@ func TestWatchCollectsWhenIdle(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				watch(ctx, ticks, read, func() { collected++ })
+				watch(ctx, ticks, read, actions{quiet: func() bool { return false }, collect: func() { t.Error("a collection in a pause of a heap not held") }, free: func() { collected++ }})
+			}()
+			for range tt.ticks {
+				ticks <- time.Time{}
+			}
+			cancel()
+			<-done
+			if collected != tt.want {
+				t.Errorf("%d collections, want %d", collected, tt.want)
+			}
+		})
+	}
+}
+
+// TestWatchCollectsInPauses drives the watcher with made-up looks of a
+// held heap: a pause of QuietAfter after a request that made garbage of
+// at least three quarters of the margin is collected in (once: the collection leaves
+// no garbage), one with less garbage is not, a busy process is not, and
+// a heap not held is not.
+func TestWatchCollectsInPauses(t *testing.T) {
+	quietTicks := int(QuietAfter / tick)
+	const live = 300 * mb // the margin 75 MB
+	tests := []struct {
+		name    string
+		held    bool
+		garbage uint64 // after the request
+		busy    bool   // allocating at every look
+		ticks   int
+		want    int
+	}{
+		{"a pause after much garbage", true, 60 * mb, false, quietTicks + 2, 1},
+		{"too short a pause", true, 60 * mb, false, quietTicks - 1, 0},
+		{"little garbage", true, 50 * mb, false, 3 * quietTicks, 0},
+		{"busy", true, 70 * mb, true, 3 * quietTicks, 0},
+		{"not held", false, 60 * mb, false, 3 * quietTicks, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			ticks := make(chan time.Time)
+			collected, looks := 0, 0
+			read := func() (memory, bool) {
+				m := memory{free: 10 * mb, objects: live + tt.garbage, live: live}
+				if collected > 0 {
+					m.objects = live
+				}
+				if tt.busy {
+					m.allocs = uint64(looks) * 8 * mb
+				}
+				looks++
+				return m, true
+			}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				watch(ctx, ticks, read, actions{quiet: func() bool { return tt.held }, collect: func() { collected++ }, free: func() { t.Error("freed in a short pause") }})
 			}()
 			for range tt.ticks {
 				ticks <- time.Time{}
