@@ -176,7 +176,7 @@ func (j *codeJoin) filesOfWord(word string) []*File {
 	readCodeOf(hits)
 	found := hits[:0]
 	for _, f := range hits {
-		if len(f.Words()[word]) > 0 {
+		if len(f.wordsOf(word)) > 0 {
 			found = append(found, f)
 		}
 	}

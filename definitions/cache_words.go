@@ -46,6 +46,60 @@ func (f *File) Words() map[string][]Word {
 	return words
 }
 
+// wordsOf returns the file's words that are word, as Words()[word] does,
+// without reading the others: a file loaded from the cache finds them in
+// its record, and keeps nothing. A query of one name over thousands of
+// files (references, a rename, a hover's count) so leaves their words as
+// stored, where Words' map would hold all of them, pointers each, for
+// the index's life. The answer must not be changed.
+func (f *File) wordsOf(word string) []Word {
+	words, stored := f.wordParts()
+	if stored == nil {
+		return words[word]
+	}
+	return stored.of(word)
+}
+
+// of reads the words that are word from the stored words (see the layout
+// above): the counts of the words before it say how many places to step
+// over.
+func (s *storedWords) of(word string) []Word {
+	d := &decoder{data: s.data}
+	before, count, key, found := 0, 0, "", false
+	for range d.uint() {
+		k, n := d.str(), d.uint()
+		switch {
+		case found:
+		case k == word:
+			key, count, found = k, n, true
+		default:
+			before += n
+		}
+	}
+	if !found {
+		return nil
+	}
+	for range before {
+		d.int()
+		d.int()
+		d.why()
+		d.skipStr()
+	}
+	out := make([]Word, count)
+	for j := range out {
+		start := int(d.int())
+		out[j] = Word{Word: key, Span: Span{start, start + int(d.int())}, Why: d.why(), Table: d.str()}
+	}
+	return out
+}
+
+// skipStr steps over a string.
+func (d *decoder) skipStr() {
+	if n := d.uint(); n > 0 {
+		d.take(n)
+	}
+}
+
 // wordParts returns the file's words as read, or as stored (one of the
 // two; both nil where there are none): the File's own, or, where its
 // build left them out (Options.Lazy), those read from its text.

@@ -67,7 +67,7 @@ func (ix *Index) LikelyTablesAt(path string, off int, word string) []string {
 		return nil
 	}
 	var out []string
-	for _, w := range f.Words()[word] {
+	for _, w := range f.wordsOf(word) {
 		if w.Span.Start > off || off > w.Span.End {
 			continue
 		}
@@ -97,7 +97,7 @@ func (ix *Index) CodeSiteCount(target string) int {
 	isPlace := ci.notSites(target, d, c)
 	n := 0
 	for _, f := range files {
-		for _, w := range f.Words()[word] {
+		for _, w := range f.wordsOf(word) {
 			if isPlace.has(f.Path, w.Span.Start) {
 				continue
 			}
@@ -131,7 +131,7 @@ func (ix *Index) References(name string) int {
 	}
 	isPlace := placeSet{places: places}
 	for _, f := range ci.wordFiles(d.Name) {
-		for _, w := range f.Words()[d.Name] {
+		for _, w := range f.wordsOf(d.Name) {
 			if isPlace.has(f.Path, w.Span.Start) {
 				continue
 			}
@@ -323,7 +323,7 @@ func (ci *codeIndex) namespaceMembers(f *File, ns, name, target string, out *[]P
 	if len(nsEnds) == 0 {
 		return
 	}
-	for _, w := range f.Words()[name] {
+	for _, w := range f.wordsOf(name) {
 		if w.Why != WhyProperty {
 			continue
 		}
@@ -436,7 +436,7 @@ func (ci *codeIndex) sitesBeside(target string, d *Definition, c *Column, places
 	isPlace := &placeSet{places: places}
 	var out []CodeSite
 	for _, f := range files {
-		for _, w := range f.Words()[word] {
+		for _, w := range f.wordsOf(word) {
 			if site, ok := ci.siteOf(target, d, c, f, w, isPlace); ok {
 				out = append(out, site)
 			}
@@ -456,7 +456,7 @@ func (ci *codeIndex) codeSitesAt(target string, d *Definition, c *Column, path s
 	}
 	word := siteWord(d, c)
 	var at []Word
-	for _, w := range f.Words()[word] {
+	for _, w := range f.wordsOf(word) {
 		if w.Span.Start <= off && off <= w.Span.End {
 			at = append(at, w)
 		}

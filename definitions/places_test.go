@@ -312,3 +312,35 @@ func TestPlacesAndSites(t *testing.T) {
 		t.Errorf("References(orders) = %d, want %d (the places but the name)", got, want)
 	}
 }
+
+// TestWordsOf: a file's words of one word (wordsOf) are those of Words,
+// on files built from their text and on files loaded from the cache
+// (read from the stored words without the others), for every word of
+// every file, and none for a word the file lacks.
+func TestWordsOf(t *testing.T) {
+	for name, built := range cacheProjects(t) {
+		loaded, _, err := LoadCache(context.Background(), saved(t, built, stampsOf(built)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := 0
+		for _, ix := range []*Index{built, loaded} {
+			for _, f := range ix.Files() {
+				for _, absent := range []string{"", "\x00", "zzzzNoSuchWord"} {
+					if got := f.wordsOf(absent); len(got) != 0 {
+						t.Errorf("%s: %s: wordsOf(%q) = %+v, want none", name, f.Path, absent, got)
+					}
+				}
+				for word, want := range f.Words() {
+					if got := f.wordsOf(word); !reflect.DeepEqual(got, want) {
+						t.Errorf("%s: %s: wordsOf(%q) = %+v, want %+v", name, f.Path, word, got, want)
+					}
+					asked++
+				}
+			}
+		}
+		if name == "generated" && asked == 0 {
+			t.Errorf("%s: no words asked", name)
+		}
+	}
+}
