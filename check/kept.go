@@ -171,11 +171,7 @@ func (k Kept) Encode() []byte {
 	e.uint(len(k.Files))
 	for _, f := range k.Files {
 		e.str(f.Path)
-		e.int(int(f.Stamp.Size))
-		e.int(int(f.Stamp.MTime))
-		e.int(int(f.Stamp.CTime))
-		e.buf = binary.AppendUvarint(e.buf, f.Stamp.Inode)
-		e.int(int(f.Stamp.Seen))
+		e.buf = definitions.AppendStamp(e.buf, f.Stamp)
 		if !f.HasText {
 			e.uint(0)
 			continue
@@ -214,8 +210,7 @@ func DecodeKept(data []byte) (k Kept, err error) {
 	if n := d.count(); n > 0 {
 		k.Files = make([]KeptFile, 0, n)
 		for range n {
-			f := KeptFile{Path: d.str()}
-			f.Stamp = definitions.Stamp{Size: int64(d.int()), MTime: int64(d.int()), CTime: int64(d.int()), Inode: d.uint(), Seen: int64(d.int())}
+			f := KeptFile{Path: d.str(), Stamp: keptRead(&d, definitions.ReadStamp)}
 			switch d.uint() {
 			case 0:
 			case 1:
@@ -236,7 +231,7 @@ func DecodeKept(data []byte) (k Kept, err error) {
 	} else if n > 0 {
 		k.Findings = make([]diag.Finding, 0, n-1)
 		for range n - 1 {
-			k.Findings = append(k.Findings, d.finding())
+			k.Findings = append(k.Findings, keptRead(&d, definitions.ReadFinding))
 		}
 	}
 	if d.err != nil {
@@ -248,17 +243,21 @@ func DecodeKept(data []byte) (k Kept, err error) {
 	return k, nil
 }
 
-// keptEncoder appends the kept format to buf.
+// keptEncoder appends the kept format to buf. Stamps and findings are
+// written as the index cache writes them (definitions.AppendStamp,
+// AppendFinding): one encoding of each, read back by keptRead.
 type keptEncoder struct{ buf []byte }
 
 func (e *keptEncoder) uint(n int)   { e.buf = binary.AppendUvarint(e.buf, uint64(n)) }
-func (e *keptEncoder) int(n int)    { e.buf = binary.AppendVarint(e.buf, int64(n)) }
 func (e *keptEncoder) str(s string) { e.uint(len(s)); e.buf = append(e.buf, s...) }
 
 func (e *keptEncoder) finding(f diag.Finding) { e.buf = definitions.AppendFinding(e.buf, f) }
 
-// keptDecoder reads the kept format; the first read past the end or of a
-// bad number sets err, and every read after it answers zero.
+// keptDecoder reads the kept format. Its error rule is its own: the first
+// read past the end or of a bad number sets err (errKept), and every read
+// after it answers zero, where the index cache's decoder panics (its
+// LoadCache recovers); the values whose encoding the two share are read
+// by definitions' readers (keptRead), their errors made errKept.
 type keptDecoder struct {
 	data []byte
 	off  int
@@ -292,16 +291,6 @@ func (d *keptDecoder) count() int {
 	return int(n)
 }
 
-func (d *keptDecoder) int() int {
-	n, size := binary.Varint(d.data[d.off:])
-	if size <= 0 {
-		d.fail()
-		return 0
-	}
-	d.off += size
-	return int(n)
-}
-
 func (d *keptDecoder) take(n int) []byte {
 	if n > len(d.data)-d.off {
 		d.fail()
@@ -314,15 +303,19 @@ func (d *keptDecoder) take(n int) []byte {
 
 func (d *keptDecoder) str() string { return string(d.take(d.count())) }
 
-func (d *keptDecoder) finding() diag.Finding {
+// keptRead reads one value with read, one of definitions' readers of the
+// encoding the kept format shares with the index cache (ReadStamp,
+// ReadFinding), under d's error rule.
+func keptRead[T any](d *keptDecoder, read func([]byte) (T, int, error)) T {
+	var zero T
 	if d.err != nil {
-		return diag.Finding{}
+		return zero
 	}
-	f, n, err := definitions.ReadFinding(d.data[d.off:])
+	v, n, err := read(d.data[d.off:])
 	if err != nil {
 		d.fail()
-		return diag.Finding{}
+		return zero
 	}
 	d.off += n
-	return f
+	return v
 }

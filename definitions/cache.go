@@ -113,13 +113,8 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 	}
 	e.uint(len(stamps))
 	for _, p := range slices.Sorted(maps.Keys(stamps)) {
-		s := stamps[p]
 		e.str(p)
-		e.int(s.Size)
-		e.int(s.MTime)
-		e.int(s.CTime)
-		e.uint64(s.Inode)
-		e.int(s.Seen)
+		e.stamp(stamps[p])
 	}
 	// The records of the files kept: as they are, or encoded anew into
 	// fresh (each then its span of fresh.buf, taken once all are made).
@@ -209,7 +204,7 @@ func LoadCache(ctx context.Context, data []byte) (ix *Index, stamps map[string]S
 	stamps = make(map[string]Stamp, n)
 	for range n {
 		p := d.str()
-		stamps[p] = Stamp{Size: d.int(), MTime: d.int(), CTime: d.int(), Inode: d.uint64(), Seen: d.int()}
+		stamps[p] = d.stamp()
 	}
 	files, err := d.files(ctx)
 	if err != nil {
@@ -453,6 +448,14 @@ func (e *encoder) strMap(m map[string][]string) {
 		e.str(k)
 		e.strs(m[k])
 	}
+}
+
+func (e *encoder) stamp(s Stamp) {
+	e.int(s.Size)
+	e.int(s.MTime)
+	e.int(s.CTime)
+	e.uint64(s.Inode)
+	e.int(s.Seen)
 }
 
 func (e *encoder) finding(f diag.Finding) {
@@ -731,6 +734,10 @@ func (d *decoder) strMap() map[string][]string {
 	return m
 }
 
+func (d *decoder) stamp() Stamp {
+	return Stamp{Size: d.int(), MTime: d.int(), CTime: d.int(), Inode: d.uint64(), Seen: d.int()}
+}
+
 func (d *decoder) finding() diag.Finding {
 	f := diag.Finding{
 		Code: d.str(), Severity: diag.Severity(d.str()), Path: d.str(),
@@ -762,12 +769,35 @@ func AppendFinding(buf []byte, f diag.Finding) []byte {
 // and answers how many bytes it took. Its strings point into data, which
 // must never change. A cut or damaged encoding is an error.
 func ReadFinding(data []byte) (f diag.Finding, n int, err error) {
+	return readOneOf(data, "a finding", (*decoder).finding)
+}
+
+// AppendStamp appends s to buf in the encoding the index cache keeps
+// stamps in; ReadStamp reads it back. check's kept findings hold the
+// stamps of their files in it too, so that a stamp is written one way.
+func AppendStamp(buf []byte, s Stamp) []byte {
+	e := encoder{buf: buf}
+	e.stamp(s)
+	return e.buf
+}
+
+// ReadStamp reads the stamp AppendStamp wrote at the start of data and
+// answers how many bytes it took. A cut or damaged encoding is an error.
+func ReadStamp(data []byte) (s Stamp, n int, err error) {
+	return readOneOf(data, "a stamp", (*decoder).stamp)
+}
+
+// readOneOf reads one value at the start of data with the decoder's read,
+// for another package's format: the decoder's panic at a cut or damaged
+// encoding (LoadCache's rule) is that caller's error instead.
+func readOneOf[T any](data []byte, what string, read func(*decoder) T) (v T, n int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			f, n, err = diag.Finding{}, 0, fmt.Errorf("definitions: a finding cut or damaged: %v", r)
+			var zero T
+			v, n, err = zero, 0, fmt.Errorf("definitions: %s cut or damaged: %v", what, r)
 		}
 	}()
 	d := decoder{data: data}
-	f = d.finding()
-	return f, d.off, nil
+	v = read(&d)
+	return v, d.off, nil
 }
