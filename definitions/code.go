@@ -609,14 +609,22 @@ type wordScratch struct {
 	handled []bool
 	// declared is refQuery's marks of the declaring nodes, by node.
 	declared []bool
-	// blocks are where readDefinitions allocates values from: unlike
-	// the rest, what it holds is kept (by the files read), never reused.
-	blocks valueBlocks
 	// positions are readDefinitions' (declReader.pos).
 	positions positions
 	// imports and exports are readModuleLinks'.
 	imports []Import
 	exports []Export
+	// tent, tentNS and bound are readDefinitions' (declReader).
+	tent   map[string]tentBinding
+	tentNS map[string]string
+	bound  map[string]bool
+	// importsByLocal and funcs are readWords' (codeReader.imports,
+	// ownerIndex.named).
+	importsByLocal map[string]*Import
+	funcs          map[string]bool
+	// rowUses and rowCalls are readRowFlow's.
+	rowUses  []RowUse
+	rowCalls []RowCall
 }
 
 // reset empties the scratch for the next file.
@@ -646,8 +654,13 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][
 	if !usesOnly {
 		r.keyTable = map[int32]string{}
 	}
-	r.owner = newOwnerIndex(f, st)
-	r.imports = make(map[string]*Import, len(f.Imports))
+	if scratch.importsByLocal == nil {
+		scratch.importsByLocal, scratch.funcs = map[string]*Import{}, map[string]bool{}
+	}
+	clear(scratch.importsByLocal)
+	clear(scratch.funcs)
+	r.owner = newOwnerIndex(f, st, scratch.funcs)
+	r.imports = scratch.importsByLocal
 	for i := range f.Imports {
 		r.imports[f.Imports[i].Local] = &f.Imports[i]
 	}
@@ -1137,7 +1150,9 @@ type ownedSpan struct {
 	name string
 }
 
-func newOwnerIndex(f *File, st *stree) ownerIndex {
+// newOwnerIndex indexes the definitions and top-level functions of f,
+// with named (empty) to hold the functions' names.
+func newOwnerIndex(f *File, st *stree, named map[string]bool) ownerIndex {
 	var o ownerIndex
 	for _, d := range f.Definitions {
 		if d.Kind == KindProject || d.Kind == KindEngine {
@@ -1146,7 +1161,7 @@ func newOwnerIndex(f *File, st *stree) ownerIndex {
 		o.defs = append(o.defs, ownedSpan{d.Stmt, d.Name})
 	}
 	sort.Slice(o.defs, func(i, j int) bool { return o.defs[i].span.Start < o.defs[j].span.Start })
-	o.named = map[string]bool{}
+	o.named = named
 	for _, s := range st.topStatements() {
 		o.topFunctions(st, s)
 	}

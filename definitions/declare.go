@@ -75,9 +75,9 @@ type declReader struct {
 	code bool        // reading inside a code field: no T2010
 
 	// blocks are where the reader's values and properties are allocated
-	// from (newValue, newProps): the worker's (wordScratch), from file to
-	// file.
-	blocks *valueBlocks
+	// from (newValue, newProps), for this file alone: a file's values
+	// never keep another's alive.
+	blocks valueBlocks
 	// pos holds the positions of the values being read, one per depth
 	// (value, object): a position lives only while its value is read,
 	// and made into a string only for a finding. It is the worker's
@@ -92,8 +92,8 @@ type positions [maxValueDepth + 2]position
 // from, a block at a time: a table's argument is some fifty of them, and
 // one allocation each was a fifth of the reader's CPU time in a cold
 // check (where nothing is collected, in memory fresh from the system).
-// The blocks grow from small (a worker that reads one file allocates
-// about what it needs) to maxValueBlock.
+// The blocks double from minValueBlock to maxValueBlock, so that a file
+// allocates about what it needs.
 type valueBlocks struct {
 	vals  []Value
 	props []Prop
@@ -101,15 +101,19 @@ type valueBlocks struct {
 	nvals, nprops int
 }
 
-// maxValueBlock is the most values or properties a block holds.
-const maxValueBlock = 256
+// minValueBlock and maxValueBlock are the fewest and the most values or
+// properties a block holds.
+const (
+	minValueBlock = 8
+	maxValueBlock = 256
+)
 
 // newValue returns a pointer to a copy of v, allocated from the reader's
 // blocks.
 func (r *declReader) newValue(v Value) *Value {
-	b := r.blocks
+	b := &r.blocks
 	if len(b.vals) == 0 {
-		b.nvals = min(max(2*b.nvals, 16), maxValueBlock)
+		b.nvals = min(max(2*b.nvals, minValueBlock), maxValueBlock)
 		b.vals = make([]Value, b.nvals)
 	}
 	p := &b.vals[0]
@@ -121,12 +125,12 @@ func (r *declReader) newValue(v Value) *Value {
 // newProps returns n properties, allocated from the reader's blocks where
 // they fit.
 func (r *declReader) newProps(n int) []Prop {
-	b := r.blocks
+	b := &r.blocks
 	if len(b.props) < n {
 		if n > maxValueBlock/4 {
 			return make([]Prop, n)
 		}
-		b.nprops = min(max(2*b.nprops, 16, n), maxValueBlock)
+		b.nprops = min(max(2*b.nprops, minValueBlock, n), maxValueBlock)
 		b.props = make([]Prop, b.nprops)
 	}
 	ps := b.props[:n:n]
@@ -151,19 +155,26 @@ func readDefinitions(f *File, st *stree, errs []parser.SyntaxError) {
 		return
 	}
 	r := &declReader{
-		f:      f,
-		src:    f.Src,
-		st:     st,
-		names:  parser.GrammarOf(f.Path).Names(),
-		errs:   errs,
-		tent:   map[string]tentBinding{},
-		tentNS: map[string]string{},
-		bound:  map[string]bool{},
+		f:     f,
+		src:   f.Src,
+		st:    st,
+		names: parser.GrammarOf(f.Path).Names(),
+		errs:  errs,
 	}
-	if st.words != nil {
-		r.blocks, r.pos = &st.words.blocks, &st.words.positions
+	if s := st.words; s != nil {
+		// The worker's maps, emptied: what the reader keeps of them
+		// is strings alone.
+		if s.bound == nil {
+			s.tent, s.tentNS, s.bound = map[string]tentBinding{}, map[string]string{}, map[string]bool{}
+		}
+		clear(s.tent)
+		clear(s.tentNS)
+		clear(s.bound)
+		r.tent, r.tentNS, r.bound = s.tent, s.tentNS, s.bound
+		r.pos = &s.positions
 	} else {
-		r.blocks, r.pos = &valueBlocks{}, &positions{}
+		r.tent, r.tentNS, r.bound = map[string]tentBinding{}, map[string]string{}, map[string]bool{}
+		r.pos = &positions{}
 	}
 	stmts := r.topLevel()
 	for _, s := range stmts {
@@ -199,7 +210,7 @@ func (r *declReader) kids(i int32) []int32 {
 func (r *declReader) named(i int32) []int32 {
 	var out []int32
 	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
-		if r.st.nodes[c].named && r.typ(c) != "comment" {
+		if r.st.nodes[c].named && r.st.nodes[c].kind != kindComment {
 			out = append(out, c)
 		}
 	}
@@ -209,7 +220,7 @@ func (r *declReader) named(i int32) []int32 {
 // firstNamed returns the first named child of i that is no comment, or -1.
 func (r *declReader) firstNamed(i int32) int32 {
 	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
-		if r.st.nodes[c].named && r.typ(c) != "comment" {
+		if r.st.nodes[c].named && r.st.nodes[c].kind != kindComment {
 			return c
 		}
 	}
@@ -220,7 +231,7 @@ func (r *declReader) firstNamed(i int32) int32 {
 // or -1: with firstNamed, a walk of the named children without a slice.
 func (r *declReader) nextNamed(c int32) int32 {
 	for c = r.st.nodes[c].next; c >= 0; c = r.st.nodes[c].next {
-		if r.st.nodes[c].named && r.typ(c) != "comment" {
+		if r.st.nodes[c].named && r.st.nodes[c].kind != kindComment {
 			return c
 		}
 	}
@@ -231,7 +242,7 @@ func (r *declReader) nextNamed(c int32) int32 {
 func (r *declReader) lastNamed(i int32) int32 {
 	last := int32(-1)
 	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
-		if r.st.nodes[c].named && r.typ(c) != "comment" {
+		if r.st.nodes[c].named && r.st.nodes[c].kind != kindComment {
 			last = c
 		}
 	}
@@ -253,7 +264,7 @@ func (r *declReader) childOfType(i int32, t string) int32 {
 func (r *declReader) namedAfter(i int32, token string) int32 {
 	seen := false
 	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
-		if seen && r.st.nodes[c].named && r.typ(c) != "comment" {
+		if seen && r.st.nodes[c].named && r.st.nodes[c].kind != kindComment {
 			return c
 		}
 		if r.typ(c) == token {
@@ -291,7 +302,7 @@ func (r *declReader) hasError(i int32) bool {
 // too, so that a syntax error does not hide the definitions around it.
 func (r *declReader) topLevel() []int32 {
 	var out []int32
-	for _, s := range r.named(0) {
+	for s := r.firstNamed(0); s >= 0; s = r.nextNamed(s) {
 		if r.typ(s) == "ERROR" {
 			out = append(out, r.named(s)...)
 			continue
@@ -307,11 +318,11 @@ func (r *declReader) bindings(s int32) {
 	case "import_statement":
 		r.importBindings(s)
 	case "export_statement":
-		for _, d := range r.named(s) {
+		for d := r.firstNamed(s); d >= 0; d = r.nextNamed(d) {
 			r.bindings(d)
 		}
 	case "lexical_declaration", "variable_declaration":
-		for _, d := range r.named(s) {
+		for d := r.firstNamed(s); d >= 0; d = r.nextNamed(d) {
 			if r.typ(d) != "variable_declarator" {
 				continue
 			}
@@ -320,7 +331,7 @@ func (r *declReader) bindings(s int32) {
 			}
 		}
 	case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration", "enum_declaration":
-		for _, n := range r.named(s) {
+		for n := r.firstNamed(s); n >= 0; n = r.nextNamed(n) {
 			if t := r.typ(n); t == "identifier" || t == "type_identifier" {
 				r.bound[r.text(n)] = true
 				break
@@ -345,7 +356,7 @@ func (r *declReader) importBindings(s int32) {
 	if clause < 0 {
 		return
 	}
-	for _, c := range r.named(clause) {
+	for c := r.firstNamed(clause); c >= 0; c = r.nextNamed(c) {
 		switch r.typ(c) {
 		case "identifier": // a default import
 			r.bound[r.text(c)] = true
@@ -360,15 +371,14 @@ func (r *declReader) importBindings(s int32) {
 				r.bound[r.text(id)] = true
 			}
 		case "named_imports":
-			for _, sp := range r.named(c) {
+			for sp := r.firstNamed(c); sp >= 0; sp = r.nextNamed(sp) {
 				if r.typ(sp) != "import_specifier" {
 					continue
 				}
-				parts := r.named(sp)
-				if len(parts) == 0 {
+				name, local := r.firstNamed(sp), r.lastNamed(sp)
+				if name < 0 {
 					continue
 				}
-				name, local := parts[0], parts[len(parts)-1]
 				if fromTent {
 					r.tent[r.text(local)] = tentBinding{module: module, imported: r.importName(name)}
 				} else {
@@ -398,7 +408,7 @@ func (r *declReader) exportStatement(s int32) {
 	if decl < 0 || r.childOfType(decl, "const") < 0 {
 		return
 	}
-	for _, d := range r.named(decl) {
+	for d := r.firstNamed(decl); d >= 0; d = r.nextNamed(d) {
 		if r.typ(d) != "variable_declarator" {
 			continue
 		}
@@ -707,7 +717,7 @@ func (r *declReader) object(n int32, where *position, depth int, code map[string
 				Value: r.unreadableUnless(code[name], span, r.at(depth+1, where, name, 0), "a variable (`"+name+"`)", "write `"+name+": value`")}))
 		case "method_definition":
 			key := int32(-1)
-			for _, k := range r.named(c) {
+			for k := r.firstNamed(c); k >= 0; k = r.nextNamed(k) {
 				if propertyNames[r.typ(k)] {
 					key = k
 					break

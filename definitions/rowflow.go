@@ -465,6 +465,12 @@ func readRowFlow(f *File, st *stree) RowFlow {
 	// The walker's maps are made on their first name: many files have
 	// none of some.
 	w := &rowWalker{f: f, st: st, kinds: ts}
+	if st.words != nil {
+		// The uses and calls are read into the worker's scratch and
+		// copied out at their size (a slice grown to hold them made
+		// twice the memory they take).
+		w.flow.Uses, w.flow.Calls = st.words.rowUses[:0], st.words.rowCalls[:0]
+	}
 	writes := rkWritesTS
 	if f.Lang == LangTSX {
 		w.kinds, writes = tsx, rkWritesTSX
@@ -499,6 +505,10 @@ func readRowFlow(f *File, st *stree) RowFlow {
 		w.flow.Escapes = append(w.flow.Escapes, b)
 	}
 	sort.Strings(w.flow.Escapes)
+	if st.words != nil {
+		st.words.rowUses, st.words.rowCalls = w.flow.Uses, w.flow.Calls
+		w.flow.Uses, w.flow.Calls = cloneOrNil(w.flow.Uses), cloneOrNil(w.flow.Calls)
+	}
 	return w.flow
 }
 
