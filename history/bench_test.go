@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -103,6 +104,18 @@ func BenchmarkQueries(b *testing.B) {
 			}
 			return err
 		}},
+		// What changedBy reads for a change of the newest point: Older's
+		// first page, where it read every point (Newest without a limit).
+		{"OlderFirst", func(s *Store) error {
+			for p, err := range s.Older(ctx) {
+				if err == nil && p.N != benchPoints-1 {
+					err = fmt.Errorf("first point %d; want %d", p.N, benchPoints-1)
+				}
+				return err
+			}
+			return errors.New("no point")
+		}},
+		{"EveryPoint", func(s *Store) error { _, err := s.Newest(ctx, 0); return err }},
 		// What history, undo and changedBy read before UndoMarks: the mark
 		// of every point.
 		{"EveryMark", func(s *Store) error {

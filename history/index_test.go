@@ -64,6 +64,7 @@ func TestQueryPlans(t *testing.T) {
 		{"Last", queryLast, "SEARCH points USING COVERING INDEX points_done (done=?)", false},
 		{"Newest", pointsQuery(whereNewestN), "SEARCH points USING INDEX points_done (done=?)", false},
 		{"Range", pointsQuery(whereRange), "SEARCH points USING", false},
+		{"Older", pointsQuery(whereOlder), "SEARCH points USING INDEX points_done (done=? AND n<?)", false},
 		{"At", pointsQuery(whereAt), "SEARCH points USING INTEGER PRIMARY KEY (rowid=?)", false},
 		{"files of points", queryFilesOf, "SEARCH point_files USING INDEX sqlite_autoindex_point_files_1 (point>? AND point<?)", false},
 		{"CallPoint", queryCallPoint, "SEARCH c USING COVERING INDEX sqlite_autoindex_calls_1 (id=?); SEARCH p USING INTEGER PRIMARY KEY (rowid=?)", false},
@@ -185,5 +186,39 @@ func TestOpenOlderFile(t *testing.T) {
 				t.Errorf("pending after MarkDone %d, %v; want none", len(pending), err)
 			}
 		})
+	}
+}
+
+// TestOlder: Older yields every done point newest first, with its files,
+// across its pages (64, 128, 256 points here), and reads no further once
+// the caller stops.
+func TestOlder(t *testing.T) {
+	ctx := context.Background()
+	s := filled(t, 500, true) // 500 is not done
+	want := 499
+	for p, err := range s.Older(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.N != want || len(p.Files) != 1 {
+			t.Fatalf("point %d with %d files; want %d with 1", p.N, len(p.Files), want)
+		}
+		want--
+	}
+	if want != 0 {
+		t.Errorf("the walk stopped before point %d", want)
+	}
+	n := 0
+	for p := range s.Older(ctx) {
+		if n++; n == 3 {
+			if p.N != 497 {
+				t.Errorf("third point %d; want 497", p.N)
+			}
+			break
+		}
+	}
+	empty, _ := open(t)
+	for p := range empty.Older(ctx) {
+		t.Errorf("an empty history yields point %d", p.N)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
+	"math"
 	"strings"
 	"time"
 
@@ -210,6 +212,7 @@ const (
 	whereNewest    = `WHERE done = 1 ORDER BY n DESC`
 	whereNewestN   = `WHERE done = 1 ORDER BY n DESC LIMIT ?`
 	whereRange     = `WHERE done = 1 AND n > ? AND n <= ? ORDER BY n`
+	whereOlder     = `WHERE done = 1 AND n < ? ORDER BY n DESC LIMIT ?`
 	whereAt        = `WHERE done = 1 AND n = ?`
 	wherePending   = `WHERE done = 0 ORDER BY n`
 	queryLast      = `SELECT max(n) FROM points WHERE done = 1`
@@ -279,6 +282,34 @@ func (s *Store) Newest(ctx context.Context, limit int) ([]*Point, error) {
 		return s.query(ctx, whereNewest)
 	}
 	return s.query(ctx, whereNewestN, limit)
+}
+
+// Older yields the points newest first, read a page at a time (64 points,
+// then twice as many each page up to 1,024), for a caller that walks back
+// until it finds what it looks for: the newest pages are all it reads
+// where that is recent. Points not done are left out; a point recorded
+// while the walk goes on is newer than it, and not yielded. An error ends
+// the walk, yielded with a nil point.
+func (s *Store) Older(ctx context.Context) iter.Seq2[*Point, error] {
+	return func(yield func(*Point, error) bool) {
+		before, page := math.MaxInt64, 64
+		for {
+			points, err := s.query(ctx, whereOlder, before, page)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, p := range points {
+				if !yield(p, nil) {
+					return
+				}
+			}
+			if len(points) < page {
+				return
+			}
+			before, page = points[len(points)-1].N, min(2*page, 1024)
+		}
+	}
 }
 
 // Range returns the points after from up to and including to, oldest first.

@@ -58,12 +58,11 @@ func (w *Workspace) changedBy(ctx context.Context, in ChangedByInput) (Answer, e
 	if err != nil {
 		return Answer{}, err
 	}
-	points, err := hs.Newest(ctx, 0)
-	if err != nil {
-		return Answer{}, err
-	}
 	q := query{name: in.Name, path: in.Path}
-	for _, p := range points {
+	for p, err := range hs.Older(ctx) {
+		if err != nil {
+			return Answer{}, err
+		}
 		for _, c := range p.Changes {
 			if q.matches(c) {
 				undos, err := hs.UndoMarks(ctx)
