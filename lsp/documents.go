@@ -171,6 +171,12 @@ func (s *server) publishSoon(rel string) {
 		s.pending = map[string]bool{}
 	}
 	s.pending[rel] = true
+	if s.delay == 0 {
+		// No wait: the publication starts now, without a timer. Changes
+		// that come while it runs are carried by the next one.
+		go s.publishPending()
+		return
+	}
 	if s.debounce != nil && s.debounce.Stop() {
 		s.debounce.Reset(s.delay)
 		return

@@ -37,12 +37,20 @@ type overlays struct {
 // SetOverlay makes text the workspace's view of the file at path (relative
 // to the project, as Resolve reads it) until DropOverlay; the disk is not
 // touched. The index updates that one file incrementally at the next Index.
+// A path that has an overlay already is that overlay's (an editor's
+// keystrokes in an open document): it is not walked on the disk again.
 func (w *Workspace) SetOverlay(path string, text []byte) (string, error) {
-	rel, err := w.Resolve(path, false)
-	if err != nil {
-		return "", err
-	}
 	o := &w.overlay
+	o.mu.Lock()
+	_, open := o.texts[path]
+	o.mu.Unlock()
+	rel := path
+	if !open {
+		var err error
+		if rel, err = w.Resolve(path, false); err != nil {
+			return "", err
+		}
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.texts == nil {
