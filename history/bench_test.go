@@ -3,7 +3,6 @@ package history
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -119,24 +118,8 @@ func BenchmarkQueries(b *testing.B) {
 		// What history, undo and changedBy read before UndoMarks: the mark
 		// of every point.
 		{"EveryMark", func(s *Store) error {
-			rows, err := s.db.QueryContext(ctx, `SELECT n, kind, undid FROM points WHERE done = 1 ORDER BY n`)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			var marks []Mark
-			for rows.Next() {
-				var m Mark
-				var undid string
-				if err := rows.Scan(&m.N, &m.Kind, &undid); err != nil {
-					return err
-				}
-				if err := json.Unmarshal([]byte(undid), &m.Undid); err != nil {
-					return err
-				}
-				marks = append(marks, m)
-			}
-			return rows.Err()
+			_, err := s.marks(ctx, `SELECT n, kind, undid FROM points WHERE done = 1 ORDER BY n`)
+			return err
 		}},
 		{"NewestInEffect", func(s *Store) error {
 			// point benchPoints-1 is not done, benchPoints-2 is

@@ -398,7 +398,12 @@ type Mark struct {
 // UndoMarks returns the marks of the undo points, oldest first: all that
 // UndoneBy reads. It searches the points_kind index.
 func (s *Store) UndoMarks(ctx context.Context) ([]Mark, error) {
-	rows, err := s.db.QueryContext(ctx, queryUndoMarks)
+	return s.marks(ctx, queryUndoMarks)
+}
+
+// marks reads the marks a query of n, kind and undid answers.
+func (s *Store) marks(ctx context.Context, query string) ([]Mark, error) {
+	rows, err := s.db.QueryContext(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
