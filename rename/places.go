@@ -18,22 +18,24 @@ import (
 // that already binds the new name at its top level becomes
 // `import { purchases as orders }`, so that the file's own uses keep
 // their meaning. The target's own `was` is planned by was().
+// The code sites, found with the places, are kept for sites().
 func (p *planner) places() {
-	places := p.ix.Places(p.name)
+	places, sites := p.ix.PlacesAndSites(p.name)
+	p.codeSites = sites
 	p.renamed = map[string][]renamedIdent{}
 	p.binds = map[string]bool{}
 	aliased := map[string]bool{} // files whose import got `to as old`
-	done := map[definitions.Place]bool{}
-	for _, pl := range places {
+	done := make([]bool, len(places))
+	for i, pl := range places {
 		if e, ok := p.specifier(pl, aliased); ok {
 			p.b.Edit(pl.Path, p.src(pl.Path), e)
-			done[pl] = true
+			done[i] = true
 		}
 	}
-	for _, pl := range places {
+	for i, pl := range places {
 		src := p.src(pl.Path)
 		switch {
-		case done[pl]:
+		case done[i]:
 			continue
 		case pl.Kind == definitions.PlaceTestDataFile:
 			p.b.Move(pl.Path, src, path.Join(path.Dir(pl.Path), p.to+".json"))
@@ -101,9 +103,10 @@ func (p *planner) specifier(pl definitions.Place, aliased map[string]bool) (chan
 	return change.Edit{}, false
 }
 
-// sites lists the code sites the rename leaves, in their places after it.
+// sites lists the code sites the rename leaves, in their places after it
+// (found by places()).
 func (p *planner) sites() {
-	for _, cs := range p.ix.CodeSites(p.name) {
+	for _, cs := range p.codeSites {
 		p.b.Leave(cs.Path, p.src(cs.Path), change.SpanOf(cs.Span), string(cs.Why), string(cs.Mark))
 	}
 }

@@ -90,6 +90,8 @@ type planner struct {
 	// looks at them.
 	renamed map[string][]renamedIdent
 	binds   map[string]bool
+	// codeSites are the target's code sites, which the rename leaves.
+	codeSites []definitions.CodeSite
 }
 
 // kind names what is renamed, as a policy's change rule does.
