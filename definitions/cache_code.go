@@ -135,13 +135,13 @@ type lazyWords struct {
 }
 
 // filesOfWord returns the files of j whose code holds word, by path, as
-// j.words()[word] does. Where some files were built without their words
+// j.filesWith(word) does. Where some files were built without their words
 // and not read since, the first lookups (maxLazyLookups) read only those
 // whose text holds word (every word of a file is a part of its text),
 // in parallel; later ones read them all at once (words).
 func (j *codeJoin) filesOfWord(word string) []*File {
 	if j.wordsDone.Load() {
-		return j.words()[word]
+		return j.filesWith(word)
 	}
 	l := &j.lazyWords
 	l.once.Do(func() {
@@ -164,7 +164,7 @@ func (j *codeJoin) filesOfWord(word string) []*File {
 		}
 	})
 	if len(l.unread) == 0 || l.lookups.Add(1) > maxLazyLookups {
-		return j.words()[word]
+		return j.filesWith(word)
 	}
 	b := []byte(word)
 	var hits []*File

@@ -182,7 +182,7 @@ func BenchmarkCodeLookups(b *testing.B) {
 	ix := bigProject()
 	b.ReportAllocs()
 	for b.Loop() {
-		join(ix.sorted.all(), ix.ResolveImport).words()
+		join(ix.sorted.all(), ix.ResolveImport).filesWith("users")
 	}
 }
 
