@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
@@ -86,11 +85,11 @@ CREATE INDEX IF NOT EXISTS points_kind ON points (kind, done, n);
 // Commits are durable (synchronous FULL) except where a method says
 // otherwise.
 func Open(ctx context.Context, path string) (*Store, error) {
-	db, err := sqlitefile.Open(path, options)
+	db, err := sqlitefile.OpenMigrated(ctx, path, options, schemaSteps)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	return migrated(ctx, db, path)
+	return &Store{db: db}, nil
 }
 
 // OpenIn is Open of the store File in the open folder dir (.tent/, reached
@@ -98,26 +97,16 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // folder for a link after it was opened cannot redirect the store
 // (sqlitefile.OpenIn). dir may be closed once OpenIn returns.
 func OpenIn(ctx context.Context, dir *os.File, dirPath string) (*Store, error) {
-	path := filepath.Join(dirPath, File)
-	db, err := sqlitefile.OpenIn(dir, path, options)
+	db, err := sqlitefile.OpenInMigrated(ctx, dir, dirPath, File, options, schemaSteps)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	return migrated(ctx, db, path)
+	return &Store{db: db}, nil
 }
 
 // options are the store's: durable commits, writers that take the lock
 // at once, and an emptied file damaged, never a new history.
 var options = sqlitefile.Options{Busy: 10 * time.Second, Synchronous: "FULL", Immediate: true, Kept: true}
-
-// migrated brings the opened store at path to this release's schema.
-func migrated(ctx context.Context, db *sql.DB, path string) (*Store, error) {
-	if _, err := sqlitefile.Migrate(ctx, db, schemaSteps); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("history: open %s: %w", path, err)
-	}
-	return &Store{db: db}, nil
-}
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }

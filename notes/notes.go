@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
@@ -40,11 +39,11 @@ var schemaSteps = []string{
 // Open opens (creating where needed) the notes at path, brought to the
 // schema version of this release (sqlitefile.ErrNewer for a newer file).
 func Open(ctx context.Context, path string) (*Store, error) {
-	db, err := sqlitefile.Open(path, options)
+	db, err := sqlitefile.OpenMigrated(ctx, path, options, schemaSteps)
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
-	return migrated(ctx, db, path)
+	return &Store{db: db}, nil
 }
 
 // OpenIn is Open of the store File in the open folder dir (.tent/, reached
@@ -52,25 +51,15 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // folder for a link after it was opened cannot redirect the store
 // (sqlitefile.OpenIn). dir may be closed once OpenIn returns.
 func OpenIn(ctx context.Context, dir *os.File, dirPath string) (*Store, error) {
-	path := filepath.Join(dirPath, File)
-	db, err := sqlitefile.OpenIn(dir, path, options)
+	db, err := sqlitefile.OpenInMigrated(ctx, dir, dirPath, File, options, schemaSteps)
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
-	return migrated(ctx, db, path)
+	return &Store{db: db}, nil
 }
 
 // options are the store's.
 var options = sqlitefile.Options{Busy: 10 * time.Second, Kept: true}
-
-// migrated brings the opened store at path to this release's schema.
-func migrated(ctx context.Context, db *sql.DB, path string) (*Store, error) {
-	if _, err := sqlitefile.Migrate(ctx, db, schemaSteps); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("notes: open %s: %w", path, err)
-	}
-	return &Store{db: db}, nil
-}
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }

@@ -128,6 +128,37 @@ func Migrate(ctx context.Context, db *sql.DB, steps []string) (from int, err err
 	return from, nil
 }
 
+// OpenMigrated is Open of the database at path, brought to the version
+// len(steps) by Migrate; the database is closed where that fails.
+func OpenMigrated(ctx context.Context, path string, o Options, steps []string) (*sql.DB, error) {
+	db, err := Open(path, o)
+	if err != nil {
+		return nil, err
+	}
+	return migrated(ctx, db, path, steps)
+}
+
+// OpenInMigrated is OpenIn of the database name in the open folder dir,
+// whose checked path is dirPath, brought to the version len(steps) by
+// Migrate; the database is closed where that fails.
+func OpenInMigrated(ctx context.Context, dir *os.File, dirPath, name string, o Options, steps []string) (*sql.DB, error) {
+	path := filepath.Join(dirPath, name)
+	db, err := OpenIn(dir, path, o)
+	if err != nil {
+		return nil, err
+	}
+	return migrated(ctx, db, path, steps)
+}
+
+// migrated brings the opened database at path to the steps' version.
+func migrated(ctx context.Context, db *sql.DB, path string, steps []string) (*sql.DB, error) {
+	if _, err := Migrate(ctx, db, steps); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
 // Classify wraps err with ErrDamaged where SQLite says the file is no
 // database or is damaged, whatever the driver.
 func Classify(err error) error {
