@@ -269,10 +269,7 @@ func (c *Checker) remake(ctx context.Context, s *shared, rules []Rule, files []*
 			return
 		}
 		i := todo[k]
-		p := s.fileUnit(files[i])
-		if c.once {
-			p.deps = nil
-		}
+		p := s.fileUnit(files[i], !c.once)
 		u := &unit{file: files[i], found: make([][]diag.Finding, len(rules))}
 		for r, rule := range rules {
 			if rule.run != nil {

@@ -41,9 +41,14 @@ func (s *shared) joined() *pass {
 	return &pass{shared: s, defs: s.tables.joined()}
 }
 
-// fileUnit is the pass of a rule that checks file by file, over file f.
-func (s *shared) fileUnit(f *definitions.File) *pass {
-	p := &pass{shared: s, files: []*definitions.File{f}, deps: map[dep]string{}}
+// fileUnit is the pass of a rule that checks file by file, over file f;
+// record says it records its lookups (a Checker that keeps the findings
+// for the next run), else it records nothing (a one-shot Run).
+func (s *shared) fileUnit(f *definitions.File, record bool) *pass {
+	p := &pass{shared: s, files: []*definitions.File{f}}
+	if record {
+		p.deps = map[dep]string{}
+	}
 	for _, d := range f.Definitions {
 		if d.Kind != definitions.KindProject && d.Kind != definitions.KindEngine {
 			p.defs = append(p.defs, d)
@@ -107,7 +112,9 @@ func (p *pass) rows(table string) map[string]bool {
 // resolve is the project file a relative import names, or "".
 func (p *pass) resolve(from, module string) string {
 	to := p.ix.ResolveImport(from, module)
-	p.saw(dep{depResolve, from + "\x00" + module}, to)
+	if p.deps != nil {
+		p.saw(dep{depResolve, from + "\x00" + module}, to)
+	}
 	return to
 }
 

@@ -103,7 +103,11 @@ func joinable(d *definitions.Definition) bool {
 
 // newTables makes the tables of files, sorted by path.
 func newTables(files []*definitions.File) *tables {
-	t := &tables{byName: map[string]defList{}, testData: map[string][]*definitions.File{},
+	defs := 0
+	for _, f := range files {
+		defs += len(f.Definitions)
+	}
+	t := &tables{byName: make(map[string]defList, defs), testData: map[string][]*definitions.File{},
 		rowIDs: map[string]map[string]bool{}, joinDefs: map[string][]*definitions.Definition{}, wasRefs: map[string]int{},
 		routes: map[*definitions.Definition]string{}}
 	for _, f := range files {
