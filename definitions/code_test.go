@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -360,9 +359,10 @@ function f(a, { b = [1, 2] }) { for (const x of a) { try { g(x) } catch (e) { h`
 // BenchmarkReadTrees is what a lazy cold check's build reads of each
 // file of the 1,000-table project after its parse and flatten, on one
 // goroutine: the definitions and the code (Options.Lazy), from trees
-// flattened beforehand. The collector is off in the loop, as it is for
-// most of a cold check (cmd/tent-tools), so that each op allocates in
-// fresh memory as the check does. It is the part of a cold check above
+// flattened beforehand, each op with a new worker as a build reads. The
+// collector is off, as it is for most of a cold check (cmd/tent-tools),
+// so that each op allocates in memory fresh from the system as the check
+// does (some 50 MB an op: 20 ops take 1 GB). It is the part of a cold check above
 // the parse floor that this package's readers own, flatten aside (a
 // profile of BenchmarkColdBuildVsFloor shows that).
 //
@@ -388,18 +388,17 @@ func BenchmarkReadTrees(b *testing.B) {
 		trees = append(trees, flat{&File{Path: p, Lang: lang, Src: src, Lines: LineStarts(src)}, st})
 	}
 	slices.SortFunc(trees, func(a, b flat) int { return strings.Compare(a.f.Path, b.f.Path) })
-	w := &worker{lazy: true}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	b.ReportAllocs()
 	cpu := startCPU(b)
 	for b.Loop() {
+		w := &worker{lazy: true} // as a build's, new: no scratch of the last op
 		for _, t := range trees {
 			f := &File{Path: t.f.Path, Lang: t.f.Lang, Src: t.f.Src, Lines: t.f.Lines}
 			t.st.words = &w.words
 			readDefinitions(f, t.st, nil)
 			analyzeCode(f, t.st, w.lazy)
 		}
-		runtime.GC()
 	}
 	reportCPU(b, cpu)
 }
