@@ -606,6 +606,23 @@ func TestBrowserWideGrid(t *testing.T) {
 		if !holdsIn(ctx, fmt.Sprintf(`visible(%q) && visible(%q)`, tid("cell-p1-shippingWeightGrams"), tid("row-delete-p1"))) {
 			t.Errorf("at %d×800, scrolled to the end, the last column or the delete button is covered", width)
 		}
+		// A cell reached by the keyboard is scrolled clear of the held
+		// columns, the way back too.
+		for _, id := range []string{"cell-p1-name", "cell-p1-shippingWeightGrams", "cell-p2-description", "cell-p3-price"} {
+			// the cell's left edge 10 pixels inside the card, under the id
+			scrollTo(ctx, fmt.Sprintf(`document.querySelector(%q).offsetLeft - 10`, tid(id)))
+			eval[bool](t, ctx, fmt.Sprintf(`(document.querySelector(%q).focus(), true)`, tid(id)))
+			clear := fmt.Sprintf(`(() => { const c = document.querySelector(%q); const row = c.closest('tr'); const r = c.getBoundingClientRect();
+				return r.left >= row.querySelector('.idcell').getBoundingClientRect().right - 1 && r.right <= row.querySelector('.rowact').getBoundingClientRect().left + 1 })()`, tid(id))
+			if !holds(ctx, clear, 2*time.Second) {
+				t.Errorf("at %d×800 %s, focused, is under the id or the delete column", width, id)
+			}
+		}
+		// and clear of the header: row p10's top 10 pixels under it.
+		eval[bool](t, ctx, fmt.Sprintf(`(() => { const g = document.querySelector(%q); g.scrollLeft = 0; g.scrollTop = document.querySelector(%q).offsetTop - document.querySelector('.grid thead').offsetHeight + 10; document.querySelector(%q).focus(); return true })()`, tid("grid-scroll"), tid("row-p10"), tid("cell-p10-name")))
+		if !holds(ctx, fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().top >= document.querySelector('.grid thead th').getBoundingClientRect().bottom - 1`, tid("cell-p10-name")), 2*time.Second) {
+			t.Errorf("at %d×800 cell-p10-name, focused, is under the header", width)
+		}
 	}
 }
 

@@ -191,6 +191,9 @@ export function Grid({ studio, table, version }: { studio: Studio; table: Table;
  * useCut tells whether the grid's scroller hides columns before its left
  * edge (start) or past its right edge (end): on a scroll, when the
  * scroller or its table changes size, and when the rows are read again.
+ * A cell the keyboard reaches (focused) is scrolled clear of the held id
+ * and delete columns and of the header, where the browser's own scroll to
+ * it, which knows nothing of them, left it partly beneath.
  */
 function useCut(ref: { current: HTMLDivElement | null }, rows: unknown): { start: boolean; end: boolean } {
   const [cut, setCut] = useState({ start: false, end: false });
@@ -202,13 +205,27 @@ function useCut(ref: { current: HTMLDivElement | null }, rows: unknown): { start
       const end = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
       setCut((c) => (c.start === start && c.end === end ? c : { start, end }));
     };
+    const clear = (e: FocusEvent) => {
+      const cell = (e.target as HTMLElement).closest?.('td');
+      if (!cell || !el.contains(cell) || cell.classList.contains('idcell') || cell.classList.contains('rowact')) return;
+      const row = cell.parentElement!;
+      const r = cell.getBoundingClientRect();
+      const left = row.querySelector('.idcell')?.getBoundingClientRect().right ?? el.getBoundingClientRect().left;
+      const right = row.querySelector('.rowact')?.getBoundingClientRect().left ?? el.getBoundingClientRect().right;
+      if (r.left < left) el.scrollLeft -= left - r.left;
+      else if (r.right > right) el.scrollLeft += Math.min(r.right - right, r.left - left);
+      const top = el.querySelector('thead th')?.getBoundingClientRect().bottom ?? el.getBoundingClientRect().top;
+      if (r.top < top) el.scrollTop -= top - r.top;
+    };
     look();
     el.addEventListener('scroll', look, { passive: true });
+    el.addEventListener('focusin', clear);
     const ro = new ResizeObserver(look);
     ro.observe(el);
     if (el.firstElementChild) ro.observe(el.firstElementChild);
     return () => {
       el.removeEventListener('scroll', look);
+      el.removeEventListener('focusin', clear);
       ro.disconnect();
     };
   }, [ref.current, rows]);
