@@ -351,9 +351,12 @@ func (w *worker) record(f *File) {
 	}
 	e := &w.recordEnc
 	e.buf = e.buf[:0]
+	// A record read back (below) holds its text; any other is kept
+	// beside it (File.recordAt), so that no text is copied into it.
+	e.splitText = !w.readBack
 	e.file(f)
 	if !w.readBack {
-		f.record = slices.Clone(e.buf)
+		f.record, f.recordAt = slices.Clone(e.buf), e.textAt
 	} else {
 		f.record = w.keep(e.buf)
 		if d := (decoder{data: f.record}); d.str() != "" && d.uint() != recordText {
@@ -438,9 +441,10 @@ func (w *worker) fromRecord(record []byte) (f *File) {
 // bytes, so it reads the same. Where the record holds the file as its
 // text alone (a word kept under another: encoder.odd), the words stay as
 // read. On 5,000 tables the read buffers of the texts are 20 MB and the
-// words' maps 58 MB, beside 50 MB of records.
+// words' maps 58 MB, beside 50 MB of records. A record kept beside its
+// text (File.recordAt) leaves the text where it was read.
 func (w *worker) shareRecord(f *File) {
-	if n := len(f.Src); n > 0 {
+	if n := len(f.Src); n > 0 && f.recordAt == 0 {
 		if i := bytes.Index(f.record, f.Src); i >= 0 {
 			f.Src = f.record[i : i+n : i+n]
 		}

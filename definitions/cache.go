@@ -124,12 +124,12 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 			kept = append(kept, f)
 		}
 	}
-	records := make([][]byte, len(kept))
+	records := make([]recordParts, len(kept))
 	var fresh encoder
 	var spans []Span // of the files encoded anew, in order
 	for i, f := range kept {
 		if f.record != nil && !f.completes() {
-			records[i] = f.record
+			records[i] = f.recordParts()
 			continue
 		}
 		start := len(fresh.buf)
@@ -137,8 +137,8 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 		spans = append(spans, Span{start, len(fresh.buf)})
 	}
 	for i := range kept {
-		if records[i] == nil {
-			records[i], spans = fresh.buf[spans[0].Start:spans[0].End], spans[1:]
+		if records[i][0] == nil {
+			records[i], spans = recordParts{fresh.buf[spans[0].Start:spans[0].End]}, spans[1:]
 		}
 	}
 	// The files, after a table of where each begins (from the end of
@@ -147,20 +147,35 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 	at := 0
 	for _, r := range records {
 		e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(at))
-		at += len(r)
+		at += len(r[0]) + len(r[1]) + len(r[2])
 	}
 	out := bufio.NewWriterSize(w, 256<<10)
 	sum := crc32.Update(0, castagnoli, e.buf)
 	out.Write(e.buf)
 	for _, r := range records {
-		sum = crc32.Update(sum, castagnoli, r)
-		out.Write(r)
+		for _, part := range r {
+			sum = crc32.Update(sum, castagnoli, part)
+			out.Write(part)
+		}
 	}
 	out.Write(binary.LittleEndian.AppendUint32(nil, sum))
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write the index cache: %w", err)
 	}
 	return nil
+}
+
+// recordParts is a file's record as it is written: the record, or, where
+// it is kept without its text (File.recordAt), the part before the text,
+// the text and the part after it.
+type recordParts [3][]byte
+
+// recordParts returns f's record in the parts it is written in.
+func (f *File) recordParts() recordParts {
+	if f.recordAt == 0 {
+		return recordParts{f.record}
+	}
+	return recordParts{f.record[:f.recordAt], f.Src, f.record[f.recordAt:]}
 }
 
 // castagnoli is the CRC-32C table (computed in hardware where it can be).
@@ -267,11 +282,15 @@ const (
 // encoder appends the cache format to buf. odd is set where a test data
 // value has a type the scanner never gives, or a code word is grouped
 // under another: its file is then kept as its text. part is where a
-// part whose length goes first is written (words).
+// part whose length goes first is written (words). Where splitText is
+// set, a file's text is left out of buf, its length written alone, and
+// textAt says where the text goes (File.recordAt; 0 for none).
 type encoder struct {
-	buf  []byte
-	odd  bool
-	part []byte
+	buf       []byte
+	odd       bool
+	part      []byte
+	splitText bool
+	textAt    int
 }
 
 func (e *encoder) uint(n int)        { e.buf = binary.AppendUvarint(e.buf, uint64(n)) }
@@ -306,9 +325,23 @@ func (e *encoder) strs(ss []string) {
 	}
 }
 
+// text writes a file's text as bytes does; where splitText is set, its
+// length alone, noting where the text goes (textAt).
+func (e *encoder) text(src []byte) {
+	if !e.splitText || src == nil {
+		e.bytes(src)
+		return
+	}
+	e.uint(len(src) + 1)
+	e.textAt = len(e.buf)
+}
+
 func (e *encoder) file(f *File) {
+	e.textAt = 0
 	if f.record != nil && !f.completes() { // loaded from a cache of this version, and unchanged since
-		e.buf = append(e.buf, f.record...)
+		for _, part := range f.recordParts() {
+			e.buf = append(e.buf, part...)
+		}
 		return
 	}
 	mark := len(e.buf)
@@ -316,7 +349,7 @@ func (e *encoder) file(f *File) {
 	if f.Lang == LangJSON && f.Src != nil {
 		if rowsKept(f) {
 			e.uint(recordRows)
-			e.bytes(f.Src)
+			e.text(f.Src)
 			e.lines(f.Lines)
 			e.rows(f.Src, f.TestData.Rows)
 			if !e.odd {
@@ -326,12 +359,12 @@ func (e *encoder) file(f *File) {
 			e.str(f.Path)
 		}
 		e.uint(recordText)
-		e.bytes(f.Src)
+		e.text(f.Src)
 		return
 	}
 	e.uint(recordParsed)
 	e.str(string(f.Lang))
-	e.bytes(f.Src)
+	e.text(f.Src)
 	e.lines(f.Lines)
 	e.uint(len(f.Definitions))
 	for _, d := range f.Definitions {
@@ -380,7 +413,7 @@ func (e *encoder) file(f *File) {
 		e.buf, e.odd = e.buf[:mark], false
 		e.str(f.Path)
 		e.uint(recordText)
-		e.bytes(f.Src)
+		e.text(f.Src)
 	}
 }
 

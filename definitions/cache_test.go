@@ -164,7 +164,7 @@ func sameValue(a, b reflect.Value, at string) string {
 	case reflect.Struct:
 		for i := range a.NumField() {
 			name := a.Type().Field(i).Name
-			if name == "Tree" || name == "record" || name == "words" || name == "stored" || name == "refs" || name == "lazy" {
+			if name == "Tree" || name == "record" || name == "recordAt" || name == "words" || name == "stored" || name == "refs" || name == "lazy" {
 				continue // a file's words and refs are compared below, as Words and IdentRefs give them
 			}
 			if why := sameValue(a.Field(i), b.Field(i), at+"."+name); why != "" {

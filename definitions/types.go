@@ -357,8 +357,12 @@ type File struct {
 	// record is the index cache's record this file was loaded from (nil
 	// for a file read from its text): SaveCache writes it again as it
 	// is instead of encoding the file anew. A File never changes after
-	// it is made, so the record stays its encoding.
-	record []byte
+	// it is made, so the record stays its encoding. Where recordAt is
+	// set, the record is kept without the text it holds: Src goes at
+	// recordAt (File.recordParts), so that a one-shot build copies no
+	// text into its records.
+	record   []byte
+	recordAt int
 }
 
 // Place is a plain place that names a definition or a column (docs/pages/format.md §4):
