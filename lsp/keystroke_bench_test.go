@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/internal/projectgen"
+	"github.com/tent-tools/tent-tools/internal/servergc"
 )
 
 // BenchmarkDidChangeInProcess: a line put into a document and taken out
@@ -36,10 +39,20 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 	// The project as generated, and with findings in 300 other files
 	// (a column that names no table each): a keystroke publishes the
 	// diagnostics of the file it changed, not every file's again.
-	for _, size := range []struct{ tables, findings int }{{5000, 0}, {10000, 0}, {5000, 300}} {
+	// And as `tent-tools lsp` holds its heap (servergc.Collector.Hold):
+	// the collector then runs every margin's worth of garbage, so a
+	// keystroke's garbage costs marks of the whole index (gcs/op counts
+	// the collections).
+	for _, size := range []struct {
+		tables, findings int
+		held             bool
+	}{{5000, 0, false}, {10000, 0, false}, {5000, 300, false}, {5000, 0, true}} {
 		name := fmt.Sprintf("tables=%d", size.tables)
 		if size.findings > 0 {
 			name += fmt.Sprintf(",findings=%d", size.findings)
+		}
+		if size.held {
+			name += ",held"
 		}
 		b.Run(name, func(b *testing.B) {
 			dir := b.TempDir()
@@ -61,7 +74,13 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 			if err := projectgen.Write(dir, files); err != nil {
 				b.Fatal(err)
 			}
-			c := startInProcess(b, dir)
+			var opts Options
+			if size.held {
+				ctx, cancel := context.WithCancel(context.Background())
+				b.Cleanup(cancel)
+				opts.Indexed = servergc.Watch(ctx).Hold
+			}
+			c := startInProcessWith(b, dir, opts)
 			c.patience = 5 * time.Minute // the first index of 10,000 tables, under load
 			c.initialize(map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": true}}},
 				map[string]any{"diagnosticDelay": 0})
@@ -110,7 +129,7 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 					check(change(true), true) // warm
 					check(change(false), false)
 					stopProfile := startBenchProfile(b, name+"."+e.name)
-					cpu := processCPU(b)
+					cpu, gcs := processCPU(b), gcCycles()
 					b.ResetTimer()
 					for i := range b.N {
 						in := i%2 == 0
@@ -125,6 +144,7 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 						check(change(false), false)
 					}
 					b.ReportMetric(float64((processCPU(b)-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+					b.ReportMetric(float64(gcCycles()-gcs)/float64(b.N), "gcs/op")
 				})
 			}
 		})
@@ -152,4 +172,11 @@ func startBenchProfile(b *testing.B, name string) func() {
 			b.Fatal(err)
 		}
 	}
+}
+
+// gcCycles is how many collections the process has run.
+func gcCycles() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
 }
