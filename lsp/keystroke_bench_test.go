@@ -180,3 +180,82 @@ func gcCycles() uint64 {
 	metrics.Read(sample)
 	return sample[0].Value.Uint64()
 }
+
+// BenchmarkSessionKeystroke times the didChange edits of
+// scripts/bench/lspbench where it makes them: in its session (the same
+// documents, capabilities and requests, benchSession), each round's edits
+// after the last round's planned renames (the hub's reaches a quarter of
+// the files), references, hover and documentSymbol, with the heap held
+// as `tent-tools lsp` holds it (servergc.Collector.Hold). Each op is one
+// round; only the four changes are timed, each to its diagnostics. It
+// reports the median and the slowest change of each kind (body-ms,
+// body-max-ms, table-ms, table-max-ms), the process's CPU over the
+// changes (cpu-ms per change, server and client, the collector's work
+// included) and the collections that ran during them (gcs per change).
+// TENT_BENCH_TABLES sets the size (5,000 by default), TENT_BENCH_DIR a
+// project as it is; TENT_BENCH_CPUPROFILE=PREFIX writes the CPU profile
+// of each round's changes to PREFIX.N. Run:
+//
+//	go test ./lsp -run XXX -bench SessionKeystroke -benchtime 5x
+func BenchmarkSessionKeystroke(b *testing.B) {
+	dir := benchProject(b, 5000)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openBenchSession(b, dir, Options{Indexed: servergc.Watch(ctx).Hold})
+	// The warm-up round, as lspbench's: every request once.
+	s.edits()
+	s.renameOrdinary()
+	s.renameHub()
+	s.rest()
+	prefix := os.Getenv("TENT_BENCH_CPUPROFILE")
+	walls := map[string][]time.Duration{}
+	var cpu time.Duration
+	var gcs uint64
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		var prof *os.File
+		if prefix != "" {
+			var err error
+			if prof, err = os.Create(fmt.Sprintf("%s.%d", prefix, i)); err != nil {
+				b.Fatal(err)
+			}
+			if err := pprof.StartCPUProfile(prof); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, e := range []struct{ kind, rel, anchor, line string }{
+			{"body", benchFns, "requireText(input.title, 'title')", "    await ctx.db.nosuchTable.all(nosuchName)"},
+			{"table", benchOrdinary, "title: text(),", "    extra: ref('nosuchTable', nosuchOptions),"},
+		} {
+			for _, in := range []bool{true, false} {
+				c0, g0, t0 := processCPU(b), gcCycles(), time.Now()
+				b.StartTimer()
+				s.change(e.rel, e.anchor, e.line, in)
+				b.StopTimer()
+				walls[e.kind] = append(walls[e.kind], time.Since(t0))
+				cpu += processCPU(b) - c0
+				gcs += gcCycles() - g0
+			}
+		}
+		if prof != nil {
+			pprof.StopCPUProfile()
+			if err := prof.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		s.renameOrdinary()
+		s.renameHub()
+		s.rest()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	changes := float64(4 * b.N)
+	for kind, ws := range walls {
+		slices.Sort(ws)
+		b.ReportMetric(float64(ws[len(ws)/2].Microseconds())/1000, kind+"-ms")
+		b.ReportMetric(float64(ws[len(ws)-1].Microseconds())/1000, kind+"-max-ms")
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/changes, "cpu-ms")
+	b.ReportMetric(float64(gcs)/changes, "gcs")
+}
