@@ -78,13 +78,17 @@ func sameText(o, n entry) bool {
 // definition whose kind changed is removed and added.
 func Diff(before, after []*definitions.File, renames Renames) []DefChange {
 	olds, news := collect(before), collect(after)
-	newByKey := map[string]int{}
+	newByKey := make(map[string]int, len(news))
 	for i, e := range news {
 		newByKey[e.key] = i
 	}
-	pairOf := map[int]int{} // old index -> new index
-	paired := map[int]bool{}
+	// pairOf is the new index of each old definition (-1: none), paired
+	// whether a new one has an old one: lists, not maps, for a plan of
+	// thousands of definitions.
+	pairOf := make([]int, len(olds))
+	paired := make([]bool, len(news))
 	for i, e := range olds {
+		pairOf[i] = -1
 		if j, ok := newByKey[e.key]; ok && news[j].def.Kind == e.def.Kind {
 			pairOf[i], paired[j] = j, true
 		}
@@ -96,7 +100,7 @@ func Diff(before, after []*definitions.File, renames Renames) []DefChange {
 			continue
 		}
 		for i, o := range olds {
-			if _, ok := pairOf[i]; ok || o.def.Kind != n.def.Kind {
+			if pairOf[i] >= 0 || o.def.Kind != n.def.Kind {
 				continue
 			}
 			if renames[o.def.Name] == n.def.Name || slices.Contains(wasNames(n.def), o.def.Name) {
@@ -107,8 +111,8 @@ func Diff(before, after []*definitions.File, renames Renames) []DefChange {
 	}
 	var out []DefChange
 	for i, o := range olds {
-		j, ok := pairOf[i]
-		if !ok {
+		j := pairOf[i]
+		if j < 0 {
 			out = append(out, whole(o, Remove))
 			continue
 		}
