@@ -607,8 +607,10 @@ type wordScratch struct {
 	// pattern: a slice over the file's nodes, which a lookup per node
 	// costs less than a map's.
 	handled []bool
-	// declared is refQuery's marks of the declaring nodes, by node.
+	// declared is refQuery's marks of the declaring nodes, by node,
+	// and query the query itself (newRefQuery), both from file to file.
 	declared []bool
+	query    *refQuery
 	// positions are readDefinitions' (declReader.pos).
 	positions positions
 	// imports and exports are readModuleLinks'.
@@ -622,9 +624,11 @@ type wordScratch struct {
 	// ownerIndex.named).
 	importsByLocal map[string]*Import
 	funcs          map[string]bool
-	// rowUses and rowCalls are readRowFlow's.
+	// rowUses and rowCalls are readRowFlow's, and rows its values and
+	// scopes.
 	rowUses  []RowUse
 	rowCalls []RowCall
+	rows     rowArena
 }
 
 // reset empties the scratch for the next file.

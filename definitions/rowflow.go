@@ -441,6 +441,65 @@ type rowWalker struct {
 	def     string // the definition being walked
 	fn      *fnFrame
 	escapes map[string]bool
+	// arena is the worker's (wordScratch), or nil: then each value and
+	// scope is an allocation of its own.
+	arena *rowArena
+}
+
+// rowArena is where a worker's row walks take their values and scopes
+// from, a block at a time, the same blocks again for each file: none of
+// them outlives the walk of its file (the flow keeps origins, copied), so
+// a build reads the row flow of every file in the memory of one.
+type rowArena struct {
+	avals  [][]aval
+	scopes [][]rowScope
+	// av and sc are where the next value and scope are taken: block
+	// [0] at offset [1].
+	av, sc [2]int
+}
+
+// rowBlock is how many values or scopes a block of rowArena holds.
+const rowBlock = 128
+
+// reset makes the arena's blocks free for the next file.
+func (a *rowArena) reset() { a.av, a.sc = [2]int{}, [2]int{} }
+
+// newAval returns a pointer to a copy of v, from the worker's arena
+// where the walk has one.
+func (w *rowWalker) newAval(v aval) *aval {
+	a := w.arena
+	if a == nil {
+		return &v
+	}
+	p := take(&a.avals, &a.av)
+	*p = v
+	return p
+}
+
+// newScope returns an empty scope inside up, from the worker's arena
+// where the walk has one.
+func (w *rowWalker) newScope(up *rowScope) *rowScope {
+	a := w.arena
+	if a == nil {
+		return &rowScope{up: up}
+	}
+	p := take(&a.scopes, &a.sc)
+	*p = rowScope{up: up}
+	return p
+}
+
+// take returns the next free element of blocks at *at, adding a block
+// where they are all taken.
+func take[T any](blocks *[][]T, at *[2]int) *T {
+	if at[1] == rowBlock {
+		at[0], at[1] = at[0]+1, 0
+	}
+	if at[0] == len(*blocks) {
+		*blocks = append(*blocks, make([]T, rowBlock))
+	}
+	p := &(*blocks)[at[0]][at[1]]
+	at[1]++
+	return p
 }
 
 type fnFrame struct {
@@ -470,6 +529,8 @@ func readRowFlow(f *File, st *stree) RowFlow {
 		// copied out at their size (a slice grown to hold them made
 		// twice the memory they take).
 		w.flow.Uses, w.flow.Calls = st.words.rowUses[:0], st.words.rowCalls[:0]
+		w.arena = &st.words.rows
+		w.arena.reset()
 	}
 	writes := rkWritesTS
 	if f.Lang == LangTSX {
@@ -589,7 +650,7 @@ func (w *rowWalker) topFunction(name string, node int32) {
 	params := w.params(node)
 	in := make([]*aval, len(params))
 	for k := range params {
-		in[k] = &aval{o: RowOrigin{Param: name + ":" + strconv.Itoa(k)}}
+		in[k] = w.newAval(aval{o: RowOrigin{Param: name + ":" + strconv.Itoa(k)}})
 	}
 	rets := w.function(node, in, nil)
 	for _, r := range rets {
@@ -635,7 +696,7 @@ func (w *rowWalker) definition(d *Definition) {
 		}
 		return w.nodeAt(v.Span)
 	}
-	ctx := func() *aval { return &aval{o: RowOrigin{Ctx: true}} }
+	ctx := func() *aval { return w.newAval(aval{o: RowOrigin{Ctx: true}}) }
 	switch d.Kind {
 	case KindTable:
 		may := prop(d.Arg, "may")
@@ -774,7 +835,7 @@ func (w *rowWalker) function(fn int32, in []*aval, up *rowScope) []*aval {
 	if up == nil {
 		w.writtenIn(fn)
 	}
-	sc := &rowScope{up: up}
+	sc := w.newScope(up)
 	for k, p := range w.params(fn) {
 		if p < 0 {
 			continue
@@ -996,7 +1057,7 @@ func (w *rowWalker) eval(i int32, sc *rowScope) *aval {
 		}
 		return v
 	case rkBlock:
-		w.block(i, &rowScope{up: sc})
+		w.block(i, w.newScope(sc))
 		return nil
 	case rkLexical:
 		for d := st.nodes[i].first; d >= 0; d = st.nodes[d].next {
@@ -1057,7 +1118,7 @@ func (w *rowWalker) block(i int32, sc *rowScope) {
 // forIn walks `for (const x of list)`: x is an element of list.
 func (w *rowWalker) forIn(i int32, sc *rowScope) *aval {
 	st := w.st
-	inner := &rowScope{up: sc}
+	inner := w.newScope(sc)
 	left, right, body := int32(-1), int32(-1), w.lastNamed(i)
 	of := false
 	for c := st.nodes[i].first; c >= 0; c = st.nodes[c].next {
@@ -1141,7 +1202,7 @@ func (w *rowWalker) object(i int32, sc *rowScope) *aval {
 	if fields == nil {
 		return plainObject
 	}
-	return &aval{fields: fields}
+	return w.newAval(aval{fields: fields})
 }
 
 // plainObject is an object literal none of whose fields is known: one
@@ -1368,9 +1429,9 @@ func (w *rowWalker) call(c int32, sc *rowScope) *aval {
 		}
 		switch method {
 		case "get", "insert", "update":
-			return &aval{o: RowOrigin{Table: table}}
+			return w.newAval(aval{o: RowOrigin{Table: table}})
 		case "where", "all":
-			return &aval{o: RowOrigin{Table: table, List: true}}
+			return w.newAval(aval{o: RowOrigin{Table: table, List: true}})
 		}
 		return nil
 	}
@@ -1503,7 +1564,7 @@ func (w *rowWalker) projectCall(b string, args []int32, sc *rowScope) *aval {
 		}
 	}
 	w.flow.Calls = append(w.flow.Calls, call)
-	return &aval{o: RowOrigin{Call: b}}
+	return w.newAval(aval{o: RowOrigin{Call: b}})
 }
 
 // orderOption records `order: 'c'` (or '-c') of an options object.

@@ -53,14 +53,23 @@ func (s *scope) declare(src []byte, start, end int32, flags uint8) {
 		s.listed = append(s.listed, binding{start, end, flags})
 		return
 	}
-	if s.names == nil {
-		s.names = make(map[string]bound, 2*maxListed)
-		for _, b := range s.listed {
-			s.add(string(src[b.start:b.end]), b.flags)
-		}
-		s.listed = nil
-	}
+	s.toMap(src, nil)
 	s.add(string(src[start:end]), flags)
+}
+
+// toMap moves the names s lists into its map, made where it has none
+// (spare, emptied, where it is not nil).
+func (s *scope) toMap(src []byte, spare map[string]bound) {
+	if s.names == nil {
+		s.names = spare
+		if s.names == nil {
+			s.names = make(map[string]bound, 2*maxListed)
+		}
+	}
+	for _, b := range s.listed {
+		s.add(string(src[b.start:b.end]), b.flags)
+	}
+	s.listed = s.listed[:0]
 }
 
 func (s *scope) add(name string, flags uint8) {
@@ -97,6 +106,9 @@ type resolver struct {
 	// file opens a scope per block and function, and most bind a name or
 	// two, so reusing them spares an allocation for each and for its list.
 	free []*scope
+	// spare, where not nil, is an empty map for the top level's names
+	// (a refQuery's of the last file: see newRefQuery).
+	spare map[string]bound
 }
 
 // open returns an empty scope inside parent, reusing a left one.
@@ -171,6 +183,10 @@ func (r *resolver) bind(i int32, s *scope, flags uint8) {
 		return // a node the parser made up to recover from an error
 	}
 	r.decl[i] = true
+	if s == r.top && r.spare != nil && s.names == nil && len(s.listed) == maxListed {
+		s.toMap(r.st.src, r.spare)
+		r.spare = nil
+	}
 	s.declare(r.st.src, n.start, n.end, flags)
 }
 
@@ -541,20 +557,43 @@ type openScope struct {
 // newRefQuery makes a query over st, with the top level's scope bound
 // as resolveScopes binds it; scratch, where not nil, lends it the marks
 // of the declarations.
+//
+// A scratch's query is reused from file to file (scratch.query): its
+// lists, its left scopes and the top level's map, emptied. Nothing a
+// query answers keeps any of them.
 func newRefQuery(st *stree, scratch *wordScratch) *refQuery {
-	var decl []bool
-	if scratch != nil {
-		scratch.declared = slices.Grow(scratch.declared[:0], len(st.nodes))[:len(st.nodes)]
-		clear(scratch.declared)
-		decl = scratch.declared
-	} else {
-		decl = make([]bool, len(st.nodes))
+	if scratch == nil {
+		q := &refQuery{r: resolver{st: st, top: &scope{}, decl: make([]bool, len(st.nodes))}}
+		q.bindTop()
+		return q
 	}
-	q := &refQuery{r: resolver{st: st, top: &scope{}, decl: decl}}
+	scratch.declared = slices.Grow(scratch.declared[:0], len(st.nodes))[:len(st.nodes)]
+	clear(scratch.declared)
+	q := scratch.query
+	if q == nil {
+		q = &refQuery{r: resolver{top: &scope{}}}
+		scratch.query = q
+	}
+	for _, o := range q.open {
+		if o.scope != nil {
+			q.r.leave(o.scope)
+		}
+	}
+	top := q.r.top
+	spare := top.names
+	clear(spare)
+	*top = scope{listed: top.listed[:0]}
+	q.r = resolver{st: st, top: top, decl: scratch.declared, free: q.r.free, spare: spare}
+	q.open, q.path = q.open[:0], q.path[:0]
+	q.bindTop()
+	return q
+}
+
+// bindTop binds the top level's names, as resolveScopes binds them.
+func (q *refQuery) bindTop() {
 	q.r.declareImports(q.r.top)
 	q.r.scanBlock(0, q.r.top)
 	q.r.scanVars(0, q.r.top)
-	return q
 }
 
 // isRef reports whether identifier node i is an IdentRef: the walk

@@ -2,6 +2,8 @@ package definitions
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,7 +12,9 @@ import (
 
 // TestRefQueryAsWalk holds refQuery to resolveScopes: of every identifier
 // of every file of the sample projects and of the sources below, it tells
-// whether it is an IdentRef exactly where the walk records one.
+// whether it is an IdentRef exactly where the walk records one: a query
+// of its own, and one a worker's scratch lends from file to file (the
+// files in turn, so that each reuses what the last left).
 func TestRefQueryAsWalk(t *testing.T) {
 	sources := map[string]string{
 		"lib/hoist.ts": `import { a, b, c } from './x'
@@ -27,6 +31,11 @@ type T = typeof a
 namespace N { export const a = 1; a() }
 let [x = a(), ...rest] = b(); ({ a: c } = { a })
 `,
+		// More top-level names than a scope lists (a map), then a file
+		// with as many that binds none of them: a query lent from file
+		// to file must forget the last file's.
+		"lib/many.ts": "import { a1, a2, a3, a4, a5, a6, a7, a8, a9 } from './x'\nconst zz = 1\nfunction yy() { return zz + a1 }\n",
+		"lib/none.ts": "import { b1, b2, b3, b4, b5, b6, b7, b8, b9 } from './y'\nzz(); yy(); a1(); b1(); function f() { return zz() }\n",
 		"screens/s.tsx": `import { Card, a } from './ui'
 export const v = () => <Card a={a()}><div>{a()}</div><svg:rect /></Card>
 function Card(props) { return <props.X /> }
@@ -54,7 +63,9 @@ namespace T.a.T { }
 			}
 		}
 	}
-	for p, src := range sources {
+	scratch := &wordScratch{}
+	for _, p := range slices.Sorted(maps.Keys(sources)) {
+		src := sources[p]
 		lang := LangTS
 		if strings.HasSuffix(p, ".tsx") {
 			lang = LangTSX
@@ -67,17 +78,20 @@ namespace T.a.T { }
 				isRef[r.Span] = true
 			}
 		}
-		q := newRefQuery(st, nil)
 		asked := 0
-		for i := range st.nodes {
-			n := &st.nodes[i]
-			if n.kind != kindIdentifier {
-				continue
-			}
-			asked++
-			sp := Span{int(n.start), int(n.end)}
-			if got, want := q.isRef(int32(i)), isRef[sp]; got != want {
-				t.Errorf("%s: %q at %d: isRef %v, the walk's %v", p, src[sp.Start:sp.End], sp.Start, got, want)
+		for _, lent := range []*wordScratch{nil, scratch} {
+			q := newRefQuery(st, lent)
+			asked = 0
+			for i := range st.nodes {
+				n := &st.nodes[i]
+				if n.kind != kindIdentifier {
+					continue
+				}
+				asked++
+				sp := Span{int(n.start), int(n.end)}
+				if got, want := q.isRef(int32(i)), isRef[sp]; got != want {
+					t.Errorf("%s (scratch %v): %q at %d: isRef %v, the walk's %v", p, lent != nil, src[sp.Start:sp.End], sp.Start, got, want)
+				}
 			}
 		}
 		if asked == 0 && strings.Contains(src, "import") {
