@@ -184,7 +184,7 @@ func (s *server) editOf(ix *definitions.Index, set *change.Set) (*workspaceEdit,
 			}
 			continue
 		}
-		l := newLines(f.Base, enc)
+		l := baseLines(ix, f.Path, f.Base, enc)
 		var edits []protocol.TextEdit
 		for _, e := range f.Edits {
 			edits = append(edits, protocol.TextEdit{Range: l.span(e.Start, e.End), NewText: e.Text})

@@ -76,6 +76,18 @@ func (s *server) locator(ix *definitions.Index) *locator {
 	return &locator{s: s, ix: ix, enc: enc}
 }
 
+// baseLines are the positions of base, the text of the file at rel a
+// change set edits: the lines the index keeps where base is the indexed
+// text itself (a rename's files, mostly), else counted.
+func baseLines(ix *definitions.Index, rel string, base []byte, enc string) *lines {
+	if ix != nil {
+		if f := ix.File(rel); f != nil && len(f.Lines) > 0 && len(f.Src) == len(base) && (len(base) == 0 || &f.Src[0] == &base[0]) {
+			return &lines{src: base, starts: f.Lines, enc: enc}
+		}
+	}
+	return newLines(base, enc)
+}
+
 // at is the location of span in the file at rel.
 func (l *locator) at(rel string, span definitions.Span) protocol.Location {
 	if l.uri == "" || rel != l.rel {
