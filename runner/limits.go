@@ -48,11 +48,14 @@ type watchdog struct {
 	// deadline is when the run passes its time limit (Unix nanoseconds),
 	// 0 while the clock is stopped.
 	deadline atomic.Int64
+	// timeLimit is the run's time limit, for the message of a hit that
+	// expire finds before the watch goroutine does.
+	timeLimit time.Duration
 }
 
 // watch starts a watchdog over vm.
 func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLimit uint64) *watchdog {
-	w := &watchdog{vm: vm, done: make(chan struct{}), exited: make(chan struct{}), pause: make(chan bool)}
+	w := &watchdog{vm: vm, done: make(chan struct{}), exited: make(chan struct{}), pause: make(chan bool), timeLimit: timeLimit}
 	w.ctx, w.cancel = context.WithCancel(ctx)
 	sample := []metrics.Sample{{Name: heapMetric}}
 	metrics.Read(sample)
@@ -84,7 +87,7 @@ func watch(ctx context.Context, vm *goja.Runtime, timeLimit time.Duration, memLi
 				w.stopRun(limitHit{code: diag.T4004, message: fmt.Sprintf("the run was stopped: %v", ctx.Err())})
 				return
 			case <-timer.C:
-				w.stopRun(limitHit{code: diag.T4004, message: fmt.Sprintf("the run passed its time limit of %s", timeLimit)})
+				w.stopRun(timeHit(timeLimit))
 				return
 			case <-tick.C:
 				metrics.Read(sample)
@@ -112,6 +115,23 @@ func (w *watchdog) stopRun(hit limitHit) {
 // remaining answers the time the run has left.
 func (w *watchdog) remaining() time.Duration {
 	return time.Until(time.Unix(0, w.deadline.Load()))
+}
+
+// timeHit is the hit of a run that passed its time limit.
+func timeHit(limit time.Duration) limitHit {
+	return limitHit{code: diag.T4004, message: fmt.Sprintf("the run passed its time limit of %s", limit)}
+}
+
+// expire stops the run as its timer would where its deadline has passed
+// and the timer has not yet fired: a wait the host timed by remaining (an
+// HTTP request) ends at the same instant as the timer, and on a loaded
+// machine the watch goroutine may run after the run has read the wait's
+// error. It answers the limit the run passed, or nil.
+func (w *watchdog) expire() *limitHit {
+	if d := w.deadline.Load(); d != 0 && time.Now().UnixNano() >= d {
+		w.stopRun(timeHit(w.timeLimit))
+	}
+	return w.passed()
 }
 
 // passed answers the limit the run passed, or nil.

@@ -55,7 +55,11 @@ func (s *session) sendPrimitives(set func(string, func(goja.FunctionCall) goja.V
 		}
 		s.sent = append(s.sent, sent)
 		if err != nil {
-			s.checkStopped() // the run's time ran out while it waited: T4004, not the app's error
+			// The run's time ran out while it waited: T4004, not the app's
+			// error, even where the wait's own deadline (the time the run
+			// had left) ended it before the watchdog's timer fired.
+			s.watch.expire()
+			s.checkStopped()
 			s.throwErr(err)
 		}
 		return s.jsonText(ans)
