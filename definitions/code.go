@@ -669,6 +669,17 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][
 		r.imports[f.Imports[i].Local] = &f.Imports[i]
 	}
 	for i := range st.nodes {
+		// The kinds node reads, told here: most nodes are none, and a
+		// call for each cost more than the test.
+		switch st.nodes[i].kind {
+		case kindMemberExpression, kindSubscriptExpression, kindCallExpression:
+		case kindComment, kindPropertyIdentifier, kindShorthandProperty, kindShorthandPropertyPattern, kindString, kindTemplateString:
+			if usesOnly {
+				continue
+			}
+		default:
+			continue
+		}
 		r.node(int32(i))
 	}
 	for _, s := range r.uses.Sends {
