@@ -66,7 +66,7 @@ func (f Finding) String() string {
 // Sort orders findings errors first, then by path, line, column and code.
 func Sort(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
+		a, b := &fs[i], &fs[j] // not copies: a keystroke sorts every finding
 		if a.Severity.rank() != b.Severity.rank() {
 			return a.Severity.rank() < b.Severity.rank()
 		}

@@ -261,19 +261,24 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	// Each file's findings, cut from one list (a project with many
-	// findings grows no list per file on every keystroke).
-	count := map[string]int{}
-	for _, f := range findings {
-		count[f.Path]++
-	}
-	byPath := make(map[string][]diag.Finding, len(count))
-	all := make([]diag.Finding, 0, len(findings))
-	for p, n := range count {
-		byPath[p], all = all[len(all):len(all):len(all)+n], all[:len(all)+n]
-	}
-	for _, f := range findings {
-		byPath[f.Path] = append(byPath[f.Path], f)
+	// Each file's findings: the check's list is by severity, then path,
+	// so a file's findings of one severity are one run of it, used as it
+	// is; only a file with findings of more than one severity gets a
+	// list of its own (a project with many findings copies none of them
+	// on every keystroke).
+	byPath := map[string][]diag.Finding{}
+	for i := 0; i < len(findings); {
+		p := findings[i].Path
+		j := i + 1
+		for j < len(findings) && findings[j].Path == p {
+			j++
+		}
+		run := findings[i:j:j] // an append copies
+		if fs, ok := byPath[p]; ok {
+			run = append(fs, run...)
+		}
+		byPath[p] = run
+		i = j
 	}
 	s.mu.Lock()
 	caps := s.caps.TextDocument.PublishDiagnostics
@@ -308,8 +313,29 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 		}
 		return l
 	}
+	// What changed since the last publication, from the index's log:
+	// a file that did not change is the one published, and the related
+	// information of its findings can differ only where a definition it
+	// points to is in a changed file, or a changed file declares a name
+	// it names (which may now come first). Such a file with the same
+	// findings is not looked at again.
+	since, known := ix.ChangedSince(s.pubAt)
+	changed := make(map[string]bool, len(since))
+	declared := map[string]bool{}
+	for _, p := range since {
+		changed[p] = true
+		if f := ix.File(p); f != nil {
+			for _, d := range f.Definitions {
+				declared[d.Name] = true
+			}
+		}
+	}
 	for _, p := range sortedPaths(paths) {
 		fs := byPath[p]
+		last := s.published[p]
+		if known && last != nil && !forced[p] && !changed[p] && last.sameRelated(fs, changed, declared) {
+			continue
+		}
 		from := publication{findings: fs, file: ix.File(p)}
 		if caps.RelatedInformation {
 			for _, f := range fs {
@@ -319,7 +345,6 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 				}
 			}
 		}
-		last := s.published[p]
 		if last != nil && !forced[p] && last.sameSource(from) {
 			continue
 		}
@@ -333,7 +358,7 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 		case len(diags) == 0:
 			delete(s.published, p)
 		default:
-			from.findings = slices.Clone(fs) // not the list fs is cut from
+			from.findings = slices.Clone(fs) // not the check's list, which fs may be a run of
 			s.published[p] = &from
 		}
 		if last != nil && last.key == from.key && !forced[p] {
@@ -346,6 +371,7 @@ func (s *server) publish(ctx context.Context, always ...string) error {
 		}
 		out = append(out, message{path: p, params: params})
 	}
+	s.pubAt = ix.ID()
 	s.mu.Unlock()
 	for _, m := range out {
 		if err := s.conn.Notify(context.WithoutCancel(ctx), "textDocument/publishDiagnostics", m.params); err != nil {
@@ -364,6 +390,28 @@ type publication struct {
 	findings []diag.Finding
 	file     *definitions.File
 	related  []*definitions.Definition
+}
+
+// sameRelated reports, of a file that did not change since p was
+// published, whether its findings fs are p's and their related
+// information is made from the same definitions: none of those is in a
+// changed file, and no changed file declares a name they name
+// (declared).
+func (p *publication) sameRelated(fs []diag.Finding, changed, declared map[string]bool) bool {
+	if !slices.Equal(p.findings, fs) {
+		return false
+	}
+	for _, d := range p.related {
+		if d != nil && changed[d.Path] {
+			return false
+		}
+	}
+	for _, f := range fs {
+		if name, _, _ := strings.Cut(f.Definition, "."); name != "" && declared[name] {
+			return false
+		}
+	}
+	return true
 }
 
 // sameSource reports whether the diagnostics of next would be made from

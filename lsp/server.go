@@ -156,6 +156,7 @@ type server struct {
 	init      initOptions
 	docs      map[string]*document    // open documents by project path
 	published map[string]*publication // project path -> the diagnostics last published, and what from
+	pubAt     definitions.SnapshotID  // the snapshot they were published from (documents.go)
 	watcher   *tools.Watcher
 	unsub     func()
 	shutdown  bool
