@@ -611,8 +611,10 @@ type wordScratch struct {
 	// and query the query itself (newRefQuery), both from file to file.
 	declared []bool
 	query    *refQuery
-	// positions are readDefinitions' (declReader.pos).
-	positions positions
+	// positions are readDefinitions' (declReader.pos), made on its
+	// first file: a scratch made for one read of words (cache_code.go)
+	// needs none.
+	positions *positions
 	// imports and exports are readModuleLinks'.
 	imports []Import
 	exports []Export

@@ -171,7 +171,10 @@ func readDefinitions(f *File, st *stree, errs []parser.SyntaxError) {
 		clear(s.tentNS)
 		clear(s.bound)
 		r.tent, r.tentNS, r.bound = s.tent, s.tentNS, s.bound
-		r.pos = &s.positions
+		if s.positions == nil {
+			s.positions = &positions{}
+		}
+		r.pos = s.positions
 	} else {
 		r.tent, r.tentNS, r.bound = map[string]tentBinding{}, map[string]string{}, map[string]bool{}
 		r.pos = &positions{}
