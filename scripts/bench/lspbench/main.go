@@ -268,6 +268,7 @@ func measureSize(ctx context.Context, n int, tent, tsc, types, work string, roun
 				if se.Err != "" {
 					continue
 				}
+				quietPeers(servers, s)
 				rctx, cancel := context.WithTimeout(ctx, timeout)
 				cpu0, err0 := s.c.cpuMS()
 				ds, note, err := req.run(rctx, s)
@@ -377,6 +378,49 @@ func generate(n int, work, types string) (dir string, files, lines int, err erro
 	time.Sleep(2100 * time.Millisecond)
 	return dir, len(gen), lines, nil
 }
+
+// quietPeers waits, before a request of server s is timed, until the
+// other servers' processes used no CPU over the last peerQuiet (at most
+// peerWait): a server's work after its answer (a peer goes on checking,
+// or collecting its garbage) would otherwise land on the next server's
+// timing, not its own, on two cores. A server's own work after its last
+// answer is not waited for: it is that server's cost.
+func quietPeers(servers []*lspServer, s *lspServer) {
+	var peers []*lspServer
+	for _, p := range servers {
+		if p != s {
+			peers = append(peers, p)
+		}
+	}
+	if len(peers) == 0 {
+		return
+	}
+	total := func() float64 {
+		sum := 0.0
+		for _, p := range peers {
+			if ms, err := p.c.cpuMS(); err == nil {
+				sum += ms
+			}
+		}
+		return sum
+	}
+	deadline := time.Now().Add(peerWait)
+	last, quietSince := total(), time.Now()
+	for time.Now().Before(deadline) && time.Since(quietSince) < peerQuiet {
+		time.Sleep(peerPoll)
+		if now := total(); now != last {
+			last, quietSince = now, time.Now()
+		}
+	}
+}
+
+// How quietPeers waits: the peers' CPU (in /proc's ticks of 10 ms) looked
+// at every peerPoll, still for peerQuiet, for at most peerWait.
+const (
+	peerPoll  = 5 * time.Millisecond
+	peerQuiet = 50 * time.Millisecond
+	peerWait  = 2 * time.Second
+)
 
 func reversed[T any](s []T) []T {
 	out := make([]T, len(s))

@@ -23,7 +23,9 @@ func markdown(r *run, svgRef string) string {
 		"over the calls an agent makes. Both servers are started on the project and open the same three\n" +
 		"documents (`tables/accounts2.ts`, `functions/accounts2.ts`, `tables/accounts.ts`); then each\n" +
 		"round makes every request of each server, the two alternating first and second from round to\n" +
-		"round, so that a load that comes and goes hits both. Each answer is checked: a didChange puts a\n" +
+		"round, so that a load that comes and goes hits both; before each timed request the other server's\n" +
+		"process is waited for until it used no CPU for 50 ms (at most 2 s), so that its work after its own\n" +
+		"answer (checking on, collecting garbage) is not timed as this one's. Each answer is checked: a didChange puts a\n" +
 		"line in (`await ctx.db.nosuchTable.all(nosuchName)` in a function's body, `extra:\n" +
 		"ref('nosuchTable', nosuchOptions),` among a table's columns) and takes it out again, each a\n" +
 		"version timed from the change's sending to its diagnostics (pushed by tent-tools, with\n" +
