@@ -22,7 +22,11 @@
 //     the margin, the watcher collects (runtime.GC), as V8 collects in
 //     idle time. The next request then finds the whole margin free,
 //     where it would likely have filled it and paid for the collection
-//     itself.
+//     itself. For the collection's length the limit is a margin higher
+//     (Collector.pause): a small request that comes while it marks then
+//     allocates into room, where under the limit's goal (at most a
+//     quarter margin away) each byte it allocated would have to help
+//     mark several bytes of the index first.
 //   - Once no request has allocated for IdleAfter, the watcher collects
 //     and gives the free pages back (debug.FreeOSMemory), where the
 //     process holds more than the live heap by at least the margin.
@@ -83,7 +87,7 @@ func Watch(ctx context.Context) *Collector {
 	t := time.NewTicker(tick)
 	go func() {
 		defer t.Stop()
-		watch(ctx, t.C, read, actions{quiet: c.held.Load, collect: runtime.GC, free: debug.FreeOSMemory})
+		watch(ctx, t.C, read, actions{quiet: c.held.Load, collect: func() { c.pause(runtime.GC) }, free: debug.FreeOSMemory})
 	}()
 	return c
 }
@@ -125,6 +129,31 @@ func (c *Collector) set() bool {
 	}
 	setLimit()
 	return true
+}
+
+// pause runs collect, a collection in a pause, with the limit a margin
+// higher while it runs, and sets the limit again once it is done. The
+// garbage is then at about three quarters of the margin (see due), so
+// the limit's heap goal is a quarter margin away: the runtime would
+// have a request that comes while the collection marks help mark in
+// proportion to that little room (mark assists), a millisecond or more
+// of a request that alone takes microseconds. A margin higher, the room
+// is five times larger. The heap may so grow past the limit by what
+// requests allocate during one collection's marking, at most a margin.
+// Once Watch's context has ended (the limit lifted), collect runs alone.
+func (c *Collector) pause(collect func()) {
+	c.mu.Lock()
+	if !c.lifted && c.ctx.Err() == nil {
+		if v, ok := readMetrics("/gc/heap/live:bytes"); ok {
+			now := debug.SetMemoryLimit(-1)
+			if m := int64(margin(v[0])); now < math.MaxInt64-m {
+				debug.SetMemoryLimit(now + m)
+			}
+		}
+	}
+	c.mu.Unlock()
+	collect()
+	c.set()
 }
 
 // sentinel is an object that nothing keeps: its finalizer runs after the

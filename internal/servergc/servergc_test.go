@@ -214,3 +214,45 @@ func TestHold(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestPause: a collection in a pause runs with the limit a margin higher,
+// set again from the metrics once it is done; once Watch's context has
+// ended it leaves the lifted limit alone.
+func TestPause(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: the collector is the environment's")
+	}
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := Watch(ctx)
+	c.Hold()
+	before := debug.SetMemoryLimit(-1)
+	var during int64
+	c.pause(func() {
+		during = debug.SetMemoryLimit(-1)
+		runtime.GC()
+	})
+	if during < before+MinMargin {
+		t.Errorf("during the pause's collection the limit was %d MB, want at least %d MB (a margin over %d MB)", during/mb, (before+MinMargin)/mb, before/mb)
+	}
+	if after := debug.SetMemoryLimit(-1); after >= during || after == math.MaxInt64 {
+		t.Errorf("after the pause's collection the limit was %d MB, want it set again under %d MB", after/mb, during/mb)
+	}
+	cancel()
+	deadline := time.Now().Add(10 * time.Second)
+	for debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		if time.Now().After(deadline) {
+			t.Fatal("the limit stayed after Watch's context ended")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.pause(func() {
+		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+			t.Errorf("a pause after the context ended set a limit of %d MB", got/mb)
+		}
+	})
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("a pause after the context ended left a limit of %d MB", got/mb)
+	}
+}
