@@ -14,7 +14,8 @@ import (
 
 // document resolves a document: its project path, the index it is read on
 // (with the overlays), and its text's lines in the client's position
-// encoding (nil where the index holds no such file).
+// encoding (nil where the index holds no such file): the index's own,
+// so that a small request (documentSymbol, hover) counts no line.
 func (s *server) document(ctx context.Context, uri protocol.DocumentURI) (*definitions.Index, string, *lines, error) {
 	rel, err := s.relPath(string(uri))
 	if err != nil {
@@ -29,7 +30,16 @@ func (s *server) document(ctx context.Context, uri protocol.DocumentURI) (*defin
 	if f == nil {
 		return ix, rel, nil, nil
 	}
-	return ix, rel, newLines(f.Src, enc), nil
+	return ix, rel, fileLines(f, enc), nil
+}
+
+// fileLines are the positions of an indexed file: the lines the index
+// keeps (File.Lines), counted only for a File made without them.
+func fileLines(f *definitions.File, enc string) *lines {
+	if len(f.Lines) == 0 {
+		return newLines(f.Src, enc)
+	}
+	return &lines{src: f.Src, starts: f.Lines, enc: enc}
 }
 
 // at resolves a document position: the project path, its text's lines,
