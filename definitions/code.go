@@ -626,6 +626,13 @@ type wordScratch struct {
 	// ownerIndex.named).
 	importsByLocal map[string]*Import
 	funcs          map[string]bool
+	// decl, holes, ownerDefs and ownerFuncs are readWords' (its
+	// declarative ranges and owners), and db, calls and sends its uses.
+	decl, holes           []Span
+	ownerDefs, ownerFuncs []ownedSpan
+	db                    []DBUse
+	calls                 []CallUse
+	sends                 []SendUse
 	// rowUses and rowCalls are readRowFlow's, and rows its values and
 	// scopes.
 	rowUses  []RowUse
@@ -655,8 +662,14 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][
 	scratch.reset()
 	scratch.handled = slices.Grow(scratch.handled[:0], len(st.nodes))[:len(st.nodes)]
 	clear(scratch.handled)
-	r := &codeReader{f: f, st: st, decl: declarativeRanges(f.Definitions), wordScratch: scratch,
+	// The declarative ranges, the owners' spans and the uses are read
+	// into the scratch's lists: the first two die with the read, the
+	// uses are copied out at their size.
+	decl, holes := declarativeRanges(f.Definitions, scratch.decl[:0], scratch.holes[:0])
+	scratch.decl, scratch.holes = decl, holes
+	r := &codeReader{f: f, st: st, decl: decl, wordScratch: scratch,
 		refs: refs, usesOnly: usesOnly}
+	r.uses.DB, r.uses.Calls, r.uses.Sends = scratch.db[:0], scratch.calls[:0], scratch.sends[:0]
 	if !usesOnly {
 		r.keyTable = map[int32]string{}
 	}
@@ -665,7 +678,7 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][
 	}
 	clear(scratch.importsByLocal)
 	clear(scratch.funcs)
-	r.owner = newOwnerIndex(f, st, scratch.funcs)
+	r.owner = newOwnerIndex(f, st, scratch.funcs, scratch.ownerDefs[:0], scratch.ownerFuncs[:0])
 	r.imports = scratch.importsByLocal
 	for i := range f.Imports {
 		r.imports[f.Imports[i].Local] = &f.Imports[i]
@@ -694,6 +707,9 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][
 			}
 		}
 	}
+	scratch.ownerDefs, scratch.ownerFuncs = r.owner.defs, r.owner.funcs
+	scratch.db, scratch.calls, scratch.sends = r.uses.DB, r.uses.Calls, r.uses.Sends
+	r.uses.DB, r.uses.Calls, r.uses.Sends = cloneOrNil(r.uses.DB), cloneOrNil(r.uses.Calls), cloneOrNil(r.uses.Sends)
 	return r.words(), r.uses
 }
 
@@ -750,13 +766,15 @@ func (r *codeReader) internID(sp Span) (int32, string) {
 // are read statically: each argument, less its code values (arrow
 // functions and function expressions) and the values it cannot read (a
 // variable, a call of something else), which are code as well.
-func declarativeRanges(defs []*Definition) []Span {
-	var out []Span
+//
+// They are appended to out, and holes is the room to collect the code
+// values in; both are returned for the caller to keep for the next file.
+func declarativeRanges(defs []*Definition, out, holes []Span) ([]Span, []Span) {
 	for _, d := range defs {
 		if d.Arg == nil {
 			continue
 		}
-		var holes []Span
+		holes = holes[:0]
 		collectCode(d.Arg, &holes)
 		sortSpans(holes)
 		start := d.Arg.Span.Start
@@ -773,7 +791,7 @@ func declarativeRanges(defs []*Definition) []Span {
 		}
 	}
 	sortSpans(out)
-	return out
+	return out, holes
 }
 
 // sortSpans sorts spans by their start. They come in source order nearly
@@ -1169,8 +1187,9 @@ type ownedSpan struct {
 
 // newOwnerIndex indexes the definitions and top-level functions of f,
 // with named (empty) to hold the functions' names.
-func newOwnerIndex(f *File, st *stree, named map[string]bool) ownerIndex {
-	var o ownerIndex
+// defs and funcs are the room for its spans.
+func newOwnerIndex(f *File, st *stree, named map[string]bool, defs, funcs []ownedSpan) ownerIndex {
+	o := ownerIndex{defs: defs, funcs: funcs}
 	for _, d := range f.Definitions {
 		if d.Kind == KindProject || d.Kind == KindEngine {
 			continue
