@@ -456,13 +456,31 @@ type rowArena struct {
 	// av and sc are where the next value and scope are taken: block
 	// [0] at offset [1].
 	av, sc [2]int
+	// The walk's maps (rowWalker's), emptied for each file.
+	assigned, funcs, escapes map[string]bool
+	imports                  map[string]*Import
+	bindings                 map[string]string
 }
 
 // rowBlock is how many values or scopes a block of rowArena holds.
 const rowBlock = 128
 
-// reset makes the arena's blocks free for the next file.
-func (a *rowArena) reset() { a.av, a.sc = [2]int{}, [2]int{} }
+// lend makes the arena's blocks free for the next file and lends w its
+// maps, emptied.
+func (a *rowArena) lend(w *rowWalker) {
+	a.av, a.sc = [2]int{}, [2]int{}
+	clear(a.assigned)
+	clear(a.funcs)
+	clear(a.escapes)
+	clear(a.imports)
+	clear(a.bindings)
+	w.assigned, w.funcs, w.escapes, w.imports, w.bindings = a.assigned, a.funcs, a.escapes, a.imports, a.bindings
+}
+
+// keep takes back the maps w made or grew.
+func (a *rowArena) keep(w *rowWalker) {
+	a.assigned, a.funcs, a.escapes, a.imports, a.bindings = w.assigned, w.funcs, w.escapes, w.imports, w.bindings
+}
 
 // newAval returns a pointer to a copy of v, from the worker's arena
 // where the walk has one.
@@ -530,7 +548,7 @@ func readRowFlow(f *File, st *stree) RowFlow {
 		// twice the memory they take).
 		w.flow.Uses, w.flow.Calls = st.words.rowUses[:0], st.words.rowCalls[:0]
 		w.arena = &st.words.rows
-		w.arena.reset()
+		w.arena.lend(w)
 	}
 	writes := rkWritesTS
 	if f.Lang == LangTSX {
@@ -568,6 +586,7 @@ func readRowFlow(f *File, st *stree) RowFlow {
 	sort.Strings(w.flow.Escapes)
 	if st.words != nil {
 		st.words.rowUses, st.words.rowCalls = w.flow.Uses, w.flow.Calls
+		w.arena.keep(w)
 		w.flow.Uses, w.flow.Calls = cloneOrNil(w.flow.Uses), cloneOrNil(w.flow.Calls)
 	}
 	return w.flow
