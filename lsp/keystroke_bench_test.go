@@ -26,7 +26,10 @@ import (
 // tables, <= 3 and <= 8 ms at 10,000: the cost of what the change
 // reaches, not of the project. TENT_BENCH_CPUPROFILE=PREFIX writes the
 // CPU profile of each sub-benchmark's timed changes only (not the open)
-// to PREFIX.NAME. Run:
+// to PREFIX.NAME. TENT_BENCH_IDLE (a duration) waits that long, untimed,
+// before each change, as a person's keystrokes come: the change then
+// finds the process's caches cold and its threads asleep (its CPU, over
+// the loop, takes in what the runtime does meanwhile). Run:
 //
 //	go test ./lsp -run XXX -bench DidChangeInProcess -benchtime 40x -benchmem
 func BenchmarkDidChangeInProcess(b *testing.B) {
@@ -81,6 +84,7 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 				opts.Indexed = servergc.Watch(ctx).Hold
 			}
 			c := startInProcessWith(b, dir, opts)
+			idle := benchIdle(b)
 			c.patience = 5 * time.Minute // the first index of 10,000 tables, under load
 			c.initialize(map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": true}}},
 				map[string]any{"diagnosticDelay": 0})
@@ -133,6 +137,11 @@ func BenchmarkDidChangeInProcess(b *testing.B) {
 					b.ResetTimer()
 					for i := range b.N {
 						in := i%2 == 0
+						if idle > 0 {
+							b.StopTimer()
+							time.Sleep(idle)
+							b.StartTimer()
+						}
 						got := change(in)
 						b.StopTimer()
 						check(got, in)
@@ -258,4 +267,18 @@ func BenchmarkSessionKeystroke(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/changes, "cpu-ms")
 	b.ReportMetric(float64(gcs)/changes, "gcs")
+}
+
+// benchIdle is TENT_BENCH_IDLE, the wait before each timed change (0
+// where unset).
+func benchIdle(b *testing.B) time.Duration {
+	v := os.Getenv("TENT_BENCH_IDLE")
+	if v == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		b.Fatalf("TENT_BENCH_IDLE=%q: %v", v, err)
+	}
+	return d
 }
