@@ -7,6 +7,7 @@ import (
 	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -216,23 +217,13 @@ func BenchmarkSessionKeystroke(b *testing.B) {
 	s.renameOrdinary()
 	s.renameHub()
 	s.rest()
-	prefix := os.Getenv("TENT_BENCH_CPUPROFILE")
 	walls := map[string][]time.Duration{}
 	var cpu time.Duration
 	var gcs uint64
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
-		var prof *os.File
-		if prefix != "" {
-			var err error
-			if prof, err = os.Create(fmt.Sprintf("%s.%d", prefix, i)); err != nil {
-				b.Fatal(err)
-			}
-			if err := pprof.StartCPUProfile(prof); err != nil {
-				b.Fatal(err)
-			}
-		}
+		stopProfile := startBenchProfile(b, strconv.Itoa(i))
 		for _, e := range []struct{ kind, rel, anchor, line string }{
 			{"body", benchFns, "requireText(input.title, 'title')", "    await ctx.db.nosuchTable.all(nosuchName)"},
 			{"table", benchOrdinary, "title: text(),", "    extra: ref('nosuchTable', nosuchOptions),"},
@@ -247,12 +238,7 @@ func BenchmarkSessionKeystroke(b *testing.B) {
 				gcs += gcCycles() - g0
 			}
 		}
-		if prof != nil {
-			pprof.StopCPUProfile()
-			if err := prof.Close(); err != nil {
-				b.Fatal(err)
-			}
-		}
+		stopProfile()
 		s.renameOrdinary()
 		s.renameHub()
 		s.rest()

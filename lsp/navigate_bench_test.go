@@ -2,11 +2,10 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"runtime/metrics"
-	"runtime/pprof"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -61,7 +60,6 @@ func BenchmarkHeldNavigate(b *testing.B) {
 		}},
 		{name: "hub", do: s.renameHub},
 	}
-	prefix := os.Getenv("TENT_BENCH_CPUPROFILE")
 	var pause time.Duration
 	if p := os.Getenv("TENT_BENCH_PAUSE"); p != "" {
 		var err error
@@ -74,16 +72,7 @@ func BenchmarkHeldNavigate(b *testing.B) {
 		b.StopTimer()
 		s.edits()
 		s.renameOrdinary()
-		var prof *os.File
-		if prefix != "" {
-			var err error
-			if prof, err = os.Create(fmt.Sprintf("%s.%d", prefix, i)); err != nil {
-				b.Fatal(err)
-			}
-			if err := pprof.StartCPUProfile(prof); err != nil {
-				b.Fatal(err)
-			}
-		}
+		stopProfile := startBenchProfile(b, strconv.Itoa(i))
 		b.StartTimer()
 		for _, t := range steps {
 			b.StopTimer()
@@ -96,10 +85,7 @@ func BenchmarkHeldNavigate(b *testing.B) {
 			t.gcs += collections() - gc0
 		}
 		b.StopTimer()
-		if prof != nil {
-			pprof.StopCPUProfile()
-			prof.Close()
-		}
+		stopProfile()
 		b.StartTimer()
 	}
 	b.StopTimer()

@@ -1,9 +1,7 @@
 package lsp
 
 import (
-	"fmt"
 	"os"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -170,33 +168,20 @@ func BenchmarkSessionRename(b *testing.B) {
 	s.renameOrdinary()
 	s.renameHub()
 	s.rest()
-	prefix := os.Getenv("TENT_BENCH_CPUPROFILE")
 	var walls []time.Duration
 	var cpu time.Duration
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
 		s.edits()
-		var prof *os.File
-		if prefix != "" {
-			var err error
-			if prof, err = os.Create(fmt.Sprintf("%s.%d", prefix, i)); err != nil {
-				b.Fatal(err)
-			}
-			if err := pprof.StartCPUProfile(prof); err != nil {
-				b.Fatal(err)
-			}
-		}
+		stopProfile := startBenchProfile(b, strconv.Itoa(i))
 		b.StartTimer()
 		cpu0, t0 := processCPU(b), time.Now()
 		s.renameOrdinary()
 		walls = append(walls, time.Since(t0))
 		cpu += processCPU(b) - cpu0
 		b.StopTimer()
-		if prof != nil {
-			pprof.StopCPUProfile()
-			prof.Close()
-		}
+		stopProfile()
 		s.renameHub()
 		s.rest()
 		b.StartTimer()
