@@ -3,10 +3,10 @@ package main
 import (
 	"math"
 	"os"
-	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync/atomic"
+
+	"github.com/tent-tools/tent-tools/internal/servergc"
 )
 
 // oneShotHeap is how much memory a one-shot command lets the Go heap take
@@ -66,24 +66,16 @@ func collectFrom(heap int64, after int) {
 // (a test's) stops.
 var gcWatch atomic.Int64
 
-// gcSentinel is an object that nothing keeps: its finalizer runs after
-// the first collection that finds it so. It holds a pointer so that it
-// is not allocated with others (a finalizer of a tiny allocation may
-// never run).
-type gcSentinel struct{ _ *byte }
-
 // watchLiveHeap looks at the live heap after the next collection and,
 // where it is over half of heap, collects at GOGC=after from then on (a
 // higher GOGC set meanwhile is kept); else it waits for the next one.
 // gen is its collectFrom's call.
 func watchLiveHeap(heap int64, after int, gen int64) {
-	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
+	servergc.AfterCollection(func() {
 		if gcWatch.Load() != gen {
 			return
 		}
-		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(live)
-		if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() <= uint64(heap/2) {
+		if live, ok := servergc.LiveHeap(); ok && live <= uint64(heap/2) {
 			watchLiveHeap(heap, after, gen)
 			return
 		}

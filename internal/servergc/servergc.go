@@ -161,10 +161,16 @@ func (c *Collector) pause(collect func()) {
 // allocated with others (a finalizer of a tiny allocation may never run).
 type sentinel struct{ _ *byte }
 
+// AfterCollection calls f once, on the finalizer goroutine, after the
+// next garbage collection: f may call it again to follow each one.
+func AfterCollection(f func()) {
+	runtime.SetFinalizer(&sentinel{}, func(*sentinel) { f() })
+}
+
 // rearm sets the limit again after the next collection, and so on, until
 // Watch's context ends.
 func (c *Collector) rearm() {
-	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+	AfterCollection(func() {
 		if c.set() {
 			c.rearm()
 		}
@@ -199,6 +205,16 @@ func setLimit() {
 		return // a runtime without these metrics: Go's default
 	}
 	debug.SetMemoryLimit(limit(v[0]-min(v[0], v[1]), v[2], v[3], v[4]))
+}
+
+// LiveHeap answers the bytes the last collection found live; false where
+// the runtime lacks the metric.
+func LiveHeap() (uint64, bool) {
+	v, ok := readMetrics("/gc/heap/live:bytes")
+	if !ok {
+		return 0, false
+	}
+	return v[0], true
 }
 
 // readMetrics reads the runtime's metrics of these names, each a count
