@@ -91,11 +91,17 @@ func (s *server) locator(ix *definitions.Index) *locator {
 // text itself (a rename's files, mostly), else counted.
 func baseLines(ix *definitions.Index, rel string, base []byte, enc string) *lines {
 	if ix != nil {
-		if f := ix.File(rel); f != nil && len(f.Lines) > 0 && len(f.Src) == len(base) && (len(base) == 0 || &f.Src[0] == &base[0]) {
-			return &lines{src: base, starts: f.Lines, enc: enc}
+		if f := ix.File(rel); f != nil && sameBytes(f.Src, base) {
+			return fileLines(f, enc)
 		}
 	}
 	return newLines(base, enc)
+}
+
+// sameBytes reports whether a and b are the same bytes in memory (not
+// only equal ones).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // at is the location of span in the file at rel.
@@ -104,10 +110,7 @@ func (l *locator) at(rel string, span definitions.Span) protocol.Location {
 		l.rel, l.uri = rel, protocol.DocumentURI(l.s.uriOf(rel))
 		l.lines = lines{starts: []int{0}, enc: l.enc}
 		if f := l.ix.File(rel); f != nil {
-			l.lines.src, l.lines.starts = f.Src, f.Lines
-			if len(f.Lines) == 0 { // a File made without its lines
-				l.lines.starts = definitions.LineStarts(f.Src)
-			}
+			l.lines = *fileLines(f, l.enc)
 		}
 	}
 	return protocol.Location{URI: l.uri, Range: l.lines.span(span.Start, span.End)}
