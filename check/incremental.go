@@ -65,7 +65,6 @@ type unit struct {
 	// found anything (most files: a list per rule of every file was
 	// 17 MB of the live heap at 5,000 tables).
 	found [][]diag.Finding
-	any   bool // whether found holds any finding
 	deps  []seen
 	// pos is where each of deps stands in its key's list of the
 	// depIndex, -1 for one not filed.
@@ -73,6 +72,10 @@ type unit struct {
 	// stale says a change alters what the unit saw: it is made again.
 	stale bool
 }
+
+// anyFound reports whether a rule found anything in the unit (nil: a
+// unit not made).
+func (u *unit) anyFound() bool { return u != nil && u.found != nil }
 
 // foundBy is what the rule at r (its place in registry()) found in the
 // unit.
@@ -179,7 +182,7 @@ func (c *Checker) foundAfter(ch *change, units []*unit, todo []int) []int {
 	var out []int
 	if !ch.aligned {
 		for i, u := range units {
-			if u != nil && u.any {
+			if u.anyFound() {
 				out = append(out, i)
 			}
 		}
@@ -189,7 +192,7 @@ func (c *Checker) foundAfter(ch *change, units []*unit, todo []int) []int {
 	k := 0
 	for _, i := range c.found {
 		for ; k < len(todo) && todo[k] < i; k++ {
-			if u := units[todo[k]]; u != nil && u.any {
+			if units[todo[k]].anyFound() {
 				out = append(out, todo[k])
 			}
 		}
@@ -199,7 +202,7 @@ func (c *Checker) foundAfter(ch *change, units []*unit, todo []int) []int {
 		out = append(out, i)
 	}
 	for ; k < len(todo); k++ {
-		if u := units[todo[k]]; u != nil && u.any {
+		if units[todo[k]].anyFound() {
 			out = append(out, todo[k])
 		}
 	}
@@ -291,7 +294,7 @@ func (c *Checker) remake(ctx context.Context, s *shared, rules []Rule, files []*
 				if u.found == nil {
 					u.found = make([][]diag.Finding, len(rules))
 				}
-				u.found[r], u.any = fs, true
+				u.found[r] = fs
 			}
 		}
 		u.deps = make([]seen, 0, len(p.deps))
