@@ -38,10 +38,11 @@ func (ix *Index) PlacesAndSites(target string) ([]Place, []CodeSite) {
 	}
 	ci := ix.code()
 	places := ci.places(target, d, c)
+	files := ci.wordFiles(siteWord(d, c))
 	if c != nil {
-		return places, ci.sitesBeside(target, d, c, nil) // a column's sites leave no place out
+		return places, ci.sitesIn(files, target, d, c, nil) // a column's sites leave no place out
 	}
-	return places, ci.sitesBeside(target, d, c, places)
+	return places, ci.sitesIn(files, target, d, c, places)
 }
 
 // CodeSitesAt returns the code sites of target in the file at path whose
@@ -416,23 +417,22 @@ func unquoted(src []byte, sp Span) Span {
 // is not nil) its column c, sorted by path and offset: the words of code
 // that match its name and are no plain place.
 func (ci *codeIndex) codeSites(target string, d *Definition, c *Column) []CodeSite {
-	if len(ci.wordFiles(siteWord(d, c))) == 0 {
-		return nil
+	files := ci.wordFiles(siteWord(d, c))
+	if len(files) == 0 {
+		return nil // no word to look at: no places to find either
 	}
-	isPlace := ci.notSites(target, d, c)
-	return ci.sitesBeside(target, d, c, isPlace.places)
+	return ci.sitesIn(files, target, d, c, ci.notSites(target, d, c).places)
 }
 
-// sitesBeside returns the code sites of target, definition d or (where c
-// is not nil) its column c, sorted as codeSites sorts them: the words of
-// code that match its name and begin none of places (sorted by path and
-// offset).
-func (ci *codeIndex) sitesBeside(target string, d *Definition, c *Column, places []Place) []CodeSite {
-	word := siteWord(d, c)
-	files := ci.wordFiles(word)
+// sitesIn returns the code sites of target, definition d or (where c is
+// not nil) its column c, in files (those that hold its word), sorted as
+// codeSites sorts them: the words of code that match its name and begin
+// none of places (sorted by path and offset).
+func (ci *codeIndex) sitesIn(files []*File, target string, d *Definition, c *Column, places []Place) []CodeSite {
 	if len(files) == 0 {
 		return nil
 	}
+	word := siteWord(d, c)
 	isPlace := &placeSet{places: places}
 	var out []CodeSite
 	for _, f := range files {
