@@ -233,6 +233,8 @@ func unreadableFile(p string, err error) *File {
 type worker struct {
 	nodes []snode
 	words wordScratch
+	// rows is the test data scanner's scratch (see rowScratch).
+	rows rowScratch
 	// dropTrees frees each syntax tree once the file is read (see
 	// Options.DropTrees).
 	dropTrees bool
@@ -305,7 +307,7 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 		return f
 	}
 	if lang == LangJSON {
-		readTestData(f)
+		readTestData(f, &w.rows)
 		w.record(f)
 		return f
 	}
