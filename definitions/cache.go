@@ -28,9 +28,10 @@ import (
 //
 // Layout: the magic "tentidx\n", the version (uint32, little-endian), the
 // body, and the CRC-32C of all before it (uint32). The body holds the
-// .gitignore texts the index follows, the stamp of every file, and the
-// files, after a table of where each begins (so that they are read in
-// parallel): per TypeScript file its text, lines, definitions (kind, name, spans and
+// .gitignore texts the index follows, the stamp of every file, the number
+// of files, the files, and a table of where each begins (so that they are
+// read in parallel; after them, so that a save writes each file as it is
+// encoded): per TypeScript file its text, lines, definitions (kind, name, spans and
 // field tree; the typed parts are read from the tree again), imports,
 // exports, identifier references and code words (read when first asked
 // for: cache_words.go; or a mark that they were not read at all, for them
@@ -46,7 +47,7 @@ const cacheMagic = "tentidx\n"
 // version is not read (LoadCache fails, and the caller builds anew); it
 // rises with every change of the layout or of what the index computes
 // per file.
-const CacheVersion = 8
+const CacheVersion = 9
 
 // racyWindow is how close to the moment a file was stamped its last change
 // may be before the stamp is no proof: a change within one tick of the
@@ -92,8 +93,9 @@ func (s Stamp) Racy() bool {
 // together with the stamps of the .gitignore files (by path) whose rules
 // the index follows. A file loaded from a cache or read with its record
 // (Options.CacheRecords) is written from its record, the others encoded
-// anew; the records go to w through a small buffer, not gathered in one
-// of the cache's size (whose fresh pages cost more than the copy).
+// anew, one at a time; the records go to w through a small buffer, not
+// gathered in one of the cache's size (whose fresh pages cost more than
+// the copy).
 func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 	size := 1 << 16
 	for p := range stamps {
@@ -116,48 +118,43 @@ func SaveCache(w io.Writer, ix *Index, stamps map[string]Stamp) error {
 		e.str(p)
 		e.stamp(stamps[p])
 	}
-	// The records of the files kept: as they are, or encoded anew into
-	// fresh (each then its span of fresh.buf, taken once all are made).
+	// The records of the files kept, each as it is or encoded anew into
+	// one buffer used again for the next, go to w as they come, with the
+	// table of where each begins after them (4 bytes each), so that
+	// LoadCache reads them in parallel: no record is kept for the save,
+	// nor gathered in memory of the cache's size, whose fresh pages cost
+	// more than encoding each file here.
 	var kept []*File
 	for _, f := range ix.sorted.all() {
 		if _, ok := stamps[f.Path]; ok {
 			kept = append(kept, f)
 		}
 	}
-	records := make([]recordParts, len(kept))
-	var fresh encoder
-	var spans []Span // of the files encoded anew, in order
-	for i, f := range kept {
-		if f.record != nil && !f.completes() {
-			records[i] = f.recordParts()
-			continue
-		}
-		start := len(fresh.buf)
-		fresh.file(f)
-		spans = append(spans, Span{start, len(fresh.buf)})
-	}
-	for i := range kept {
-		if records[i][0] == nil {
-			records[i], spans = recordParts{fresh.buf[spans[0].Start:spans[0].End]}, spans[1:]
-		}
-	}
-	// The files, after a table of where each begins (from the end of
-	// the table, 4 bytes each), so that LoadCache reads them in parallel.
 	e.uint(len(kept))
-	at := 0
-	for _, r := range records {
-		e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(at))
-		at += len(r[0]) + len(r[1]) + len(r[2])
-	}
 	out := bufio.NewWriterSize(w, 256<<10)
 	sum := crc32.Update(0, castagnoli, e.buf)
 	out.Write(e.buf)
-	for _, r := range records {
-		for _, part := range r {
+	table := e.buf[:0]
+	var fresh encoder
+	at := 0
+	for _, f := range kept {
+		var parts recordParts
+		if f.record != nil && !f.completes() {
+			parts = f.recordParts()
+		} else {
+			fresh.buf = fresh.buf[:0]
+			fresh.file(f)
+			parts = recordParts{fresh.buf}
+		}
+		table = binary.LittleEndian.AppendUint32(table, uint32(at))
+		for _, part := range parts {
 			sum = crc32.Update(sum, castagnoli, part)
 			out.Write(part)
+			at += len(part)
 		}
 	}
+	sum = crc32.Update(sum, castagnoli, table)
+	out.Write(table)
 	out.Write(binary.LittleEndian.AppendUint32(nil, sum))
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write the index cache: %w", err)
@@ -229,19 +226,23 @@ func LoadCache(ctx context.Context, data []byte) (ix *Index, stamps map[string]S
 }
 
 // files reads the files of the cache, in parallel, each from where the
-// table of offsets says it begins to where the next one begins.
+// table of offsets after them says it begins to where the next one begins.
 func (d *decoder) files(ctx context.Context) ([]*File, error) {
 	n := d.uint()
-	table := d.take(4 * n)
 	start := d.off
+	if n < 0 || n > (len(d.data)-start)/4 {
+		return nil, fmt.Errorf("%w: a table of files out of place", errCache)
+	}
+	end := len(d.data) - 4*n
+	table := d.data[end:]
 	bounds := make([]int, n+1)
 	for i := range n {
 		bounds[i] = start + int(binary.LittleEndian.Uint32(table[4*i:]))
-		if bounds[i] < start || bounds[i] > len(d.data) || (i > 0 && bounds[i] < bounds[i-1]) {
+		if bounds[i] < start || bounds[i] > end || (i > 0 && bounds[i] < bounds[i-1]) {
 			return nil, fmt.Errorf("%w: a file out of place", errCache)
 		}
 	}
-	bounds[n] = len(d.data)
+	bounds[n] = end
 	var failed atomic.Pointer[error]
 	var next atomic.Int64
 	files := runWorkers(ctx, Options{DropTrees: true}, func(w *worker) (out []*File) {

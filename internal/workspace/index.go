@@ -137,9 +137,12 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 			}
 		}
 		// No syntax trees: what walks one parses the few files it
-		// needs, and a file that changes keeps its new tree.
+		// needs, and a file that changes keeps its new tree. A one-shot
+		// check's build keeps no cache records: its save, in the
+		// background while the check runs, encodes each file then.
 		step, end := w.opts.Progress.Begin("indexing "+w.root, len(seen))
-		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, CacheRecords: true, ReadBack: w.opts.LongLived, Lazy: w.opts.ChecksOnly && !w.opts.LongLived, FileRead: func() { step(1) }})
+		lazy := w.opts.ChecksOnly && !w.opts.LongLived
+		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, CacheRecords: !lazy, ReadBack: w.opts.LongLived, Lazy: lazy, FileRead: func() { step(1) }})
 		end()
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
