@@ -134,7 +134,6 @@ const (
 	// Anonymous tokens.
 	kindTokAs
 	kindTokStar
-	kindTokOpenParen
 	kindTokVar
 	kindTokLet
 	kindTokConst
@@ -227,7 +226,6 @@ var namedKinds = map[string]kind{
 var tokenKinds = map[string]kind{
 	"as":    kindTokAs,
 	"*":     kindTokStar,
-	"(":     kindTokOpenParen,
 	"var":   kindTokVar,
 	"let":   kindTokLet,
 	"const": kindTokConst,
@@ -238,6 +236,7 @@ type grammar struct {
 	kinds []kind // by symbol
 	named []bool
 	names []string
+	info  []symInfo // what flatten writes and keeps, by symbol
 }
 
 var (
@@ -248,7 +247,7 @@ var (
 
 func loadGrammar(lang *sitter.Language) *grammar {
 	n := int(lang.SymbolCount())
-	g := &grammar{kinds: make([]kind, n), named: make([]bool, n), names: make([]string, n)}
+	g := &grammar{kinds: make([]kind, n), named: make([]bool, n), names: make([]string, n), info: make([]symInfo, n)}
 	for i := 0; i < n; i++ {
 		s := sitter.Symbol(i)
 		name := lang.SymbolName(s)
@@ -260,6 +259,9 @@ func loadGrammar(lang *sitter.Language) *grammar {
 		case sitter.SymbolTypeAnonymous:
 			g.kinds[i] = tokenKinds[name]
 		}
+		g.info[i] = symInfo{kind: g.kinds[i], named: g.named[i],
+			keep:  lang.SymbolType(s) != sitter.SymbolTypeAnonymous || slices.Contains(keptTokens, name),
+			isVar: g.kinds[i] == kindTokVar || g.kinds[i] == kindVariableDeclaration}
 	}
 	return g
 }

@@ -37,9 +37,34 @@ type stree struct {
 // On linux/amd64 the copy is one call into C (flatten_linux_amd64.go);
 // elsewhere it walks with the binding's cursor once (flatWalkGo).
 // TestFlattenMatchesBinding checks either against the binding's own walk.
+//
+// The copy leaves out the leaves no reader reads: the anonymous tokens
+// (punctuation, most keywords) but those of keptTokens. They are two
+// nodes in five of a file, and each reader's walk of a node's children
+// stepped over them.
 func flatten(root *sitter.Node, src []byte, lang Lang) *stree {
 	return flattenInto(nil, root, src, lang)
 }
+
+// symInfo is what flatten writes of a node of one symbol of a grammar,
+// its kind and whether it is named, and whether it keeps a node of it
+// that has no children (keep) and the node says the file has a `var`
+// (isVar: see stree.hasVar). The C walk reads it (sym_info).
+type symInfo struct {
+	kind  kind
+	named bool
+	keep  bool
+	isVar bool
+}
+
+// keptTokens are the anonymous tokens that flatten keeps, each for the
+// readers that read it: `as`, `*` and `const` of imports and exports
+// (readModuleLinks, declReader), `var`, `let` and `const` of declarations
+// (scope.go), `=` and `default` before a definition's value (declReader),
+// `-` and `+` of a signed number (declReader.value) and `of` and `in` of
+// a for loop (rowWalker.forIn). A reader that reads another token must
+// add it here.
+var keptTokens = []string{"as", "*", "var", "let", "const", "=", "default", "-", "+", "of", "in"}
 
 // flattenInto is flatten into buf's storage where it is large enough (a
 // larger slice is made where not): the nodes of the answer share it.
@@ -49,66 +74,67 @@ func flattenInto(buf []snode, root *sitter.Node, src []byte, lang Lang) *stree {
 	if lang == LangTS {
 		g = ts
 	}
-	// A file has about 0.4 nodes per byte of text; half a node per byte
-	// spares most files a second walk.
+	// A file has about a quarter node per byte of text kept; a third
+	// of a node per byte spares most files a second walk.
 	nodes := buf[:cap(buf)]
-	if want := len(src)/2 + 64; len(nodes) < want {
+	if want := len(src)/3 + 64; len(nodes) < want {
 		nodes = make([]snode, want)
 	}
 	for {
-		n := flatWalk(root, nodes)
+		n, hasVar := flatWalk(root, nodes, g)
 		if n <= len(nodes) {
-			nodes = nodes[:n]
-			break
+			return &stree{src: src, nodes: nodes[:n], hasVar: hasVar}
 		}
 		nodes = make([]snode, n)
 	}
-	hasVar := false
-	for i := range nodes {
-		nd := &nodes[i]
-		if int(nd.sym) < len(g.kinds) {
-			nd.kind, nd.named = g.kinds[nd.sym], g.named[nd.sym]
-		} else {
-			nd.kind, nd.named = kindError, true
-		}
-		if nd.kind == kindTokVar || nd.kind == kindVariableDeclaration {
-			hasVar = true
-		}
-	}
-	return &stree{src: src, nodes: nodes, hasVar: hasVar}
 }
 
 // flatWalkGo writes the nodes under root in pre-order into out (as many
-// as fit), with their symbol, bytes and links to their parent, first
-// child and next sibling (kind and named are left to flattenInto), and
-// returns how many there are: more than len(out) means the caller should
-// try again with more room. It walks with the binding's cursor: the
-// portable walk, and the one the C walks are checked against.
-func flatWalkGo(root *sitter.Node, out []snode) int {
+// as fit), with their symbol, kind, named, bytes and links to their
+// parent, first child and next sibling, leaving out the leaves that g
+// does not keep (g nil: every node kept, no kind written), and returns
+// how many there are, and whether one of them says var (symInfo.isVar):
+// more than len(out) means the caller should try again with more room.
+// It walks with the binding's cursor: the portable walk, and the one the
+// C walks are checked against.
+func flatWalkGo(root *sitter.Node, out []snode, g *grammar) (int, bool) {
 	c := sitter.NewTreeCursor(root)
 	defer c.Close()
-	n := 0
+	n, hasVar := 0, false
 	parent, prev := int32(-1), int32(-1) // prev: the previous sibling, or -1
 	for {
-		cur := int32(n)
-		n++
-		if int(cur) < len(out) {
-			nd := c.CurrentNode()
-			out[cur] = snode{sym: uint16(nd.Symbol()), start: int32(nd.StartByte()), end: int32(nd.EndByte()), parent: parent, first: -1, next: -1}
-			if prev >= 0 {
-				out[prev].next = cur
-			} else if parent >= 0 && int(parent) < len(out) {
-				out[parent].first = cur
+		nd := c.CurrentNode()
+		sym := nd.Symbol()
+		leaf := nd.ChildCount() == 0
+		if !leaf || g.keeps(sym) {
+			cur := int32(n)
+			n++
+			if int(cur) < len(out) {
+				o := snode{sym: uint16(sym), start: int32(nd.StartByte()), end: int32(nd.EndByte()), parent: parent, first: -1, next: -1}
+				if g != nil {
+					o.kind, o.named = kindError, true
+					if int(sym) < len(g.info) {
+						si := g.info[sym]
+						o.kind, o.named = si.kind, si.named
+						hasVar = hasVar || si.isVar
+					}
+				}
+				out[cur] = o
+				if prev >= 0 {
+					out[prev].next = cur
+				} else if parent >= 0 && int(parent) < len(out) {
+					out[parent].first = cur
+				}
 			}
+			if !leaf && c.GoToFirstChild() {
+				parent, prev = cur, -1
+				continue
+			}
+			prev = cur
 		}
-		if c.GoToFirstChild() {
-			parent, prev = cur, -1
-			continue
-		}
-		prev = cur
 		for !c.GoToNextSibling() {
 			if !c.GoToParent() {
-				return n
+				return n, hasVar
 			}
 			prev = parent
 			parent = -1
@@ -120,4 +146,10 @@ func flatWalkGo(root *sitter.Node, out []snode) int {
 			prev = -1
 		}
 	}
+}
+
+// keeps reports whether flatten keeps a node of symbol sym that has no
+// children (g nil: every node).
+func (g *grammar) keeps(sym sitter.Symbol) bool {
+	return g == nil || int(sym) >= len(g.info) || g.info[sym].keep
 }

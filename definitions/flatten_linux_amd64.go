@@ -34,8 +34,9 @@ extern uint16_t ts_node_symbol(TSNode);
 extern uint16_t ts_language_public_symbol(const void *, uint16_t);
 extern uint32_t ts_node_start_byte(TSNode);
 extern uint32_t ts_node_end_byte(TSNode);
+extern uint32_t ts_node_child_count(TSNode);
 
-// flat_node has the layout of snode in Go; kind and named are left to Go.
+// flat_node has the layout of snode in Go.
 typedef struct {
 	uint8_t kind;
 	uint8_t named;
@@ -43,39 +44,83 @@ typedef struct {
 	int32_t start, end, parent, first, next;
 } flat_node;
 
+// sym_info has the layout of symInfo in Go: what a walk writes of a
+// node of each symbol, and whether it keeps a leaf of it.
+typedef struct {
+	uint8_t kind, named, keep, var;
+} sym_info;
+
+// walk_info is what the walks know of the grammar's symbols: info[sym]
+// for each sym below n (a symbol past them, ERROR, is kept with the kind
+// error_kind, named); info NULL keeps every node and writes no kind.
+typedef struct {
+	const sym_info *info;
+	int32_t n;
+	uint8_t error_kind;
+	uint8_t has_var; // set by the walk: a node of a symbol marked var
+} walk_info;
+
+// note writes the kind and named of symbol sym into o, and reports
+// whether a node of it is kept where it has no children.
+static inline bool note(walk_info *w, flat_node *o, uint16_t sym) {
+	if (!w->info) {
+		o->kind = 0;
+		o->named = 0;
+		return true;
+	}
+	if (sym >= w->n) {
+		o->kind = w->error_kind;
+		o->named = 1;
+		return true;
+	}
+	const sym_info *si = &w->info[sym];
+	o->kind = si->kind;
+	o->named = si->named;
+	w->has_var |= si->var;
+	return si->keep;
+}
+
+// kept reports whether a leaf of symbol sym is kept.
+static inline bool kept(const walk_info *w, uint16_t sym) {
+	return !w->info || sym >= w->n || w->info[sym].keep;
+}
+
 // flat_walk writes the nodes under root in pre-order into out (at most
 // cap of them), linked to their parent, first child and next sibling, and
 // returns how many there are: more than cap means the caller should try
-// again with more room.
-static int flat_walk(TSNode root, flat_node *out, int cap) {
+// again with more room. A leaf whose symbol w does not keep is left out.
+static int flat_walk_with(TSNode root, flat_node *out, int cap, walk_info *w) {
 	TSTreeCursor c = ts_tree_cursor_new(root);
 	int n = 0;
 	int32_t parent = -1, prev = -1; // prev: the previous sibling, or -1
 	for (;;) {
-		int32_t cur = n++;
-		if (cur < cap) {
-			TSNode nd = ts_tree_cursor_current_node(&c);
-			flat_node *o = &out[cur];
-			o->kind = 0;
-			o->named = 0;
-			o->sym = ts_node_symbol(nd);
-			o->start = (int32_t)ts_node_start_byte(nd);
-			o->end = (int32_t)ts_node_end_byte(nd);
-			o->parent = parent;
-			o->first = -1;
-			o->next = -1;
-			if (prev >= 0) {
-				out[prev].next = cur;
-			} else if (parent >= 0 && parent < cap) {
-				out[parent].first = cur;
+		TSNode nd = ts_tree_cursor_current_node(&c);
+		uint16_t sym = ts_node_symbol(nd);
+		bool leaf = ts_node_child_count(nd) == 0;
+		if (!leaf || kept(w, sym)) {
+			int32_t cur = n++;
+			if (cur < cap) {
+				flat_node *o = &out[cur];
+				note(w, o, sym);
+				o->sym = sym;
+				o->start = (int32_t)ts_node_start_byte(nd);
+				o->end = (int32_t)ts_node_end_byte(nd);
+				o->parent = parent;
+				o->first = -1;
+				o->next = -1;
+				if (prev >= 0) {
+					out[prev].next = cur;
+				} else if (parent >= 0 && parent < cap) {
+					out[parent].first = cur;
+				}
 			}
+			if (!leaf && ts_tree_cursor_goto_first_child(&c)) {
+				parent = cur;
+				prev = -1;
+				continue;
+			}
+			prev = cur;
 		}
-		if (ts_tree_cursor_goto_first_child(&c)) {
-			parent = cur;
-			prev = -1;
-			continue;
-		}
-		prev = cur;
 		for (;;) {
 			if (ts_tree_cursor_goto_next_sibling(&c)) {
 				break;
@@ -197,16 +242,15 @@ static const uint16_t *alias_sequence(const ts_language_head *lang, const ts_hea
 // flat_walk_direct is flat_walk over the subtrees: the same nodes, in the
 // same order, with the same links. It returns -1 where it cannot get
 // memory for its stack.
-static int flat_walk_direct(TSNode root, flat_node *out, int cap) {
+static int flat_walk_direct_with(TSNode root, flat_node *out, int cap, walk_info *w) {
 	const ts_tree_head *tree = (const ts_tree_head *)root.tree;
 	const ts_language_head *lang = tree->language;
 	const ts_subtree *rs = (const ts_subtree *)root.id;
 	int n = 1;
 	if (cap > 0) {
 		flat_node *o = &out[0];
-		o->kind = 0;
-		o->named = 0;
 		o->sym = ts_node_symbol(root);
+		note(w, o, o->sym);
 		o->start = (int32_t)root.context[0];
 		o->end = (int32_t)(root.context[0] + st_size(*rs));
 		o->parent = -1;
@@ -250,6 +294,12 @@ static int flat_walk_direct(TSNode root, flat_node *out, int cap) {
 		int32_t parent = f->parent, owner = f->owner;
 		uint32_t count = st_child_count(c);
 		if (visible) {
+			uint16_t sym = ts_language_public_symbol((const void *)lang, alias ? alias : st_symbol(c));
+			// A node without visible children is a leaf, as the cursor
+			// sees it.
+			if ((count == 0 || c.ptr->visible_child_count == 0) && !kept(w, sym)) {
+				continue;
+			}
 			int32_t cur = n++;
 			int32_t *prev = &frames[owner].prev;
 			if (*prev >= 0) {
@@ -262,9 +312,8 @@ static int flat_walk_direct(TSNode root, flat_node *out, int cap) {
 			*prev = cur;
 			if (cur < cap) {
 				flat_node *o = &out[cur];
-				o->kind = 0;
-				o->named = 0;
-				o->sym = ts_language_public_symbol((const void *)lang, alias ? alias : st_symbol(c));
+				note(w, o, sym);
+				o->sym = sym;
 				o->start = (int32_t)start;
 				o->end = (int32_t)(start + st_size(c));
 				o->parent = parent;
@@ -293,6 +342,24 @@ static int flat_walk_direct(TSNode root, flat_node *out, int cap) {
 		frames[top] = (walk_frame){c.ptr, alias_sequence(lang, c.ptr), 0, 0, start, parent, -1, visible ? top : owner};
 	}
 	free(frames);
+	return n;
+}
+
+// flat_walk and flat_walk_direct are the walks as Go calls them: told of
+// the grammar's symbols by info (ninfo of them; NULL: every node kept,
+// no kind written), with the kind of an ERROR, and setting *has_var
+// where a node of a symbol marked var is met.
+static int flat_walk(TSNode root, flat_node *out, int cap, const sym_info *info, int32_t ninfo, uint8_t error_kind, uint8_t *has_var) {
+	walk_info w = {info, ninfo, error_kind, 0};
+	int n = flat_walk_with(root, out, cap, &w);
+	*has_var = w.has_var;
+	return n;
+}
+
+static int flat_walk_direct(TSNode root, flat_node *out, int cap, const sym_info *info, int32_t ninfo, uint8_t error_kind, uint8_t *has_var) {
+	walk_info w = {info, ninfo, error_kind, 0};
+	int n = flat_walk_direct_with(root, out, cap, &w);
+	*has_var = w.has_var;
 	return n;
 }
 */
@@ -324,34 +391,62 @@ var (
 	_ [C.sizeof_flat_node - unsafe.Sizeof(snode{})]byte
 )
 
+// symInfo must have the layout of C's sym_info, which the walks read.
+var (
+	_ [unsafe.Sizeof(symInfo{}) - C.sizeof_sym_info]byte
+	_ [C.sizeof_sym_info - unsafe.Sizeof(symInfo{})]byte
+)
+
 // flatWalk is the walk flatten copies a tree with (see flatWalkGo), in one
 // call into C. root's first field is the C TSNode (go-tree-sitter's Node
 // is `struct{ c C.TSNode; t *Tree }`).
-func flatWalk(root *sitter.Node, out []snode) int {
+func flatWalk(root *sitter.Node, out []snode, g *grammar) (int, bool) {
 	node := *(*C.TSNode)(unsafe.Pointer(root))
 	var first *C.flat_node
 	if len(out) > 0 {
 		first = (*C.flat_node)(unsafe.Pointer(&out[0]))
 	}
-	n := cWalk()(node, first, C.int(len(out)))
+	w := walkInfo(g)
+	n := cWalk()(node, first, C.int(len(out)), &w)
 	runtime.KeepAlive(root)
 	runtime.KeepAlive(out)
-	return n
+	runtime.KeepAlive(g)
+	return n, w.hasVar != 0
+}
+
+// cInfo is what the C walks are told of a grammar's symbols (see
+// flat_walk), and hasVar what they tell back.
+type cInfo struct {
+	info   *C.sym_info
+	n      C.int32_t
+	hasVar C.uint8_t
+}
+
+// walkInfo is what the C walks are told of grammar g (nil: keep every
+// node, write no kind).
+func walkInfo(g *grammar) cInfo {
+	var w cInfo
+	if g != nil && len(g.info) > 0 {
+		w.info, w.n = (*C.sym_info)(unsafe.Pointer(&g.info[0])), C.int32_t(len(g.info))
+	}
+	return w
 }
 
 // cWalk returns the C walk to flatten with: the direct one where it
 // gives what the cursor gives on a sample of both grammars, else the
 // cursor's.
-var cWalk = sync.OnceValue(func() func(C.TSNode, *C.flat_node, C.int) int {
-	cursor := func(root C.TSNode, out *C.flat_node, n C.int) int { return int(C.flat_walk(root, out, n)) }
+var cWalk = sync.OnceValue(func() func(C.TSNode, *C.flat_node, C.int, *cInfo) int {
+	cursor := func(root C.TSNode, out *C.flat_node, n C.int, w *cInfo) int {
+		return int(C.flat_walk(root, out, n, w.info, w.n, C.uint8_t(kindError), &w.hasVar))
+	}
 	if !directWalkWorks() {
 		return cursor
 	}
-	return func(root C.TSNode, out *C.flat_node, n C.int) int {
-		if got := int(C.flat_walk_direct(root, out, n)); got >= 0 {
+	return func(root C.TSNode, out *C.flat_node, n C.int, w *cInfo) int {
+		if got := int(C.flat_walk_direct(root, out, n, w.info, w.n, C.uint8_t(kindError), &w.hasVar)); got >= 0 {
 			return got
 		}
-		return cursor(root, out, n) // no memory for the direct walk's stack
+		return cursor(root, out, n, w) // no memory for the direct walk's stack
 	}
 })
 
@@ -370,14 +465,19 @@ let broken = (1 +
 `
 
 // directWalkWorks reports whether the direct walk gives what the cursor
-// gives on walkSample, in both grammars.
+// gives on walkSample, in both grammars, keeping every node and keeping
+// what flatten keeps.
 func directWalkWorks() bool {
-	for _, path := range []string{"sample.ts", "sample.tsx"} {
-		tree, _ := parser.Parse(context.Background(), path, []byte(walkSample))
+	ts, tsxg := grammars()
+	for _, sample := range []struct {
+		path string
+		g    *grammar
+	}{{"sample.ts", ts}, {"sample.tsx", tsxg}} {
+		tree, _ := parser.Parse(context.Background(), sample.path, []byte(walkSample))
 		if tree == nil {
 			return false
 		}
-		same := sameWalks(tree.RootNode())
+		same := sameWalks(tree.RootNode(), nil) && sameWalks(tree.RootNode(), sample.g)
 		tree.Close()
 		if !same {
 			return false
@@ -387,13 +487,15 @@ func directWalkWorks() bool {
 }
 
 // sameWalks reports whether flat_walk and flat_walk_direct give the same
-// nodes for the tree under root.
-func sameWalks(root *sitter.Node) bool {
+// nodes for the tree under root, told of g (nil: every node).
+func sameWalks(root *sitter.Node, g *grammar) bool {
 	node := *(*C.TSNode)(unsafe.Pointer(root))
-	n := int(C.flat_walk(node, nil, 0))
+	w1, w2 := walkInfo(g), walkInfo(g)
+	n := int(C.flat_walk(node, nil, 0, w1.info, w1.n, C.uint8_t(kindError), &w1.hasVar))
 	want, got := make([]snode, n+1), make([]snode, n+1)
-	n = int(C.flat_walk(node, (*C.flat_node)(unsafe.Pointer(&want[0])), C.int(len(want))))
-	m := int(C.flat_walk_direct(node, (*C.flat_node)(unsafe.Pointer(&got[0])), C.int(len(got))))
+	n = int(C.flat_walk(node, (*C.flat_node)(unsafe.Pointer(&want[0])), C.int(len(want)), w1.info, w1.n, C.uint8_t(kindError), &w1.hasVar))
+	m := int(C.flat_walk_direct(node, (*C.flat_node)(unsafe.Pointer(&got[0])), C.int(len(got)), w2.info, w2.n, C.uint8_t(kindError), &w2.hasVar))
 	runtime.KeepAlive(root)
-	return n == m && slices.Equal(want, got)
+	runtime.KeepAlive(g)
+	return n == m && w1.hasVar == w2.hasVar && slices.Equal(want, got)
 }

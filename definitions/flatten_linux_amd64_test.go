@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tent-tools/tent-tools/internal/projectgen"
@@ -36,25 +37,33 @@ func TestDirectWalk(t *testing.T) {
 		}
 		srcs[fmt.Sprintf("random%d.%s", i, []string{"ts", "tsx"}[i%2])] = src
 	}
+	ts, tsxg := grammars()
 	for p, src := range srcs {
 		tree, _ := parser.Parse(context.Background(), p, src)
 		if tree == nil {
 			t.Fatalf("%s: no tree", p)
 		}
-		if !sameWalks(tree.RootNode()) {
-			t.Errorf("%s: the walks differ", p)
+		g := ts
+		if strings.HasSuffix(p, ".tsx") {
+			g = tsxg
 		}
-		// The portable walk of the other platforms gives the same.
-		n := flatWalk(tree.RootNode(), nil)
-		want, got := make([]snode, n), make([]snode, n)
-		flatWalk(tree.RootNode(), want)
-		if m := flatWalkGo(tree.RootNode(), got); m != n || !slices.Equal(got, want) {
-			t.Errorf("%s: the portable walk differs", p)
-		}
-		// Too little room: the count all the same (the caller tries
-		// again with it).
-		if m := flatWalkGo(tree.RootNode(), make([]snode, n/2)); m != n {
-			t.Errorf("%s: the portable walk into half the room counts %d nodes, want %d", p, m, n)
+		// Every node (nil), and the nodes flatten keeps (g).
+		for _, g := range []*grammar{nil, g} {
+			if !sameWalks(tree.RootNode(), g) {
+				t.Errorf("%s (kept by %v): the walks differ", p, g != nil)
+			}
+			// The portable walk of the other platforms gives the same.
+			n, _ := flatWalk(tree.RootNode(), nil, g)
+			want, got := make([]snode, n), make([]snode, n)
+			_, wantVar := flatWalk(tree.RootNode(), want, g)
+			if m, gotVar := flatWalkGo(tree.RootNode(), got, g); m != n || gotVar != wantVar || !slices.Equal(got, want) {
+				t.Errorf("%s (kept by %v): the portable walk differs", p, g != nil)
+			}
+			// Too little room: the count all the same (the caller tries
+			// again with it).
+			if m, _ := flatWalkGo(tree.RootNode(), make([]snode, n/2), g); m != n {
+				t.Errorf("%s: the portable walk into half the room counts %d nodes, want %d", p, m, n)
+			}
 		}
 		tree.Close()
 	}

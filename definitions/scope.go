@@ -278,16 +278,12 @@ func (r *resolver) scanVars(n int32, s *scope) {
 }
 
 // forLeft returns the binding or target of a for-in/of statement: the
-// first named node after its `(`.
+// first named node after its `(`, which is its first named node (`for`,
+// `await` and `(` are tokens).
 func (r *resolver) forLeft(f int32) int32 {
 	st := r.st
-	open := false
 	for c := st.nodes[f].first; c >= 0; c = st.nodes[c].next {
-		if st.nodes[c].kind == kindTokOpenParen {
-			open = true
-			continue
-		}
-		if open && st.nodes[c].named && st.nodes[c].kind != kindComment {
+		if st.nodes[c].named && st.nodes[c].kind != kindComment {
 			return c
 		}
 	}
