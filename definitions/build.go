@@ -235,6 +235,15 @@ type worker struct {
 	words wordScratch
 	// rows is the test data scanner's scratch (see rowScratch).
 	rows rowScratch
+	// blocks, where set, are the blocks that the declarations of every
+	// file the worker reads are allocated from, rather than blocks of
+	// each file's own: in a build whose parsed files are garbage once
+	// read back (Options.ReadBack) or live until the process ends (a
+	// one-shot check's, Options.Lazy). Blocks of a file's own are half
+	// empty on average: on 10,000 tables 66 MB of room never used, in
+	// a cold check memory fresh from the system. Elsewhere a file's
+	// values keep no other file's alive once it is replaced.
+	blocks *valueBlocks
 	// dropTrees frees each syntax tree once the file is read (see
 	// Options.DropTrees).
 	dropTrees bool
@@ -272,6 +281,9 @@ func runWorkers(ctx context.Context, opts Options, work func(w *worker) []*File)
 	ws := make([]*worker, n)
 	for i := range n {
 		ws[i] = &worker{dropTrees: opts.DropTrees, records: opts.CacheRecords, readBack: opts.ReadBack, lazy: opts.Lazy}
+		if opts.ReadBack || opts.Lazy {
+			ws[i].blocks = &valueBlocks{}
+		}
 		wg.Go(func() { out[i] = work(ws[i]) })
 	}
 	wg.Wait()
@@ -332,7 +344,7 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 	// make keeps a reference to it.
 	st := flattenInto(w.nodes, tree.RootNode(), src, lang)
 	w.nodes, st.words = st.nodes[:0], &w.words
-	readDefinitions(f, st, errs)
+	readDefinitions(f, st, errs, w.blocks)
 	analyzeCode(f, st, w.lazy)
 	if (w.dropTrees && (old == nil || old.Tree == nil)) || len(src) > maxTreeKept {
 		f.Tree = nil

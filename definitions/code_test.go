@@ -406,7 +406,7 @@ func BenchmarkReadTrees(b *testing.B) {
 		for _, t := range trees {
 			f := &File{Path: t.f.Path, Lang: t.f.Lang, Src: t.f.Src, Lines: t.f.Lines}
 			t.st.words = &w.words
-			readDefinitions(f, t.st, nil)
+			readDefinitions(f, t.st, nil, nil)
 			analyzeCode(f, t.st, w.lazy)
 		}
 	}

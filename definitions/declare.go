@@ -75,9 +75,11 @@ type declReader struct {
 	code bool        // reading inside a code field: no T2010
 
 	// blocks are where the reader's values and properties are allocated
-	// from (newValue, newProps), for this file alone: a file's values
-	// never keep another's alive.
-	blocks valueBlocks
+	// from (newValue, newProps): for this file alone, so that a file's
+	// values never keep another's alive, or the worker's, from file to
+	// file, in a build whose parsed values no file outlives the process
+	// or its read back (see worker.blocks).
+	blocks *valueBlocks
 	// pos holds the positions of the values being read, one per depth
 	// (value, object): a position lives only while its value is read,
 	// and made into a string only for a finding. It is the worker's
@@ -111,7 +113,7 @@ const (
 // newValue returns a pointer to a copy of v, allocated from the reader's
 // blocks.
 func (r *declReader) newValue(v Value) *Value {
-	b := &r.blocks
+	b := r.blocks
 	if len(b.vals) == 0 {
 		b.nvals = min(max(2*b.nvals, minValueBlock), maxValueBlock)
 		b.vals = make([]Value, b.nvals)
@@ -125,7 +127,7 @@ func (r *declReader) newValue(v Value) *Value {
 // newProps returns n properties, allocated from the reader's blocks where
 // they fit.
 func (r *declReader) newProps(n int) []Prop {
-	b := &r.blocks
+	b := r.blocks
 	if len(b.props) < n {
 		if n > maxValueBlock/4 {
 			return make([]Prop, n)
@@ -150,16 +152,20 @@ func (r *declReader) at(depth int, parent *position, key string, index int) *pos
 // f.Definitions, and appends the T2010 findings of their unreadable
 // declarative positions to f.Findings. st is the file's flat tree and
 // errs its syntax errors.
-func readDefinitions(f *File, st *stree, errs []parser.SyntaxError) {
+func readDefinitions(f *File, st *stree, errs []parser.SyntaxError, blocks *valueBlocks) {
 	if st == nil || len(st.nodes) == 0 {
 		return
 	}
+	if blocks == nil {
+		blocks = &valueBlocks{}
+	}
 	r := &declReader{
-		f:     f,
-		src:   f.Src,
-		st:    st,
-		names: parser.GrammarOf(f.Path).Names(),
-		errs:  errs,
+		f:      f,
+		src:    f.Src,
+		st:     st,
+		names:  parser.GrammarOf(f.Path).Names(),
+		errs:   errs,
+		blocks: blocks,
 	}
 	if s := st.words; s != nil {
 		// The worker's maps, emptied: what the reader keeps of them

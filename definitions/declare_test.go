@@ -26,7 +26,7 @@ func readOne(t testing.TB, path, src string) *File {
 	if tree == nil {
 		t.Fatalf("parse %s: no tree", path)
 	}
-	readDefinitions(f, flatten(tree.RootNode(), f.Src, f.Lang), errs)
+	readDefinitions(f, flatten(tree.RootNode(), f.Src, f.Lang), errs, nil)
 	return f
 }
 
