@@ -344,6 +344,9 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 	// make keeps a reference to it.
 	st := flattenInto(w.nodes, tree.RootNode(), src, lang)
 	w.nodes, st.words = st.nodes[:0], &w.words
+	// A lazy build's file keeps its text as read, never changed, so the
+	// strings read of it may share it (stree.share).
+	st.share = w.lazy
 	readDefinitions(f, st, errs, w.blocks)
 	analyzeCode(f, st, w.lazy)
 	if (w.dropTrees && (old == nil || old.Tree == nil)) || len(src) > maxTreeKept {

@@ -10,6 +10,7 @@ package definitions
 // finding, and the rest of the definition is still read.
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -292,7 +293,7 @@ func (r *declReader) span(i int32) Span {
 // text is the source text of node i.
 func (r *declReader) text(i int32) string {
 	n := &r.st.nodes[i]
-	return string(r.src[n.start:n.end])
+	return r.st.str(r.src[n.start:n.end])
 }
 
 // hasError reports whether node i holds a syntax error.
@@ -902,7 +903,11 @@ func (r *declReader) literal(n int32) (string, bool) {
 	if sp.End-sp.Start < 2 {
 		return "", false
 	}
-	return unescapeJS(r.src[sp.Start+1 : sp.End-1])
+	b := r.src[sp.Start+1 : sp.End-1]
+	if bytes.IndexByte(b, '\\') < 0 {
+		return r.st.str(b), true
+	}
+	return unescapeJS(b)
 }
 
 // unescapeJS decodes the escape sequences of a JavaScript string literal's

@@ -29,6 +29,11 @@ type stree struct {
 	// where it has none (most TypeScript), the resolver need not look
 	// for var declarations to hoist, a walk of nearly every node.
 	hasVar bool
+	// share says that the strings the readers make of the text share
+	// its bytes instead of copying them (str): set where the file keeps
+	// its text as read, never changed, for as long as what is read of
+	// it lives (a one-shot check's build, Options.Lazy).
+	share bool
 }
 
 // flatten copies the tree under root into a flat slice, which the readers

@@ -1203,7 +1203,7 @@ func (w *rowWalker) object(i int32, sc *rowScope) *aval {
 				w.escapes = setIn(w.escapes, b, true)
 			}
 			if v != nil {
-				fields = fieldsWith(fields, string(name), v)
+				fields = fieldsWith(fields, st.str(name), v)
 			}
 		case rkSpread:
 			plain = false
@@ -1272,7 +1272,7 @@ func (w *rowWalker) member(i int32, sc *rowScope) *aval {
 		return nil
 	}
 	if v.rowish() && !(v.listish() && listMethod(name)) {
-		w.use(v.o, string(name), st.span(prop), st.span(prop), RowMember)
+		w.use(v.o, st.str(name), st.span(prop), st.span(prop), RowMember)
 	}
 	if string(name) == "user" && v.ctxish() {
 		// A parameter's user: a row of users where the parameter is a ctx.
@@ -1342,7 +1342,7 @@ func (w *rowWalker) binding(name []byte) string {
 	} else {
 		return ""
 	}
-	w.bindings = setIn(w.bindings, string(name), b)
+	w.bindings = setIn(w.bindings, w.st.str(name), b)
 	return b
 }
 
