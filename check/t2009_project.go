@@ -133,8 +133,8 @@ func field(obj *definitions.Value, key string) *definitions.Value {
 // firstLine is the span of a file's first line.
 func firstLine(f *definitions.File) definitions.Span {
 	end := len(f.Src)
-	if len(f.Lines) > 1 {
-		end = f.Lines[1] - 1
+	if lines := f.Lines(); len(lines) > 1 {
+		end = lines[1] - 1
 	}
 	return definitions.Span{Start: 0, End: max(end, 0)}
 }

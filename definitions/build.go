@@ -217,7 +217,7 @@ func unreadableFile(p string, err error) *File {
 		return oversizeFile(p, tl.Size)
 	}
 	lang, _ := langOf(p)
-	f := &File{Path: p, Lang: lang, Lines: []int{0}}
+	f := &File{Path: p, Lang: lang, lines: []int{0}}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
@@ -308,7 +308,12 @@ func (w *worker) indexFile(ctx context.Context, p string, src []byte, old *File)
 		return oversizeFile(p, int64(len(src)))
 	}
 	lang, _ := langOf(p)
-	f := &File{Path: p, Lang: lang, Src: src, Lines: LineStarts(src)}
+	f := &File{Path: p, Lang: lang, Src: src}
+	if w.lazy {
+		f.lateLines = &lateLines{}
+	} else {
+		f.lines = LineStarts(src)
+	}
 	body := src
 	if len(body) >= 3 && string(body[:3]) == "\ufeff" {
 		body = body[3:]

@@ -351,7 +351,7 @@ func (e *encoder) file(f *File) {
 		if rowsKept(f) {
 			e.uint(recordRows)
 			e.text(f.Src)
-			e.lines(f.Lines)
+			e.linesOf(f)
 			e.rows(f.Src, f.TestData.Rows)
 			if !e.odd {
 				return
@@ -366,7 +366,7 @@ func (e *encoder) file(f *File) {
 	e.uint(recordParsed)
 	e.str(string(f.Lang))
 	e.text(f.Src)
-	e.lines(f.Lines)
+	e.linesOf(f)
 	e.uint(len(f.Definitions))
 	for _, d := range f.Definitions {
 		e.str(d.Name)
@@ -661,13 +661,13 @@ func (d *decoder) file() (f *File, text bool) {
 		return f, true
 	case recordRows:
 		f.Lang, f.Src = LangJSON, d.bytes()
-		f.Lines = d.lines()
+		f.lines = d.lines()
 		f.TestData = &TestData{Table: testDataTable(f.Path), Rows: d.rows(f.Src)}
 		return f, false
 	}
 	f.Lang = Lang(d.str())
 	f.Src = d.bytes()
-	f.Lines = d.lines()
+	f.lines = d.lines()
 	if n := d.uint(); n > 0 {
 		f.Definitions = make([]*Definition, n)
 		for i := range f.Definitions {

@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"bytes"
 	"encoding/binary"
 	"maps"
 	"math"
@@ -45,6 +46,28 @@ func (e *encoder) lines(lines []int) {
 	for _, l := range lines {
 		e.uint(l - prev)
 		prev = l
+	}
+}
+
+// linesOf writes f's lines as lines does, counting them from its text
+// where f has not counted them (File.lateLines), without keeping them.
+func (e *encoder) linesOf(f *File) {
+	if f.lines != nil || f.lateLines == nil {
+		e.lines(f.Lines())
+		return
+	}
+	src := f.Src
+	e.uint(bytes.Count(src, []byte{'\n'}) + 1)
+	e.uint(0)
+	prev := 0
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return
+		}
+		i += j + 1
+		e.uint(i - prev)
+		prev = i
 	}
 }
 

@@ -149,8 +149,9 @@ func TestCacheSaveAfterUpdate(t *testing.T) {
 
 // sameValue compares what the index computed, field by field: a nil and
 // an empty list or map are the same, File.Tree is left out, a file's
-// words are compared as File.Words gives them, and pointers are compared
-// by what they point to. It returns the first difference.
+// words and lines are compared as File.Words and File.Lines give them, and
+// pointers are compared by what they point to. It returns the first
+// difference.
 func sameValue(a, b reflect.Value, at string) string {
 	switch a.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -164,8 +165,8 @@ func sameValue(a, b reflect.Value, at string) string {
 	case reflect.Struct:
 		for i := range a.NumField() {
 			name := a.Type().Field(i).Name
-			if name == "Tree" || name == "record" || name == "recordAt" || name == "words" || name == "stored" || name == "refs" || name == "lazy" {
-				continue // a file's words and refs are compared below, as Words and IdentRefs give them
+			if name == "Tree" || name == "record" || name == "recordAt" || name == "words" || name == "stored" || name == "refs" || name == "lazy" || name == "lines" || name == "lateLines" {
+				continue // a file's words, refs and lines are compared below, as Words, IdentRefs and Lines give them
 			}
 			if why := sameValue(a.Field(i), b.Field(i), at+"."+name); why != "" {
 				return why
@@ -174,6 +175,9 @@ func sameValue(a, b reflect.Value, at string) string {
 		if fa, ok := a.Addr().Interface().(*File); ok {
 			fb := b.Addr().Interface().(*File)
 			if why := sameValue(reflect.ValueOf(fa.IdentRefs()), reflect.ValueOf(fb.IdentRefs()), at+".IdentRefs"); why != "" {
+				return why
+			}
+			if why := sameValue(reflect.ValueOf(fa.Lines()), reflect.ValueOf(fb.Lines()), at+".Lines"); why != "" {
 				return why
 			}
 			return sameValue(reflect.ValueOf(fa.Words()), reflect.ValueOf(fb.Words()), at+".Words")
@@ -500,7 +504,7 @@ func BenchmarkCacheLoadGob(b *testing.B) {
 		}
 		files := make([]*File, len(gfs))
 		for i, g := range gfs {
-			f := &File{Path: g.Path, Lang: g.Lang, Src: g.Src, Lines: LineStarts(g.Src), Imports: g.Imports, Exports: g.Exports, refs: g.Refs, words: g.Words, Uses: g.Uses, Findings: g.Findings}
+			f := &File{Path: g.Path, Lang: g.Lang, Src: g.Src, lines: LineStarts(g.Src), Imports: g.Imports, Exports: g.Exports, refs: g.Refs, words: g.Words, Uses: g.Uses, Findings: g.Findings}
 			for _, gd := range g.Defs {
 				d := &Definition{Name: gd.Name, Builder: gd.Builder, Kind: gd.Kind, Path: g.Path, Stmt: gd.Stmt, NameSpan: gd.NameSpan, Arg: gd.Arg}
 				readTyped(d)

@@ -265,7 +265,7 @@ func benchAnalyzeCode(b *testing.B, lazy bool) {
 	for _, f := range ix.Files() {
 		if f.Tree != nil {
 			files = append(files, &File{Path: f.Path, Lang: f.Lang, Src: f.Src, Definitions: f.Definitions, Tree: f.Tree})
-			lines += len(f.Lines)
+			lines += len(f.Lines())
 		}
 	}
 	b.ReportAllocs()
@@ -395,7 +395,7 @@ func BenchmarkReadTrees(b *testing.B) {
 		}
 		st := flatten(tree.RootNode(), src, lang)
 		tree.Close()
-		trees = append(trees, flat{&File{Path: p, Lang: lang, Src: src, Lines: LineStarts(src)}, st})
+		trees = append(trees, flat{&File{Path: p, Lang: lang, Src: src, lines: LineStarts(src)}, st})
 	}
 	slices.SortFunc(trees, func(a, b flat) int { return strings.Compare(a.f.Path, b.f.Path) })
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -404,7 +404,7 @@ func BenchmarkReadTrees(b *testing.B) {
 	for b.Loop() {
 		w := &worker{lazy: true} // as a build's, new: no scratch of the last op
 		for _, t := range trees {
-			f := &File{Path: t.f.Path, Lang: t.f.Lang, Src: t.f.Src, Lines: t.f.Lines}
+			f := &File{Path: t.f.Path, Lang: t.f.Lang, Src: t.f.Src, lines: t.f.lines}
 			t.st.words = &w.words
 			readDefinitions(f, t.st, nil, nil)
 			analyzeCode(f, t.st, w.lazy)

@@ -18,7 +18,7 @@ import (
 // the index.
 func readOne(t testing.TB, path, src string) *File {
 	t.Helper()
-	f := &File{Path: path, Lang: LangTS, Src: []byte(src), Lines: LineStarts([]byte(src))}
+	f := &File{Path: path, Lang: LangTS, Src: []byte(src), lines: LineStarts([]byte(src))}
 	if strings.HasSuffix(path, ".tsx") {
 		f.Lang = LangTSX
 	}

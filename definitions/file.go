@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -16,12 +17,34 @@ import (
 	"github.com/tent-tools/tent-tools/parser"
 )
 
+// Lines returns the byte offset of the start of each line of the file's
+// text (LineStarts), [0] for a file without text. A File made with
+// neither its lines nor a way to count them once (one derived from
+// another's definitions) counts them at each call.
+func (f *File) Lines() []int {
+	switch {
+	case f.lines != nil:
+		return f.lines
+	case f.lateLines != nil:
+		l := f.lateLines
+		l.once.Do(func() { l.lines = LineStarts(f.Src) })
+		return l.lines
+	}
+	return LineStarts(f.Src)
+}
+
+// lateLines are a file's lines, counted on first use (File.lines).
+type lateLines struct {
+	once  sync.Once
+	lines []int
+}
+
 // Pos returns the 1-based line and column of a byte offset; the column
 // counts code points from the start of the line. An offset out of the
 // file is clamped to it.
 func (f *File) Pos(offset int) (line, col int) {
 	offset = max(0, min(offset, len(f.Src)))
-	lines := f.Lines
+	lines := f.Lines()
 	if len(lines) == 0 {
 		lines = []int{0}
 	}
@@ -33,12 +56,13 @@ func (f *File) Pos(offset int) (line, col int) {
 // LineText returns the text of a 1-based line without its line end ("\n"
 // or "\r\n"), or "" for a line the file does not have.
 func (f *File) LineText(line int) string {
-	if line < 1 || line > len(f.Lines) {
+	lines := f.Lines()
+	if line < 1 || line > len(lines) {
 		return ""
 	}
-	start, end := f.Lines[line-1], len(f.Src)
-	if line < len(f.Lines) {
-		end = f.Lines[line]
+	start, end := lines[line-1], len(f.Src)
+	if line < len(lines) {
+		end = lines[line]
 	}
 	s := f.Src[start:end]
 	s = bytes.TrimSuffix(s, []byte{'\n'})

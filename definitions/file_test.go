@@ -28,7 +28,7 @@ func TestLineStarts(t *testing.T) {
 
 func TestPosAndLineText(t *testing.T) {
 	src := "ab\r\nçé x\r\n\r\nlast"
-	f := &File{Path: "a.ts", Src: []byte(src), Lines: LineStarts([]byte(src))}
+	f := &File{Path: "a.ts", Src: []byte(src), lines: LineStarts([]byte(src))}
 	pos := []struct {
 		offset, line, col int
 	}{

@@ -30,7 +30,7 @@ func (e *TooLargeError) Error() string {
 // definitions, one T1004 finding at its start.
 func oversizeFile(p string, size int64) *File {
 	lang, _ := langOf(p)
-	f := &File{Path: p, Lang: lang, Lines: []int{0}}
+	f := &File{Path: p, Lang: lang, lines: []int{0}}
 	f.Findings = append(f.Findings, f.Finding(diag.T1004, diag.Error,
 		fmt.Sprintf("the file is %s, larger than the %s a tool writes; it is indexed without its contents (no definitions are read from it)",
 			words.Bytes(size), words.Bytes(MaxIndexed)), Span{}))

@@ -10,7 +10,7 @@ import (
 
 // readJSON reads src as testdata/orders.json.
 func readJSON(src string) *File {
-	f := &File{Path: "testdata/orders.json", Lang: LangJSON, Src: []byte(src), Lines: LineStarts([]byte(src))}
+	f := &File{Path: "testdata/orders.json", Lang: LangJSON, Src: []byte(src), lines: LineStarts([]byte(src))}
 	readTestData(f, nil)
 	return f
 }

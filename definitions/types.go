@@ -328,10 +328,16 @@ const (
 
 // File is one indexed file. It is immutable once built.
 type File struct {
-	Path  string // slash-separated, relative to the project root
-	Lang  Lang
-	Src   []byte
-	Lines []int // byte offset of the start of each line
+	Path string // slash-separated, relative to the project root
+	Lang Lang
+	Src  []byte
+	// lines are the byte offset of the start of each line (Lines), or
+	// nil where they are counted on first use: by lateLines, in a
+	// one-shot check's build (Options.Lazy), which asks the lines of no
+	// file but those it finds something in. On 10,000 tables they were
+	// 13.5 MB, memory fresh from the system there.
+	lines     []int
+	lateLines *lateLines
 
 	Definitions []*Definition
 	Imports     []Import

@@ -36,10 +36,7 @@ func (s *server) document(ctx context.Context, uri protocol.DocumentURI) (*defin
 // fileLines are the positions of an indexed file: the lines the index
 // keeps (File.Lines), counted only for a File made without them.
 func fileLines(f *definitions.File, enc string) *lines {
-	if len(f.Lines) == 0 {
-		return newLines(f.Src, enc)
-	}
-	return &lines{src: f.Src, starts: f.Lines, enc: enc}
+	return &lines{src: f.Src, starts: f.Lines(), enc: enc}
 }
 
 // at resolves a document position: the project path, its text's lines,

@@ -385,7 +385,7 @@ func (b *builder) pos(off int) Position {
 func PositionOf(f *definitions.File, off int, enc Encoding) Position {
 	src := f.Src
 	off = max(0, min(off, len(src)))
-	lines := f.Lines
+	lines := f.Lines()
 	if len(lines) == 0 {
 		lines = []int{0}
 	}
