@@ -108,7 +108,7 @@ func BuildWith(ctx context.Context, root string, opts Options) (*Index, error) {
 	var walkErr error
 	go func() {
 		defer close(todo)
-		walkErr = walkProject(ctx, r.FS(), ign, func(p string, link bool) { todo <- found{p, link} })
+		walkErr = walkProject(ctx, walkFS(r), ign, func(p string, link bool) { todo <- found{p, link} })
 	}()
 	fr := newFolderReader(r)
 	defer fr.close()

@@ -16,15 +16,46 @@ import (
 type ignoreSet struct {
 	byDir map[string]*ignore.GitIgnore // "" for the root
 	src   map[string][]byte            // their texts, for the index cache
+	// foldersOnly holds the folders whose .gitignore names folders
+	// alone (foldersOnly).
+	foldersOnly map[string]bool
 }
 
 // add compiles the .gitignore found in dir ("" for the root).
 func (s *ignoreSet) add(dir string, content []byte) {
 	if s.byDir == nil {
-		s.byDir, s.src = map[string]*ignore.GitIgnore{}, map[string][]byte{}
+		s.byDir, s.src, s.foldersOnly = map[string]*ignore.GitIgnore{}, map[string][]byte{}, map[string]bool{}
 	}
-	s.byDir[dir] = ignore.CompileIgnoreLines(strings.Split(string(content), "\n")...)
+	lines := strings.Split(string(content), "\n")
+	s.byDir[dir] = ignore.CompileIgnoreLines(lines...)
 	s.src[dir] = content
+	s.foldersOnly[dir] = foldersOnly(lines)
+}
+
+// foldersOnly reports whether every pattern of a .gitignore's lines is a
+// plain folder name or path (`dist/`, `/build/`, `lib/gen/`: letters,
+// digits, `.`, `_`, `-` and `/`, ending in `/`), none negated. Such a
+// file names a file only under a folder it names too, so it is not asked
+// of the files of a walk (ignoredHere), which never enters a folder it
+// names: a project's usual `.tent/`, `node_modules/`, `dist/` were one
+// match of three patterns' regular expressions for every file.
+func foldersOnly(lines []string) bool {
+	for _, l := range lines {
+		l = strings.Trim(strings.TrimRight(l, "\r"), " ")
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		if !strings.HasSuffix(l, "/") {
+			return false
+		}
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			if !(c == '/' || c == '.' || c == '_' || c == '-' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // IgnoreFiles returns the texts of the .gitignore files whose rules the
@@ -71,7 +102,10 @@ func (s *ignoreSet) ignoredHere(p string, isDir bool) bool {
 			dir, rel = p[:i], p[i+1:]
 		}
 		gi := s.byDir[dir]
-		if gi != nil && (gi.MatchesPath(rel) || (isDir && gi.MatchesPath(rel+"/"))) {
+		if gi == nil || !isDir && s.foldersOnly[dir] {
+			continue
+		}
+		if gi.MatchesPath(rel) || (isDir && gi.MatchesPath(rel+"/")) {
 			return true
 		}
 	}
