@@ -129,6 +129,20 @@ const (
 	kindIndexSignature
 	kindMappedTypeClause
 	kindJSXNamespaceName
+	kindNumber
+	kindUnaryExpression
+	kindTrue
+	kindFalse
+	kindNull
+	kindUndefined
+	kindArray
+	kindSpreadElement
+	kindParenthesizedExpression
+	kindAsExpression
+	kindSatisfiesExpression
+	kindNonNullExpression
+	kindPrivatePropertyIdentifier
+	kindComputedPropertyName
 	// kindError is a node tree-sitter made to hold what it could not parse.
 	kindError
 
@@ -221,6 +235,20 @@ var namedKinds = map[string]kind{
 	"index_signature":                       kindIndexSignature,
 	"mapped_type_clause":                    kindMappedTypeClause,
 	"jsx_namespace_name":                    kindJSXNamespaceName,
+	"number":                                kindNumber,
+	"unary_expression":                      kindUnaryExpression,
+	"true":                                  kindTrue,
+	"false":                                 kindFalse,
+	"null":                                  kindNull,
+	"undefined":                             kindUndefined,
+	"array":                                 kindArray,
+	"spread_element":                        kindSpreadElement,
+	"parenthesized_expression":              kindParenthesizedExpression,
+	"as_expression":                         kindAsExpression,
+	"satisfies_expression":                  kindSatisfiesExpression,
+	"non_null_expression":                   kindNonNullExpression,
+	"private_property_identifier":           kindPrivatePropertyIdentifier,
+	"computed_property_name":                kindComputedPropertyName,
 }
 
 // tokenKinds maps anonymous token texts to kinds.

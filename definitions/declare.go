@@ -191,7 +191,7 @@ func readDefinitions(f *File, st *stree, errs []parser.SyntaxError, blocks *valu
 		r.bindings(s)
 	}
 	for _, s := range stmts {
-		if r.typ(s) == "export_statement" {
+		if r.kind(s) == kindExportStatement {
 			r.exportStatement(s)
 		}
 	}
@@ -259,6 +259,9 @@ func (r *declReader) lastNamed(i int32) int32 {
 	return last
 }
 
+// kind is the kind of node i (flatten's).
+func (r *declReader) kind(i int32) kind { return r.st.nodes[i].kind }
+
 // childOfType returns the first child of i of type t, or -1.
 func (r *declReader) childOfType(i int32, t string) int32 {
 	for c := r.st.nodes[i].first; c >= 0; c = r.st.nodes[c].next {
@@ -313,7 +316,7 @@ func (r *declReader) hasError(i int32) bool {
 func (r *declReader) topLevel() []int32 {
 	var out []int32
 	for s := r.firstNamed(0); s >= 0; s = r.nextNamed(s) {
-		if r.typ(s) == "ERROR" {
+		if r.kind(s) == kindError {
 			out = append(out, r.named(s)...)
 			continue
 		}
@@ -324,25 +327,25 @@ func (r *declReader) topLevel() []int32 {
 
 // bindings records the top-level names that a statement binds.
 func (r *declReader) bindings(s int32) {
-	switch r.typ(s) {
-	case "import_statement":
+	switch r.kind(s) {
+	case kindImportStatement:
 		r.importBindings(s)
-	case "export_statement":
+	case kindExportStatement:
 		for d := r.firstNamed(s); d >= 0; d = r.nextNamed(d) {
 			r.bindings(d)
 		}
-	case "lexical_declaration", "variable_declaration":
+	case kindLexicalDeclaration, kindVariableDeclaration:
 		for d := r.firstNamed(s); d >= 0; d = r.nextNamed(d) {
-			if r.typ(d) != "variable_declarator" {
+			if r.kind(d) != kindVariableDeclarator {
 				continue
 			}
-			if n := r.firstNamed(d); n >= 0 && r.typ(n) == "identifier" {
+			if n := r.firstNamed(d); n >= 0 && r.kind(n) == kindIdentifier {
 				r.bound[r.text(n)] = true
 			}
 		}
-	case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration", "enum_declaration":
+	case kindFunctionDeclaration, kindGeneratorFunctionDeclaration, kindClassDeclaration, kindAbstractClassDeclaration, kindEnumDeclaration:
 		for n := r.firstNamed(s); n >= 0; n = r.nextNamed(n) {
-			if t := r.typ(n); t == "identifier" || t == "type_identifier" {
+			if k := r.kind(n); k == kindIdentifier || k == kindTypeIdentifier {
 				r.bound[r.text(n)] = true
 				break
 			}
@@ -353,7 +356,7 @@ func (r *declReader) bindings(s int32) {
 // importBindings records the names an import statement binds: those
 // from 'tent' and 'tent/ui' as builders, all others as plain bindings.
 func (r *declReader) importBindings(s int32) {
-	source := r.childOfType(s, "string")
+	source := r.st.child(s, kindString)
 	if source < 0 {
 		return
 	}
@@ -362,16 +365,16 @@ func (r *declReader) importBindings(s int32) {
 		return
 	}
 	fromTent := module == moduleTent || module == moduleTentUI
-	clause := r.childOfType(s, "import_clause")
+	clause := r.st.child(s, kindImportClause)
 	if clause < 0 {
 		return
 	}
 	for c := r.firstNamed(clause); c >= 0; c = r.nextNamed(c) {
-		switch r.typ(c) {
-		case "identifier": // a default import
+		switch r.kind(c) {
+		case kindIdentifier: // a default import
 			r.bound[r.text(c)] = true
-		case "namespace_import":
-			id := r.childOfType(c, "identifier")
+		case kindNamespaceImport:
+			id := r.st.child(c, kindIdentifier)
 			if id < 0 {
 				continue
 			}
@@ -380,9 +383,9 @@ func (r *declReader) importBindings(s int32) {
 			} else {
 				r.bound[r.text(id)] = true
 			}
-		case "named_imports":
+		case kindNamedImports:
 			for sp := r.firstNamed(c); sp >= 0; sp = r.nextNamed(sp) {
-				if r.typ(sp) != "import_specifier" {
+				if r.kind(sp) != kindImportSpecifier {
 					continue
 				}
 				name, local := r.firstNamed(sp), r.lastNamed(sp)
@@ -414,20 +417,20 @@ func (r *declReader) exportStatement(s int32) {
 		r.defaultExport(s)
 		return
 	}
-	decl := r.childOfType(s, "lexical_declaration")
-	if decl < 0 || r.childOfType(decl, "const") < 0 {
+	decl := r.st.child(s, kindLexicalDeclaration)
+	if decl < 0 || r.st.child(decl, kindTokConst) < 0 {
 		return
 	}
 	for d := r.firstNamed(decl); d >= 0; d = r.nextNamed(d) {
-		if r.typ(d) != "variable_declarator" {
+		if r.kind(d) != kindVariableDeclarator {
 			continue
 		}
 		name, value := r.firstNamed(d), r.namedAfter(d, "=")
-		if name < 0 || value < 0 || r.typ(name) != "identifier" {
+		if name < 0 || value < 0 || r.kind(name) != kindIdentifier {
 			continue
 		}
 		call := r.unwrap(value)
-		if r.typ(call) != "call_expression" {
+		if r.kind(call) != kindCallExpression {
 			continue
 		}
 		b, ok := r.builderOf(r.firstNamed(call))
@@ -467,7 +470,7 @@ func (r *declReader) defaultExport(s int32) {
 		return
 	}
 	call := r.unwrap(value)
-	if r.typ(call) != "call_expression" {
+	if r.kind(call) != kindCallExpression {
 		return
 	}
 	fn := r.firstNamed(call)
@@ -475,7 +478,7 @@ func (r *declReader) defaultExport(s int32) {
 	if !ok {
 		// project.ts may leave out its import: the bare name still says
 		// what it means, and the TypeScript check reports the import.
-		if fn < 0 || r.typ(fn) != "identifier" || r.bound[r.text(fn)] {
+		if fn < 0 || r.kind(fn) != kindIdentifier || r.bound[r.text(fn)] {
 			return
 		}
 		b = tentBinding{module: moduleTent, imported: r.text(fn)}
@@ -494,13 +497,13 @@ func (r *declReader) builderOf(fn int32) (tentBinding, bool) {
 	if fn < 0 {
 		return tentBinding{}, false
 	}
-	switch r.typ(fn) {
-	case "identifier":
+	switch r.kind(fn) {
+	case kindIdentifier:
 		b, ok := r.tent[r.text(fn)]
 		return b, ok
-	case "member_expression":
+	case kindMemberExpression:
 		obj, prop := r.firstNamed(fn), r.lastNamed(fn)
-		if obj < 0 || prop == obj || r.typ(obj) != "identifier" {
+		if obj < 0 || prop == obj || r.kind(obj) != kindIdentifier {
 			return tentBinding{}, false
 		}
 		if module, ok := r.tentNS[r.text(obj)]; ok {
@@ -513,7 +516,7 @@ func (r *declReader) builderOf(fn int32) (tentBinding, bool) {
 // callArgs returns the arguments node of a call, or -1 (a tagged
 // template has none).
 func (r *declReader) callArgs(call int32) int32 {
-	if a := r.lastNamed(call); a >= 0 && r.typ(a) == "arguments" {
+	if a := r.lastNamed(call); a >= 0 && r.kind(a) == kindArguments {
 		return a
 	}
 	return -1
@@ -533,7 +536,7 @@ func (r *declReader) readDefinition(def *Definition, call int32) {
 	case def.Kind == KindUnknown:
 		// An unknown builder is T2002 for the check; its argument is kept
 		// as far as it reads, without findings of its own.
-		if first >= 0 && r.typ(r.unwrap(first)) == "object" {
+		if first >= 0 && r.kind(r.unwrap(first)) == kindObject {
 			quiet := r.quiet(true)
 			def.Arg = r.object(r.unwrap(first), nil, 0, nil)
 			r.code = !quiet
@@ -544,7 +547,7 @@ func (r *declReader) readDefinition(def *Definition, call int32) {
 			at = r.span(args)
 		}
 		r.finding(at, fmt.Sprintf("`%s`: %s() has no argument; write %s({ ... })", def.Name, def.Builder, def.Builder))
-	case r.typ(r.unwrap(first)) != "object":
+	case r.kind(r.unwrap(first)) != kindObject:
 		v := r.value(first, &position{key: def.Builder + "()"}, 0)
 		if v.Kind != ValUnreadable {
 			r.finding(v.Span, fmt.Sprintf("`%s`: the argument of %s() must be an object literal `{ ... }`", def.Name, def.Builder))
@@ -580,8 +583,8 @@ func readTyped(def *Definition) {
 // do not change a value: `x as const`, `x satisfies T`, `x!`.
 func (r *declReader) unwrap(n int32) int32 {
 	for n >= 0 {
-		switch r.typ(n) {
-		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
+		switch r.kind(n) {
+		case kindParenthesizedExpression, kindAsExpression, kindSatisfiesExpression, kindNonNullExpression:
 			inner := r.firstNamed(n)
 			if inner < 0 {
 				return n
@@ -609,30 +612,30 @@ func (r *declReader) value(n int32, where *position, depth int) *Value {
 	if depth > maxValueDepth {
 		return r.unreadable(span, where, "a value nested this deeply", "flatten it")
 	}
-	switch r.typ(n) {
-	case "string":
+	switch r.kind(n) {
+	case kindString:
 		s, ok := r.literal(n)
 		if !ok {
 			return r.unreadable(span, where, "a string with a bad escape", "fix the escape")
 		}
 		return r.newValue(Value{Kind: ValString, Span: span, Str: s})
-	case "template_string":
-		if r.childOfType(n, "template_substitution") >= 0 {
+	case kindTemplateString:
+		if r.st.child(n, kindTemplateSubstitution) >= 0 {
 			return r.unreadable(span, where, "a template with substitutions ("+r.excerpt(n)+")", "write a plain string")
 		}
 		s, _ := r.literal(n)
 		return r.newValue(Value{Kind: ValString, Span: span, Str: s})
-	case "number":
+	case kindNumber:
 		f, ok := parseNumber(r.text(n))
 		if !ok {
 			return r.unreadable(span, where, "a number that is not valid ("+r.excerpt(n)+")", "write a plain number")
 		}
 		return r.newValue(Value{Kind: ValNumber, Span: span, Num: f})
-	case "unary_expression":
+	case kindUnaryExpression:
 		kids := r.kids(n)
 		if len(kids) == 2 {
 			sign := r.typ(kids[0])
-			if inner := r.unwrap(kids[1]); (sign == "-" || sign == "+") && r.typ(inner) == "number" {
+			if inner := r.unwrap(kids[1]); (sign == "-" || sign == "+") && r.kind(inner) == kindNumber {
 				if f, ok := parseNumber(r.text(inner)); ok {
 					if sign == "-" {
 						f = -f
@@ -641,11 +644,11 @@ func (r *declReader) value(n int32, where *position, depth int) *Value {
 				}
 			}
 		}
-	case "true", "false":
-		return r.newValue(Value{Kind: ValBool, Span: span, Bool: r.typ(n) == "true"})
-	case "null":
+	case kindTrue, kindFalse:
+		return r.newValue(Value{Kind: ValBool, Span: span, Bool: r.kind(n) == kindTrue})
+	case kindNull:
 		return r.newValue(Value{Kind: ValNull, Span: span})
-	case "array":
+	case kindArray:
 		v := r.newValue(Value{Kind: ValArray, Span: span})
 		count := 0
 		for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
@@ -657,7 +660,7 @@ func (r *declReader) value(n int32, where *position, depth int) *Value {
 		i := 0
 		for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
 			at := r.at(depth+1, where, "", i)
-			if r.typ(c) == "spread_element" {
+			if r.kind(c) == kindSpreadElement {
 				v.Items = append(v.Items, r.unreadable(r.span(c), at, "a spread ("+r.excerpt(c)+")", "write the items themselves"))
 			} else {
 				v.Items = append(v.Items, r.value(c, at, depth+1))
@@ -665,24 +668,27 @@ func (r *declReader) value(n int32, where *position, depth int) *Value {
 			i++
 		}
 		return v
-	case "object":
+	case kindObject:
 		return r.object(n, where, depth, nil)
-	case "call_expression":
+	case kindCallExpression:
 		return r.call(n, where, depth)
-	case "arrow_function", "function_expression", "function", "generator_function":
+	case kindArrowFunction, kindFunctionExpression, kindGeneratorFunction:
 		return r.newValue(Value{Kind: ValCode, Span: span})
-	case "undefined":
+	case kindUndefined:
 		return r.unreadable(span, where, "`undefined`", "leave the key out instead")
-	case "identifier":
+	case kindIdentifier:
 		return r.unreadable(span, where, "a variable (`"+r.text(n)+"`)", "write its value here")
 	}
 	return r.unreadable(span, where, "an expression ("+r.excerpt(n)+")", "write the value itself")
 }
 
-// propertyNames are the node types of a property's name.
-var propertyNames = map[string]bool{
-	"property_identifier": true, "private_property_identifier": true,
-	"string": true, "number": true, "computed_property_name": true,
+// propertyName reports whether a node of kind k is a property's name.
+func propertyName(k kind) bool {
+	switch k {
+	case kindPropertyIdentifier, kindPrivatePropertyIdentifier, kindString, kindNumber, kindComputedPropertyName:
+		return true
+	}
+	return false
 }
 
 // object reads an object literal. code names the keys whose values are
@@ -701,8 +707,8 @@ func (r *declReader) object(n int32, where *position, depth int, code map[string
 	}
 	for c := r.firstNamed(n); c >= 0; c = r.nextNamed(c) {
 		span := r.span(c)
-		switch r.typ(c) {
-		case "pair":
+		switch r.kind(c) {
+		case kindPair:
 			key, val := r.firstNamed(c), r.lastNamed(c)
 			if key < 0 || val == key {
 				continue
@@ -721,14 +727,14 @@ func (r *declReader) object(n int32, where *position, depth int, code map[string
 			p.Value = r.value(val, r.at(depth+1, where, name, 0), depth+1)
 			r.code = !quiet
 			v.Props = append(v.Props, p)
-		case "shorthand_property_identifier":
+		case kindShorthandProperty:
 			name := r.text(c)
 			v.Props = append(v.Props, prop(Prop{Key: name, KeySpan: span, Span: span, Shorthand: true,
 				Value: r.unreadableUnless(code[name], span, r.at(depth+1, where, name, 0), "a variable (`"+name+"`)", "write `"+name+": value`")}))
-		case "method_definition":
+		case kindMethodDefinition:
 			key := int32(-1)
 			for k := r.firstNamed(c); k >= 0; k = r.nextNamed(k) {
-				if propertyNames[r.typ(k)] {
+				if propertyName(r.kind(k)) {
 					key = k
 					break
 				}
@@ -743,7 +749,7 @@ func (r *declReader) object(n int32, where *position, depth int, code map[string
 				continue
 			}
 			v.Props = append(v.Props, prop(Prop{Key: name, KeySpan: r.span(key), Span: span, Value: r.newValue(Value{Kind: ValCode, Span: span})}))
-		case "spread_element":
+		case kindSpreadElement:
 			v.Props = append(v.Props, prop(Prop{Span: span, Value: r.unreadable(span, where, "a spread ("+r.excerpt(c)+")", "write the properties themselves")}))
 		}
 	}
@@ -764,12 +770,12 @@ func (r *declReader) quiet(on bool) bool {
 // key reads a property key: a name, a string or a number. A computed key
 // is not readable.
 func (r *declReader) key(n int32) (string, bool) {
-	switch r.typ(n) {
-	case "property_identifier", "private_property_identifier":
+	switch r.kind(n) {
+	case kindPropertyIdentifier, kindPrivatePropertyIdentifier:
 		return r.text(n), true
-	case "string":
+	case kindString:
 		return r.literal(n)
-	case "number":
+	case kindNumber:
 		f, ok := parseNumber(r.text(n))
 		if !ok {
 			return "", false
@@ -789,7 +795,7 @@ func (r *declReader) call(n int32, where *position, depth int) *Value {
 	var name string
 	if b, ok := r.builderOf(fn); ok {
 		name = b.imported
-	} else if fn >= 0 && r.typ(fn) == "identifier" && !r.bound[r.text(fn)] {
+	} else if fn >= 0 && r.kind(fn) == kindIdentifier && !r.bound[r.text(fn)] {
 		name = r.text(fn)
 	} else {
 		what := "an expression"
@@ -811,7 +817,7 @@ func (r *declReader) call(n int32, where *position, depth int) *Value {
 		v.Items = make([]*Value, 0, count)
 	}
 	for a := r.firstNamed(args); a >= 0; a = r.nextNamed(a) {
-		if r.typ(a) == "spread_element" {
+		if r.kind(a) == kindSpreadElement {
 			v.Items = append(v.Items, r.unreadable(r.span(a), where, "a spread ("+r.excerpt(a)+")", "write the arguments themselves"))
 			continue
 		}
@@ -894,8 +900,8 @@ func (r *declReader) excerpt(n int32) string {
 // literal decodes a string literal, or a template string without
 // substitutions. ok is false for any other node.
 func (r *declReader) literal(n int32) (string, bool) {
-	switch r.typ(n) {
-	case "string", "template_string":
+	switch r.kind(n) {
+	case kindString, kindTemplateString:
 	default:
 		return "", false
 	}
