@@ -51,7 +51,7 @@ func CallOf(v *definitions.Value) Call {
 func RowList(r definitions.Row) List {
 	l := List{Open: r.Span.Start, Close: r.Span.End - 1}
 	for _, k := range r.Keys {
-		l.Items = append(l.Items, Span(k.Pair))
+		l.Items = append(l.Items, Span(k.Pair()))
 	}
 	return l
 }

@@ -98,7 +98,7 @@ func rowsKept(f *File) bool {
 		}
 		for _, k := range r.Keys {
 			lit := k.Name.Lit
-			if k.Name.Span != (Span{lit.Start + 1, lit.End - 1}) || k.Pair != (Span{lit.Start, k.ValueSpan.End}) {
+			if k.Name.Span != (Span{lit.Start + 1, lit.End - 1}) {
 				return false
 			}
 		}
@@ -199,7 +199,7 @@ func (d *decoder) rows(src []byte) []Row {
 			key := &r.Keys[j]
 			lit, vs := d.span(), d.span()
 			key.Name = NameRef{Span: Span{lit.Start + 1, lit.End - 1}, Lit: lit}
-			key.Pair, key.ValueSpan = Span{lit.Start, vs.End}, vs
+			key.ValueSpan = vs
 			if d.uint() == nameQuoted {
 				key.Name.Name = inside(src, lit)
 			} else {

@@ -194,7 +194,7 @@ func dumpFile(f *File) string {
 			d.line(1, "row id=%q %s", row.ID, d.span(row.Span))
 			for _, k := range row.Keys {
 				js, _ := json.Marshal(k.Value)
-				d.line(2, "key %s pair %s value %s %s", d.ref(k.Name), d.span(k.Pair), d.span(k.ValueSpan), js)
+				d.line(2, "key %s pair %s value %s %s", d.ref(k.Name), d.span(k.Pair()), d.span(k.ValueSpan), js)
 			}
 		}
 	}

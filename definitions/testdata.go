@@ -270,7 +270,6 @@ func (s *jsonScanner) object(depth int, keys *[]RowKey) (any, *jsonError) {
 		} else {
 			*keys = append(*keys, RowKey{
 				Name:      NameRef{Name: k, Span: Span{keyStart + 1, keyEnd - 1}, Lit: Span{keyStart, keyEnd}},
-				Pair:      Span{keyStart, span.End},
 				Value:     v,
 				ValueSpan: span,
 			})

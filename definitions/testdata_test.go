@@ -36,7 +36,7 @@ func TestTestDataPositions(t *testing.T) {
 			line, col := f.Pos(k.Name.Span.Start)
 			js, _ := json.Marshal(k.Value)
 			got = append(got, fmt.Sprintf("  %s %d:%d name=%s lit=%s pair=%s value=%s %s", k.Name.Name, line, col,
-				spanText(f, k.Name.Span), spanText(f, k.Name.Lit), spanText(f, k.Pair), spanText(f, k.ValueSpan), js))
+				spanText(f, k.Name.Span), spanText(f, k.Name.Lit), spanText(f, k.Pair()), spanText(f, k.ValueSpan), js))
 		}
 	}
 	want := []string{

@@ -308,13 +308,17 @@ type Row struct {
 	Keys []RowKey
 }
 
-// RowKey is one top-level key of a row, with its value.
+// RowKey is one top-level key of a row, with its value. It is 80 bytes
+// (the rows of 10,000 tables hold 435,000 of them): the pair's span is
+// told by the key's and its value's (Pair).
 type RowKey struct {
 	Name      NameRef // Span inside the quotes, Lit with them
-	Pair      Span    // `"key": value`, without the separating comma
 	Value     any     // as encoding/json decodes it
 	ValueSpan Span
 }
+
+// Pair is the span of `"key": value`, without the separating comma.
+func (k *RowKey) Pair() Span { return Span{k.Name.Lit.Start, k.ValueSpan.End} }
 
 // Lang is how a file is read.
 type Lang string

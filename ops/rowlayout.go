@@ -60,7 +60,7 @@ func layoutOf(src []byte, l change.List, rows []definitions.Row) rowLayout {
 	if len(r.Keys) == 0 {
 		return lay
 	}
-	first := r.Keys[0].Pair
+	first := r.Keys[0].Pair()
 	lay.multiline = oneKeyALine(src, r)
 	lay.keyIndent = change.Indent(src, first.Start)
 	for _, k := range r.Keys {
@@ -78,12 +78,12 @@ func layoutOf(src []byte, l change.List, rows []definitions.Row) rowLayout {
 		for i, k := range row.Keys {
 			colon = tighter(colon, string(src[k.Name.Lit.End:k.ValueSpan.Start]))
 			if i > 0 && !oneKeyALine(src, row) {
-				sep = tighter(sep, string(src[row.Keys[i-1].Pair.End:k.Pair.Start]))
+				sep = tighter(sep, string(src[row.Keys[i-1].Pair().End:k.Pair().Start]))
 			}
 		}
 		if len(row.Keys) > 0 && !oneKeyALine(src, row) {
-			open = tighter(open, string(src[row.Span.Start:row.Keys[0].Pair.Start]))
-			close = tighter(close, string(src[row.Keys[len(row.Keys)-1].Pair.End:row.Span.End]))
+			open = tighter(open, string(src[row.Span.Start:row.Keys[0].Pair().Start]))
+			close = tighter(close, string(src[row.Keys[len(row.Keys)-1].Pair().End:row.Span.End]))
 		}
 	}
 	if spacedMark(colon, ':') {
@@ -109,7 +109,7 @@ func layoutOf(src []byte, l change.List, rows []definitions.Row) rowLayout {
 // oneKeyALine reports whether a row is laid out over lines: its first key
 // on a later line than its "{".
 func oneKeyALine(src []byte, r definitions.Row) bool {
-	return len(r.Keys) > 0 && bytes.Contains(src[r.Span.Start:r.Keys[0].Pair.Start], []byte("\n"))
+	return len(r.Keys) > 0 && bytes.Contains(src[r.Span.Start:r.Keys[0].Pair().Start], []byte("\n"))
 }
 
 // spacedMark reports whether s is mark with spaces (no line end) around it.
@@ -160,12 +160,12 @@ func (lay *rowLayout) keyColumns(src []byte, rows []definitions.Row) {
 		}
 		lines++
 		for i, k := range r.Keys {
-			at := utf8.RuneCount(src[r.Span.Start:k.Pair.Start])
+			at := utf8.RuneCount(src[r.Span.Start:k.Pair().Start])
 			if c, ok := cols[k.Name.Name]; ok && c != at {
 				return
 			}
 			cols[k.Name.Name] = at
-			if i > 0 && len(src[r.Keys[i-1].Pair.End:k.Pair.Start]) > len(lay.sep) {
+			if i > 0 && len(src[r.Keys[i-1].Pair().End:k.Pair().Start]) > len(lay.sep) {
 				padded = true
 			}
 		}
@@ -265,7 +265,7 @@ func insertKey(src []byte, r definitions.Row, at int, key, val string, file rowL
 	}
 	if oneKeyALine(src, r) {
 		lay := file
-		lay.keyIndent = change.Indent(src, r.Keys[0].Pair.Start)
+		lay.keyIndent = change.Indent(src, r.Keys[0].Pair().Start)
 		lay.alignValues, lay.valueCol, lay.padBefore = valueColumn(src, r, file.colon)
 		c := 0
 		if lay.alignValues {
@@ -275,10 +275,10 @@ func insertKey(src []byte, r definitions.Row, at int, key, val string, file rowL
 	}
 	text := jsonKey(key) + file.colon + val
 	if at+1 < len(r.Keys) {
-		next := r.Keys[at+1].Pair.Start
+		next := r.Keys[at+1].Pair().Start
 		return []change.Edit{{Start: next, End: next, Text: text + file.sep}}
 	}
-	end, upto := r.Keys[at].Pair.End, r.Keys[at].Pair.End
+	end, upto := r.Keys[at].Pair().End, r.Keys[at].Pair().End
 	sep := file.sep
 	if col > 0 {
 		if pad := col - utf8.RuneCount(src[r.Span.Start:end]) - utf8.RuneCountInString(sep); pad > 0 {
@@ -312,7 +312,7 @@ func setValue(src []byte, r definitions.Row, i int, val string, file rowLayout) 
 			return edits
 		}
 		gap := file.sep + strings.Repeat(" ", max(0, c-end-utf8.RuneCountInString(file.sep)))
-		return []change.Edit{{Start: vs.Start, End: r.Keys[i+1].Pair.Start, Text: val + gap}}
+		return []change.Edit{{Start: vs.Start, End: r.Keys[i+1].Pair().Start, Text: val + gap}}
 	case file.width > 0:
 		pad := strings.Repeat(" ", max(0, file.width-end-utf8.RuneCountInString(file.close)+1))
 		return []change.Edit{{Start: vs.Start, End: r.Span.End - len(file.close), Text: val + pad}}

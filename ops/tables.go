@@ -453,7 +453,7 @@ func (st *state) fillRows(table, col, after string, def json.RawMessage) error {
 	if lay.keyCols != nil {
 		for _, r := range f.TestData.Rows {
 			if i := at(r); i >= 0 && i == len(r.Keys)-1 && rowKey(r, col) < 0 && !oneKeyALine(f.Src, r) {
-				last = max(last, utf8.RuneCount(f.Src[r.Span.Start:r.Keys[i].Pair.End])+utf8.RuneCountInString(lay.sep))
+				last = max(last, utf8.RuneCount(f.Src[r.Span.Start:r.Keys[i].Pair().End])+utf8.RuneCountInString(lay.sep))
 			}
 		}
 	}

@@ -121,7 +121,7 @@ func (p *planner) testData(table, column string) {
 		for k, key := range row.Keys {
 			if key.Name.Name == column {
 				p.b.Edit(f.Path, f.Src, change.RowList(row).Remove(f.Src, []int{k})...)
-				p.drop(f.Path, key.Pair)
+				p.drop(f.Path, key.Pair())
 			}
 		}
 	}
