@@ -203,3 +203,59 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkColdRun times the check as a one-shot `check` with no .tent/
+// runs it: on a fresh index, whose joins the rules ask for are made in
+// the run. The index is built once as the workspace builds it for a
+// check (Lazy, no trees, cache records) and saved; each run checks a new
+// index loaded from that cache (a build of 10,000 tables would take ten
+// times the check). Only the check's CPU is counted (all threads):
+// cpu-ms/op on average and, since other processes' load moves it,
+// cpu-ms-min, the least of the runs.
+//
+//	go test ./check -run XXX -bench ColdRun/tables=1000$ -benchtime 10x
+func BenchmarkColdRun(b *testing.B) {
+	for _, tables := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
+			dir := b.TempDir()
+			if err := projectgen.Write(dir, projectgen.Generate(projectgen.Options{Tables: tables, Seed: 1})); err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			built, err := definitions.BuildWith(ctx, dir, definitions.Options{DropTrees: true, CacheRecords: true, Lazy: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			stamps := map[string]definitions.Stamp{}
+			for _, f := range built.SortedFiles() {
+				stamps[f.Path] = definitions.Stamp{Size: int64(len(f.Src))}
+			}
+			var cache bytes.Buffer
+			if err := definitions.SaveCache(&cache, built, stamps); err != nil {
+				b.Fatal(err)
+			}
+			built = nil
+			var spent, least time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				ix, _, err := definitions.LoadCache(ctx, cache.Bytes())
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				b.StartTimer()
+				cpu := cpuTime()
+				if fs := Run(ctx, ix, Options{}); len(fs) != 0 {
+					b.Fatalf("the generated project has %d findings, first %s", len(fs), fs[0])
+				}
+				run := cpuTime() - cpu
+				spent += run
+				if least == 0 || run < least {
+					least = run
+				}
+			}
+			b.ReportMetric(float64(spent)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(least)/float64(time.Millisecond), "cpu-ms-min")
+		})
+	}
+}

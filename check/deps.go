@@ -137,7 +137,7 @@ func (v *values) compute(d dep) string {
 		return hashStrings(ids)
 	case depResolve:
 		from, module, _ := strings.Cut(d.name, "\x00")
-		return s.ix.ResolveImport(from, module)
+		return s.ix.ResolveModule(from, module)
 	case depSends:
 		_, inferred := s.ix.Sends(d.name)
 		return strings.Join(inferred, ",")

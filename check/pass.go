@@ -33,6 +33,10 @@ type pass struct {
 	// deps records what the rule looked up outside files; nil for a rule
 	// that joins files, which is run again on every change.
 	deps map[dep]string
+	// testData and refs are what the test data rules of the pass share,
+	// found on first use (testdata_rules.go).
+	testData *[]testData
+	refs     map[string]map[string]bool
 }
 
 // joined is the pass of a rule that joins files: every definition such a
@@ -111,7 +115,7 @@ func (p *pass) rows(table string) map[string]bool {
 
 // resolve is the project file a relative import names, or "".
 func (p *pass) resolve(from, module string) string {
-	to := p.ix.ResolveImport(from, module)
+	to := p.ix.ResolveModule(from, module)
 	if p.deps != nil {
 		p.saw(dep{depResolve, from + "\x00" + module}, to)
 	}

@@ -16,11 +16,15 @@ func missingTestDataRows(p *pass) []diag.Finding {
 		for i, r := range td.file.TestData.Rows {
 			for _, k := range r.Keys {
 				c := td.table.Column(k.Name.Name)
-				if c == nil || c.Schema.Type != schema.Ref || !p.isTable(c.Schema.Ref) {
+				if c == nil || c.Schema.Type != schema.Ref {
+					continue
+				}
+				ids := p.refRows(c.Schema.Ref)
+				if ids == nil {
 					continue
 				}
 				id, ok := k.Value.(string)
-				if !ok || p.rows(c.Schema.Ref)[id] {
+				if !ok || ids[id] {
 					continue
 				}
 				out = append(out, td.finding(diag.T2606,

@@ -277,7 +277,11 @@ func (t *tables) rowSet(table string) map[string]bool {
 	if ids, ok := t.rowIDs[table]; ok {
 		return ids
 	}
-	ids := map[string]bool{}
+	n := 0
+	for _, f := range t.testData[table] {
+		n += len(f.TestData.Rows)
+	}
+	ids := make(map[string]bool, n)
 	for _, f := range t.testData[table] {
 		for _, r := range f.TestData.Rows {
 			if r.ID != "" {

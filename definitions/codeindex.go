@@ -394,6 +394,14 @@ func (ci *codeIndex) resolve(from, module string) string {
 	return ci.ix.ResolveImport(from, module)
 }
 
+// ResolveModule answers what ResolveImport does, from the snapshot's
+// joined lookups: each relative module of the files' imports and exports
+// is resolved there once per folder (the files of one folder mostly
+// import the same few), so a caller that asks for every import of every
+// file (the check's T2503) cleans and joins no path again. The lookups
+// are made on first use, as Calls and Sends make them.
+func (ix *Index) ResolveModule(from, module string) string { return ix.code().resolve(from, module) }
+
 // file returns the snapshot's file at path p, or nil.
 func (ci *codeIndex) file(p string) *File { return ci.ix.files.get(p) }
 
