@@ -202,13 +202,17 @@ func (ni *nameIndex) names() []string {
 }
 
 // codeJoin is the lookup maps over a set of files. It is immutable once
-// made, but for wordFiles, made on first use: the check asks for calls
-// and sends, never for code sites, and the words are most of a join.
+// made, but for the maps made on first use, the places' (placed) and
+// wordFiles: the check asks for calls, sends and where modules lead,
+// never for places nor code sites, and the words are most of a join.
 type codeJoin struct {
 	files []*File // sorted by path
 	// modules holds where each relative module of an import or export
 	// leads, by the importing file's folder ("" where nowhere).
 	modules map[moduleKey]string
+	// placesOnce makes the four maps below (placed): only the places of
+	// a name read them.
+	placesOnce sync.Once
 	// importers maps a file's path to the imports that resolve to it.
 	importers map[string][]moduleLink
 	// reexporters maps a file's path to the `export ... from` specifiers
@@ -287,51 +291,72 @@ func changedFiles(base, now []*File) (changed []*File, ok bool) {
 }
 
 // join makes the lookup maps of files (sorted by path), resolving
-// relative imports with resolve.
+// relative imports with resolve. Only where each module leads is joined
+// now: the rest (placed) only the places of a name read, which a check
+// never asks for.
 func join(files []*File, resolve func(from, module string) string) *codeJoin {
-	j := &codeJoin{
-		files:       files,
-		modules:     map[moduleKey]string{},
-		importers:   map[string][]moduleLink{},
-		reexporters: map[string][]moduleLink{},
-		declared:    map[string][]Place{},
-		testdata:    map[string][]*File{},
-	}
+	j := &codeJoin{files: files, modules: map[moduleKey]string{}}
 	// Module links are resolved once per distinct (folder, module) pair:
 	// the files of one folder mostly import the same few modules.
-	res := func(from, module string) string {
+	res := func(from, module string) {
 		if !strings.HasPrefix(module, ".") {
-			return ""
+			return
 		}
 		k := moduleKey{dirOf(from), module}
-		p, ok := j.modules[k]
-		if !ok {
-			p = resolve(from, module)
-			j.modules[k] = p
+		if _, ok := j.modules[k]; !ok {
+			j.modules[k] = resolve(from, module)
 		}
-		return p
 	}
 	for _, f := range files {
-		for _, d := range f.Definitions {
-			j.addDeclared(d)
+		for _, im := range f.Imports {
+			res(f.Path, im.Module)
 		}
-		for i, im := range f.Imports {
-			if p := res(f.Path, im.Module); p != "" {
-				j.importers[p] = append(j.importers[p], moduleLink{f, i})
+		for _, ex := range f.Exports {
+			if ex.Module != "" {
+				res(f.Path, ex.Module)
 			}
-		}
-		for i, ex := range f.Exports {
-			if ex.Module == "" {
-				continue
-			}
-			if p := res(f.Path, ex.Module); p != "" {
-				j.reexporters[p] = append(j.reexporters[p], moduleLink{f, i})
-			}
-		}
-		if f.TestData != nil {
-			j.testdata[f.TestData.Table] = append(j.testdata[f.TestData.Table], f)
 		}
 	}
+	return j
+}
+
+// placed returns j with the maps that the places of a name are read
+// from (importers, reexporters, declared, testdata), made on first use:
+// on 10,000 tables they are a tenth of a cold check's joins, which it
+// never reads.
+func (j *codeJoin) placed() *codeJoin {
+	j.placesOnce.Do(func() {
+		j.importers, j.reexporters = map[string][]moduleLink{}, map[string][]moduleLink{}
+		j.declared, j.testdata = map[string][]Place{}, map[string][]*File{}
+		// Every relative module of the files is in modules (join).
+		to := func(from, module string) string {
+			if !strings.HasPrefix(module, ".") {
+				return ""
+			}
+			return j.modules[moduleKey{dirOf(from), module}]
+		}
+		for _, f := range j.files {
+			for _, d := range f.Definitions {
+				j.addDeclared(d)
+			}
+			for i, im := range f.Imports {
+				if p := to(f.Path, im.Module); p != "" {
+					j.importers[p] = append(j.importers[p], moduleLink{f, i})
+				}
+			}
+			for i, ex := range f.Exports {
+				if ex.Module == "" {
+					continue
+				}
+				if p := to(f.Path, ex.Module); p != "" {
+					j.reexporters[p] = append(j.reexporters[p], moduleLink{f, i})
+				}
+			}
+			if f.TestData != nil {
+				j.testdata[f.TestData.Table] = append(j.testdata[f.TestData.Table], f)
+			}
+		}
+	})
 	return j
 }
 
@@ -413,27 +438,27 @@ func (ci *codeIndex) def(name string) *Definition { return ci.ix.Definition(name
 // the importing file's path.
 func (ci *codeIndex) importers(p string) []moduleLink {
 	if ci.overlay == nil {
-		return ci.base.importers[p]
+		return ci.base.placed().importers[p]
 	}
-	return mergeByPath(ci.base.importers[p], ci.overlay.importers[p], ci.changed, moduleLink.path)
+	return mergeByPath(ci.base.placed().importers[p], ci.overlay.placed().importers[p], ci.changed, moduleLink.path)
 }
 
 // reexporters returns the `export ... from` specifiers that resolve to
 // the file at path p, by the exporting file's path.
 func (ci *codeIndex) reexporters(p string) []moduleLink {
 	if ci.overlay == nil {
-		return ci.base.reexporters[p]
+		return ci.base.placed().reexporters[p]
 	}
-	return mergeByPath(ci.base.reexporters[p], ci.overlay.reexporters[p], ci.changed, moduleLink.path)
+	return mergeByPath(ci.base.placed().reexporters[p], ci.overlay.placed().reexporters[p], ci.changed, moduleLink.path)
 }
 
 // declared returns the declarative places that name definition name, by
 // path.
 func (ci *codeIndex) declared(name string) []Place {
 	if ci.overlay == nil {
-		return ci.base.declared[name]
+		return ci.base.placed().declared[name]
 	}
-	return mergeByPath(ci.base.declared[name], ci.overlay.declared[name], ci.changed, Place.path)
+	return mergeByPath(ci.base.placed().declared[name], ci.overlay.placed().declared[name], ci.changed, Place.path)
 }
 
 // wordFiles returns the files whose code holds word, by path.
@@ -447,9 +472,9 @@ func (ci *codeIndex) wordFiles(word string) []*File {
 // testdata returns the first test data file of table name, by path, or
 // nil.
 func (ci *codeIndex) testdata(name string) *File {
-	fs := ci.base.testdata[name]
+	fs := ci.base.placed().testdata[name]
 	if ci.overlay != nil {
-		fs = mergeByPath(fs, ci.overlay.testdata[name], ci.changed, (*File).path)
+		fs = mergeByPath(fs, ci.overlay.placed().testdata[name], ci.changed, (*File).path)
 	}
 	if len(fs) == 0 {
 		return nil
