@@ -80,6 +80,29 @@ type Options struct {
 	// read and indexed, from several goroutines at once: a count of the
 	// work done, for a progress line.
 	FileRead func()
+	// Walked, where set, is a walk of the project the caller made just
+	// before (a workspace's stat walk, which stamps every file for its
+	// caches): BuildWith reads its files instead of walking the folder
+	// again (every folder listed a second time, each one's .gitignore
+	// looked for, each entry asked of the .gitignore rules).
+	Walked *Walked
+}
+
+// Walked is a walk of the project for Options.Walked: the files it found
+// that the build may index, each with whether it is a link, and the texts
+// of the .gitignore files it followed, by the folder each stands in (""
+// for the root). It leaves out what Build's own walk does (the folders no
+// walk enters, what the .gitignore files name, what is neither a regular
+// file nor a link); the build leaves out the files it does not index.
+type Walked struct {
+	Files   []WalkedFile
+	Ignores map[string][]byte
+}
+
+// WalkedFile is one file of a Walked.
+type WalkedFile struct {
+	Path string
+	Link bool
 }
 
 // BuildWith is Build with opts.
@@ -108,6 +131,20 @@ func BuildWith(ctx context.Context, root string, opts Options) (*Index, error) {
 	var walkErr error
 	go func() {
 		defer close(todo)
+		if w := opts.Walked; w != nil {
+			for dir, src := range w.Ignores {
+				ign.add(dir, src)
+			}
+			for _, f := range w.Files {
+				if ctx.Err() != nil {
+					return
+				}
+				if _, ok := langOf(f.Path); ok {
+					todo <- found{f.Path, f.Link}
+				}
+			}
+			return
+		}
 		walkErr = walkProject(ctx, walkFS(r), ign, func(p string, link bool) { todo <- found{p, link} })
 	}()
 	fr := newFolderReader(r)

@@ -115,6 +115,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		// other until the walk's stamps check what the cache holds.
 		cache = readCacheAsync(ctx, w)
 	}
+	walked := w.scannedWalk // the cold walk's files, which scanOnce takes with it
 	seen, rules, read, err := w.scanOnce(ctx, c.ig)
 	if err != nil {
 		if cache != nil {
@@ -135,6 +136,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 			if seen, rules, err = w.scan(ctx, c.ig); err != nil {
 				return nil, err
 			}
+			walked = nil
 		}
 		// No syntax trees: what walks one parses the few files it
 		// needs, and a file that changes keeps its new tree. A one-shot
@@ -142,7 +144,7 @@ func (w *Workspace) diskIndex(ctx context.Context) (*definitions.Index, error) {
 		// background while the check runs, encodes each file then.
 		step, end := w.opts.Progress.Begin("indexing "+w.root, len(seen))
 		lazy := w.opts.ChecksOnly && !w.opts.LongLived
-		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, CacheRecords: !lazy, ReadBack: w.opts.LongLived, Lazy: lazy, FileRead: func() { step(1) }})
+		ix, err := definitions.BuildWith(ctx, w.root, definitions.Options{DropTrees: true, CacheRecords: !lazy, ReadBack: w.opts.LongLived, Lazy: lazy, FileRead: func() { step(1) }, Walked: walked})
 		end()
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", w.root, err)
@@ -531,7 +533,7 @@ func (st *Stage) touchesRules() bool {
 // walks again: a text read before a walk is no text of what it stamped.
 func (w *Workspace) scanOnce(ctx context.Context, ig *ignores) (seen, rules map[string]definitions.Stamp, read map[string][]byte, err error) {
 	all, read := w.scanned, w.startTexts
-	w.scanned, w.startTexts = nil, nil // used once: a second look in the same call walks again
+	w.scanned, w.startTexts, w.scannedWalk = nil, nil, nil // used once: a second look in the same call walks again
 	if all == nil {
 		seen, rules, err = w.scan(ctx, ig)
 		return seen, rules, nil, err
@@ -588,15 +590,42 @@ func (w *Workspace) ColdStamps(ctx context.Context) map[string]definitions.Stamp
 		all := map[string]history.FileState{}
 		mark := w.news.mark()
 		start := time.Now().UnixNano()
-		err := w.statWalk(ctx, newIgnores(w), func(p string, st history.FileState) {
+		ig := newIgnores(w)
+		ig.texts = map[string][]byte{}
+		var walked definitions.Walked
+		err := w.statWalkLinks(ctx, ig, func(p string, st history.FileState) {
 			if isRulesFile(p) || indexCandidate(p) {
 				all[p] = st
+				if !isRulesFile(p) {
+					walked.Files = append(walked.Files, definitions.WalkedFile{Path: p})
+				}
+			}
+		}, func(p string) {
+			if indexCandidate(p) {
+				walked.Files = append(walked.Files, definitions.WalkedFile{Path: p, Link: true})
 			}
 		})
 		if err != nil {
 			return nil
 		}
 		w.scanned, w.scannedAt, w.scannedMark = all, start, mark
+		if !ig.unkept {
+			// The index's build reads the files this walk found, and
+			// walks (and stats) the project no second time.
+			walked.Ignores = make(map[string][]byte, len(ig.texts))
+			for dir, src := range ig.texts {
+				if dir == "." {
+					dir = ""
+				}
+				walked.Ignores[dir] = src
+			}
+			// In the order of the paths, as Build's own walk hands them
+			// out: the files are read, and their memory taken, in the
+			// order every later pass over them goes (the folders list
+			// their names in no order).
+			slices.SortFunc(walked.Files, func(a, b definitions.WalkedFile) int { return strings.Compare(a.Path, b.Path) })
+			w.scannedWalk = &walked
+		}
 	}
 	stamps := make(map[string]definitions.Stamp, len(w.scanned))
 	for p, st := range w.scanned {

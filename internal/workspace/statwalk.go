@@ -26,6 +26,13 @@ import (
 // compiled rules and answers of an earlier walk (the workspace's own
 // where nil); a .gitignore that changed since is read again.
 func (w *Workspace) statWalk(ctx context.Context, ig *ignores, fn func(rel string, st history.FileState)) error {
+	return w.statWalkLinks(ctx, ig, fn, nil)
+}
+
+// statWalkLinks is statWalk that also calls link, where not nil, with
+// each symbolic link it would have stamped were it a regular file (the
+// index reads a link that leads to a regular file in the project).
+func (w *Workspace) statWalkLinks(ctx context.Context, ig *ignores, fn func(rel string, st history.FileState), link func(rel string)) error {
 	if ig == nil {
 		ig = w.walkRules()
 	}
@@ -39,11 +46,11 @@ func (w *Workspace) statWalk(ctx context.Context, ig *ignores, fn func(rel strin
 	if err != nil {
 		return fmt.Errorf("walk %s: %w", w.root, err)
 	}
-	return w.statDir(ctx, ig, fd, ".", fn)
+	return w.statDir(ctx, ig, fd, ".", fn, link)
 }
 
 // statDir walks the folder rel open as fd (which it closes).
-func (w *Workspace) statDir(ctx context.Context, ig *ignores, fd int, rel string, fn func(string, history.FileState)) error {
+func (w *Workspace) statDir(ctx context.Context, ig *ignores, fd int, rel string, fn func(string, history.FileState), link func(string)) error {
 	dir := os.NewFile(uintptr(fd), rel)
 	defer dir.Close()
 	names, err := dir.Readdirnames(-1)
@@ -74,7 +81,7 @@ func (w *Workspace) statDir(ctx context.Context, ig *ignores, fd int, rel string
 			if err != nil {
 				continue
 			}
-			if err := w.statDir(ctx, ig, sub, p, fn); err != nil {
+			if err := w.statDir(ctx, ig, sub, p, fn, link); err != nil {
 				return err
 			}
 		case unix.S_IFREG:
@@ -82,6 +89,11 @@ func (w *Workspace) statDir(ctx context.Context, ig *ignores, fd int, rel string
 				continue
 			}
 			fn(p, history.FileState{Path: p, Size: st.Size, MTime: st.Mtim.Nano(), Inode: st.Ino, CTime: st.Ctim.Nano()})
+		case unix.S_IFLNK:
+			if link == nil || !ig.filesNeverIgnored(rel) && ig.ignored(p, false) {
+				continue
+			}
+			link(p)
 		}
 	}
 	return nil
@@ -126,6 +138,11 @@ func (ig *ignores) refresh(fd int, rel string, names []string) {
 	for _, n := range names {
 		if n == ".gitignore" {
 			has = unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+			if !has && ig.texts != nil {
+				ig.mu.Lock()
+				ig.unkept = true // a link, say, which the index's own walk follows
+				ig.mu.Unlock()
+			}
 		}
 	}
 	now := history.FileState{Size: st.Size, MTime: st.Mtim.Nano(), Inode: st.Ino}
@@ -141,8 +158,16 @@ func (ig *ignores) refresh(fd int, rel string, names []string) {
 	}
 	var rules *ignore.GitIgnore
 	if has {
-		if src, err := readAt(fd, ".gitignore"); err == nil {
+		src, err := readAt(fd, ".gitignore")
+		if err == nil {
 			rules = ig.compile(rel, src)
+		}
+		if ig.texts != nil {
+			if err != nil || len(src) >= MaxText {
+				ig.unkept = true
+			} else {
+				ig.texts[rel] = src
+			}
 		}
 		ig.stamps[rel] = now
 	} else {

@@ -37,6 +37,12 @@ type ignores struct {
 	// stamps are the stamps of the .gitignore files compiled, by folder,
 	// for a walk that keeps the rules from one call to the next.
 	stamps map[string]history.FileState
+	// texts, where not nil, keeps the text of each .gitignore read, by
+	// folder, for an index built from the walk (definitions.Walked);
+	// unkept says one was not read whole as the build reads it (not a
+	// regular file, or cut at MaxText), so that the build walks itself.
+	texts  map[string][]byte
+	unkept bool
 }
 
 func newIgnores(w *Workspace) *ignores {

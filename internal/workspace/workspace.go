@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/tent-tools/tent-tools/check"
+	"github.com/tent-tools/tent-tools/definitions"
 	"github.com/tent-tools/tent-tools/diag"
 	"github.com/tent-tools/tent-tools/history"
 	"github.com/tent-tools/tent-tools/internal/sqlitefile"
@@ -77,6 +78,10 @@ type Workspace struct {
 	// the watchers' news then (news.go).
 	scannedAt   int64
 	scannedMark uint64
+	// scannedWalk is the files of scanned where ColdStamps walked (with
+	// the links it found and the .gitignore texts it followed), for the
+	// index's build in the same call (definitions.Walked); nil otherwise.
+	scannedWalk *definitions.Walked
 	// startTexts are the texts of the files the index may hold that the
 	// first call read to record the starting state (recordStart), after
 	// the walk in scanned: the index's look in the same call takes them
