@@ -412,3 +412,44 @@ func BenchmarkReadTrees(b *testing.B) {
 	}
 	reportCPU(b, cpu)
 }
+
+// TestLazyCallees holds the calls a build without IdentRefs reads
+// (usesOnly: refQuery, and plainNames where no scope below the top level
+// can bind a callee) to those of a full read, where names of imports and
+// top-level functions are shadowed in every way a scope binds a name.
+func TestLazyCallees(t *testing.T) {
+	srcs := []string{
+		"import { h } from './h'\nexport function f() { h(); g() }\nfunction g() {}\n",
+		"import { h } from './h'\nexport function f(h) { h() }\nexport function k() { h() }\n",
+		"import { h } from './h'\nexport function f() { const h = 1; h() }\nexport const k = () => h()\n",
+		"import { h } from './h'\nexport function f() { try {} catch (h) { h() } }\n",
+		"import { h } from './h'\nexport const f = function h() { h() }\n",
+		"import { h } from './h'\nexport function f() { class h {}; h() }\n",
+		"import { h } from './h'\nexport function f({ h }) { h() }\nexport function k([h]) { h() }\n",
+		"import { h } from './h'\nexport function f() { if (1) { var h = 2 } h() }\n",
+		"import type { h } from './h'\nexport function f() { h() }\n",
+		"import * as ns from './h'\nexport function f(ns) { ns.g() }\nexport function k() { ns.g() }\n",
+		"import * as ns from './h'\nexport function f() { ns.g(); for (const ns of []) { ns.g() } }\n",
+		"export function g() {}\nexport function f() { function g() {}; g() }\nexport const k = () => g()\n",
+		"import { h } from './h'\nexport function f() { h(); }\nexport const x = [h].map((h) => h())\n",
+		"import { h } from './h'\nexport function f() { h() }\nnamespace N { export const h = 1 }\n",
+		"import { h } from './h'\nfor (let h of []) { h() }\nh()\n",
+		"import { h } from './h'\nexport function f(x = h()) { h(); return x }\n",
+		"import { h } from './h'\nlet broken = (\nexport function f() { h() }\n",
+		"import { h as hh } from './h'\nexport function f() { hh(); const h = 1 }\n",
+	}
+	for i, src := range srcs {
+		p := fmt.Sprintf("lib/f%d.ts", i)
+		tree, _ := parser.Parse(context.Background(), p, []byte(src))
+		st := flatten(tree.RootNode(), []byte(src), LangTS)
+		tree.Close()
+		f := &File{Path: p, Lang: LangTS, Src: []byte(src)}
+		readDefinitions(f, st, nil, nil)
+		f.Imports, f.Exports = readModuleLinks(st)
+		_, full := readWords(f, st, resolveScopes(st), false)
+		_, lazy := readWords(f, st, nil, true)
+		if !reflect.DeepEqual(lazy.LibCalls, full.LibCalls) {
+			t.Errorf("%q: lazy calls %v, full %v", src, lazy.LibCalls, full.LibCalls)
+		}
+	}
+}
