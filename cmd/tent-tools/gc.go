@@ -17,12 +17,16 @@ const oneShotHeap = 96 << 20
 
 // checkHeap is how much memory a one-shot check lets the Go heap take
 // before its first garbage collection. A check with no .tent/ allocates
-// about 8 bytes for each byte of the project's text (96 MB at 1,000
-// tables, 1 GB at 10,000), most of it the index, which lives to the end:
+// about 12 bytes for each byte of the project's text (590 MB at 10,000
+// tables, 47 MB of text), most of it the index, which lives to the end:
 // collecting meanwhile marks the index again and again, which took 4% of
 // a cold check's CPU at 1,000 tables and 6% at 10,000, for less peak
-// memory (127 against 150 MB, 0.91 against 1.14 GB). A project that allocates more (beyond about
-// 15,000 tables) is collected from there on at GOGC=400 (collectFrom).
+// memory (127 against 150 MB, 0.91 against 1.14 GB, when it allocated
+// more). Even one collection after the build costs more than it spares:
+// at 10,000 tables 320 ms of CPU to mark the 390 MB live, for 89 MB of
+// garbage whose fresh pages cost some 75 ms of the kernel's time. A
+// project that allocates more (beyond about 25,000 tables) is collected
+// from there on at GOGC=400 (collectFrom).
 const checkHeap = 1536 << 20
 
 // oneShotGC sets the garbage collector for a command that runs once and
