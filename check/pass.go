@@ -72,7 +72,7 @@ func (p *pass) first(name string) *definitions.Definition {
 // is not, the first one is returned for its path, position and kind.
 func (p *pass) firstIs(d *definitions.Definition) (*definitions.Definition, bool) {
 	p.record(dep{depFirst, d.Name})
-	first := p.firstOf(d.Name)
+	first := p.firstFor(d)
 	return first, first == d
 }
 

@@ -17,23 +17,46 @@ func duplicateNames(p *pass) []diag.Finding {
 			out = append(out, p.on(d, diag.T2001, diag.Error,
 				fmt.Sprintf("%s is already defined in %s (%s)", d.Name, where(p, first, first.NameSpan), first.Kind), d.NameSpan))
 		}
-		seen := map[string]*definitions.Column{}
-		for _, c := range columnsOf(d) {
+		cols := columnsOf(d)
+		var seen map[string]*definitions.Column // for a definition of many columns
+		if len(cols) > manyColumns {
+			seen = map[string]*definitions.Column{}
+		}
+		for i, c := range cols {
 			name := c.Schema.Name
 			key := c.Prop.KeySpan
-			switch earlier := seen[name]; {
+			switch earlier := earlierColumn(cols[:i], seen, name); {
 			case d.Table != nil && name == "id":
 				out = append(out, p.on(d, diag.T2001, diag.Error,
 					fmt.Sprintf("%s.id is the implicit id of every table and cannot be declared", d.Name), key))
 			case earlier != nil:
 				out = append(out, p.on(d, diag.T2001, diag.Error,
 					fmt.Sprintf("%s.%s is declared twice (first at %s)", d.Name, name, where(p, d, earlier.Prop.KeySpan)), key))
-			default:
+			case seen != nil:
 				seen[name] = c
 			}
 		}
 	}
 	return out
+}
+
+// manyColumns is the count of columns past which duplicateNames finds a
+// column's earlier namesake by a map, not by looking at each before it.
+const manyColumns = 16
+
+// earlierColumn returns the first of before (the columns before one named
+// name) that has that name, or nil: from seen, the first of each name
+// before, where it is not nil.
+func earlierColumn(before []*definitions.Column, seen map[string]*definitions.Column, name string) *definitions.Column {
+	if seen != nil {
+		return seen[name]
+	}
+	for _, c := range before {
+		if c.Schema.Name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 // where names a position as path:line:col.

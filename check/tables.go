@@ -21,6 +21,10 @@ type tables struct {
 	// byName is the definitions of each name (not project or engine), by
 	// path, then offset: the first one is the one the rules see.
 	byName map[string]defList
+	// later maps each definition that is not the first of its name to
+	// the first: most projects have none, so that whether a definition is
+	// the first is told without a lookup by its name (firstFor).
+	later map[*definitions.Definition]*definitions.Definition
 	// sorted holds the names whose first definition is a table, fn or
 	// flow (by namesSlot), sorted; gen counts the changes of each list and
 	// wasGen those of the tables' was names (depNames, depTableWas).
@@ -107,7 +111,7 @@ func newTables(files []*definitions.File) *tables {
 	for _, f := range files {
 		defs += len(f.Definitions)
 	}
-	t := &tables{byName: make(map[string]defList, defs), testData: map[string][]*definitions.File{},
+	t := &tables{byName: make(map[string]defList, defs), later: map[*definitions.Definition]*definitions.Definition{}, testData: map[string][]*definitions.File{},
 		rowIDs: map[string]map[string]bool{}, joinDefs: map[string][]*definitions.Definition{}, wasRefs: map[string]int{},
 		routes: map[*definitions.Definition]string{}}
 	for _, f := range files {
@@ -131,6 +135,7 @@ func newTables(files []*definitions.File) *tables {
 			} else {
 				l.rest = append(l.rest, d)
 				t.byName[d.Name] = l
+				t.later[d] = l.first
 			}
 			if joinable(d) {
 				join = append(join, d)
@@ -167,6 +172,17 @@ func newTables(files []*definitions.File) *tables {
 // firstOf returns the first definition named name (by path order), or nil.
 func (t *tables) firstOf(name string) *definitions.Definition {
 	return t.byName[name].first
+}
+
+// firstFor returns the first definition of d's name (by path order): d
+// itself where it is the first. d is one of the tables' definitions.
+func (t *tables) firstFor(d *definitions.Definition) *definitions.Definition {
+	if len(t.later) > 0 {
+		if first, ok := t.later[d]; ok {
+			return first
+		}
+	}
+	return d
 }
 
 // names returns the sorted names of the tables, fns or flows.
@@ -393,6 +409,12 @@ func (t *tables) replaceDefs(name, p string, new *definitions.File) {
 	}
 	at := sort.Search(len(kept), func(i int) bool { return kept[i].Path > p })
 	all := slices.Insert(kept, at, add...)
+	for _, d := range old.rest {
+		delete(t.later, d)
+	}
+	for _, d := range all[min(1, len(all)):] {
+		t.later[d] = all[0]
+	}
 	switch len(all) {
 	case 0:
 		delete(t.byName, name)
