@@ -97,11 +97,17 @@ func (w *Workspace) check(ctx context.Context, from int) (Answer, error) {
 // the next process.
 func (w *Workspace) checkFindings(ctx context.Context) ([]diag.Finding, error) {
 	key := keptKey()
-	var cold map[string]definitions.Stamp
+	cold := false
 	if key != "" && w.state.ColdStampsWanted() {
-		if cold = w.state.ColdStamps(ctx); cold != nil {
-			w.stampState(cold)
-			if k, err := check.DecodeKept(w.state.KeptFindings()); err == nil && k.Fits(key, cold, w.readProjectFile) {
+		// With no kept findings to match (a check's first process), the
+		// walk alone: the index's look takes it, and no stamps are made
+		// of it here for nothing.
+		if k, err := check.DecodeKept(w.state.KeptFindings()); err != nil {
+			cold = w.state.ColdWalk(ctx)
+		} else if stamps := w.state.ColdStamps(ctx); stamps != nil {
+			cold = true
+			w.stampState(stamps)
+			if k.Fits(key, stamps, w.readProjectFile) {
 				return k.Findings, nil
 			}
 		}
@@ -111,7 +117,7 @@ func (w *Workspace) checkFindings(ctx context.Context) ([]diag.Finding, error) {
 		return nil, err
 	}
 	var before map[string]definitions.Stamp
-	if cold != nil {
+	if cold {
 		before = w.state.IndexStamps(ix)
 		w.stampState(before)
 	}

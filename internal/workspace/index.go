@@ -583,8 +583,25 @@ func (w *Workspace) scan(ctx context.Context, ig *ignores) (seen, rules map[stri
 // the view, as settling's is: where the tool reads the index after all,
 // the index's look in the same call walks no second time.
 func (w *Workspace) ColdStamps(ctx context.Context) map[string]definitions.Stamp {
-	if !w.ColdStampsWanted() || w.checkFrameworkLinks() != nil {
+	if !w.ColdWalk(ctx) {
 		return nil
+	}
+	stamps := make(map[string]definitions.Stamp, len(w.scanned))
+	for p, st := range w.scanned {
+		if isRulesFile(p) || indexCandidate(p) {
+			stamps[p] = stampFrom(st, w.scannedAt)
+		}
+	}
+	return stamps
+}
+
+// ColdWalk is ColdStamps' walk alone, kept on the view for the index's
+// look in the same call, for a caller that has no cache to hold the
+// stamps to (a check with no kept findings): it reports whether
+// ColdStamps would answer stamps.
+func (w *Workspace) ColdWalk(ctx context.Context) bool {
+	if !w.ColdStampsWanted() || w.checkFrameworkLinks() != nil {
+		return false
 	}
 	if w.scanned == nil {
 		all := map[string]history.FileState{}
@@ -606,7 +623,7 @@ func (w *Workspace) ColdStamps(ctx context.Context) map[string]definitions.Stamp
 			}
 		})
 		if err != nil {
-			return nil
+			return false
 		}
 		w.scanned, w.scannedAt, w.scannedMark = all, start, mark
 		if !ig.unkept {
@@ -627,13 +644,7 @@ func (w *Workspace) ColdStamps(ctx context.Context) map[string]definitions.Stamp
 			w.scannedWalk = &walked
 		}
 	}
-	stamps := make(map[string]definitions.Stamp, len(w.scanned))
-	for p, st := range w.scanned {
-		if isRulesFile(p) || indexCandidate(p) {
-			stamps[p] = stampFrom(st, w.scannedAt)
-		}
-	}
-	return stamps
+	return true
 }
 
 // ColdStampsWanted reports whether ColdStamps would walk: no index is
