@@ -90,19 +90,25 @@ func KeepFindings(key string, ix *definitions.Index, stamps map[string]definitio
 	// Every file the findings were made from is stamped, or nothing is
 	// kept: a file read through a link has no stamp of its own (the
 	// walk stamps regular files), and the link could be pointed
-	// elsewhere with no stamp changing.
-	for _, f := range ix.Files() {
-		if _, ok := stamps[f.Path]; !ok {
-			return Kept{}, false
-		}
-	}
+	// elsewhere with no stamp changing. The index's files are met in
+	// the order of the stamps' paths (both by path), one after the
+	// other: one the stamps pass over has none.
 	for p := range ignores {
 		if _, ok := stamps[p]; !ok {
 			return Kept{}, false
 		}
 	}
+	files, next := ix.SortedFiles(), 0
 	k = Kept{Key: key, Files: make([]KeptFile, 0, len(stamps)), Findings: fs}
 	for _, p := range slices.Sorted(maps.Keys(stamps)) {
+		if next < len(files) && files[next].Path < p {
+			return Kept{}, false
+		}
+		var file *definitions.File
+		if next < len(files) && files[next].Path == p {
+			file = files[next]
+			next++
+		}
 		kf := KeptFile{Path: p, Stamp: stamps[p]}
 		var text []byte
 		switch src, isRules := ignores[p]; {
@@ -112,8 +118,8 @@ func KeepFindings(key string, ix *definitions.Index, stamps map[string]definitio
 			if kf.Stamp.Racy() {
 				return Kept{}, false // a state file changed just now (the test database)
 			}
-		case ix.File(p) != nil:
-			text, kf.HasText = ix.File(p).Src, true
+		case file != nil:
+			text, kf.HasText = file.Src, true
 		case ix.Indexes(p) && kf.Stamp.Racy():
 			return Kept{}, false // a file the index would hold, not held
 		}
@@ -121,6 +127,9 @@ func KeepFindings(key string, ix *definitions.Index, stamps map[string]definitio
 			kf.Text = textHash(text)
 		}
 		k.Files = append(k.Files, kf)
+	}
+	if next < len(files) {
+		return Kept{}, false // files past the last stamp's path have none
 	}
 	return k, true
 }
