@@ -59,7 +59,7 @@ func (f *File) readCode() *lazyCode {
 		if tree, _ := parser.Parse(context.Background(), f.Path, f.Src); tree != nil {
 			st := flattenInto(nil, tree.RootNode(), f.Src, f.Lang)
 			l.refs = resolveScopes(st)
-			words, _ := readWords(f, st, l.refs, false)
+			words, _, _ := readWords(f, st, l.refs, false)
 			tree.Close()
 			var e encoder
 			e.words(&File{words: words})

@@ -34,14 +34,15 @@ func analyzeCode(f *File, st *stree, lazy bool) {
 		return
 	}
 	f.Imports, f.Exports = readModuleLinks(st)
+	var writes []int32
 	if lazy {
 		f.lazy = &lazyCode{}
-		_, f.Uses = readWords(f, st, nil, true)
+		_, f.Uses, writes = readWords(f, st, nil, true)
 	} else {
 		f.refs = resolveScopes(st)
-		f.words, f.Uses = readWords(f, st, f.refs, false)
+		f.words, f.Uses, writes = readWords(f, st, f.refs, false)
 	}
-	f.Uses.Rows = readRowFlow(f, st)
+	f.Uses.Rows = readRowFlow(f, st, writes)
 }
 
 // kind is the kind of a syntax node, reduced to the kinds the code
@@ -145,6 +146,9 @@ const (
 	kindComputedPropertyName
 	// kindError is a node tree-sitter made to hold what it could not parse.
 	kindError
+	// kindWrite is an assignment or an update (`x = …`, `x += …`, `x++`):
+	// readWords lists these for the row flow (rowWalker.writtenIn).
+	kindWrite
 
 	// Anonymous tokens.
 	kindTokAs
@@ -186,6 +190,9 @@ var namedKinds = map[string]kind{
 	"pair_pattern":                          kindPairPattern,
 	"array_pattern":                         kindArrayPattern,
 	"assignment_pattern":                    kindAssignmentPattern,
+	"assignment_expression":                 kindWrite,
+	"augmented_assignment_expression":       kindWrite,
+	"update_expression":                     kindWrite,
 	"object_assignment_pattern":             kindObjectAssignmentPattern,
 	"rest_pattern":                          kindRestPattern,
 	"lexical_declaration":                   kindLexicalDeclaration,
@@ -679,6 +686,9 @@ type wordScratch struct {
 	rowUses  []RowUse
 	rowCalls []RowCall
 	rows     rowArena
+	// writes are readWords' list of the file's nodes of kindWrite, in
+	// order, which readRowFlow reads instead of scanning each function.
+	writes []int32
 }
 
 // reset empties the scratch for the next file.
@@ -694,8 +704,10 @@ func (s *wordScratch) reset() {
 
 // readWords reads the words and uses of the file's code parts, refs being
 // its IdentRefs; with usesOnly, the uses alone (no words, and refs are
-// not needed).
-func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][]Word, Uses) {
+// not needed). It also lists the file's assignments and updates (writes,
+// in node order, for readRowFlow), as it tells every node's kind: the
+// list is its scratch's, good until the scratch's next file.
+func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (words map[string][]Word, uses Uses, writes []int32) {
 	scratch := st.words
 	if scratch == nil {
 		scratch = &wordScratch{}
@@ -724,10 +736,14 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][
 	for i := range f.Imports {
 		r.imports[f.Imports[i].Local] = &f.Imports[i]
 	}
+	writes = scratch.writes[:0]
 	for i := range st.nodes {
 		// The kinds node reads, told here: most nodes are none, and a
 		// call for each cost more than the test.
 		switch st.nodes[i].kind {
+		case kindWrite:
+			writes = append(writes, int32(i))
+			continue
 		case kindMemberExpression, kindSubscriptExpression, kindCallExpression:
 		case kindComment, kindPropertyIdentifier, kindShorthandProperty, kindShorthandPropertyPattern, kindString, kindTemplateString:
 			if usesOnly {
@@ -750,8 +766,9 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (map[string][
 	}
 	scratch.ownerDefs, scratch.ownerFuncs = r.owner.defs, r.owner.funcs
 	scratch.db, scratch.calls, scratch.sends = r.uses.DB, r.uses.Calls, r.uses.Sends
+	scratch.writes = writes
 	r.uses.DB, r.uses.Calls, r.uses.Sends = cloneOrNil(r.uses.DB), cloneOrNil(r.uses.Calls), cloneOrNil(r.uses.Sends)
-	return r.words(), r.uses
+	return r.words(), r.uses, writes
 }
 
 // words groups the words found by word, each group in the order found,

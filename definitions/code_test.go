@@ -446,8 +446,8 @@ func TestLazyCallees(t *testing.T) {
 		f := &File{Path: p, Lang: LangTS, Src: []byte(src)}
 		readDefinitions(f, st, nil, nil)
 		f.Imports, f.Exports = readModuleLinks(st)
-		_, full := readWords(f, st, resolveScopes(st), false)
-		_, lazy := readWords(f, st, nil, true)
+		_, full, _ := readWords(f, st, resolveScopes(st), false)
+		_, lazy, _ := readWords(f, st, nil, true)
 		if !reflect.DeepEqual(lazy.LibCalls, full.LibCalls) {
 			t.Errorf("%q: lazy calls %v, full %v", src, lazy.LibCalls, full.LibCalls)
 		}

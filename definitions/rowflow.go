@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -261,8 +262,6 @@ var rkNames = map[string]rk{
 var (
 	rkOnce          sync.Once
 	rkTS, rkTSX     []rk
-	rkWritesTS      []uint16 // the symbols of assignments and updates
-	rkWritesTSX     []uint16
 	rowListKeep     = map[string]bool{"filter": true, "slice": true, "sort": true, "reverse": true, "toSorted": true, "toReversed": true}
 	rowListElem     = map[string]bool{"find": true, "findLast": true, "at": true, "pop": true, "shift": true}
 	rowListCallback = map[string]bool{"map": true, "flatMap": true, "forEach": true, "some": true, "every": true, "findIndex": true, "findLastIndex": true,
@@ -285,16 +284,6 @@ func rkTables() (ts, tsx []rk) {
 			return out
 		}
 		rkTS, rkTSX = mk(g1), mk(g2)
-		writes := func(kinds []rk) []uint16 {
-			var out []uint16
-			for s, k := range kinds {
-				if k == rkAssignment || k == rkUpdate {
-					out = append(out, uint16(s))
-				}
-			}
-			return out
-		}
-		rkWritesTS, rkWritesTSX = writes(rkTS), writes(rkTSX)
 	})
 	return rkTS, rkTSX
 }
@@ -423,10 +412,10 @@ type rowWalker struct {
 	kinds []rk
 	flow  RowFlow
 	// assigned are the names assigned anywhere in the outermost function
-	// being walked (writtenIn); writes are the grammar's symbols of
-	// assignments and updates.
+	// being walked (writtenIn); writes are the file's assignments and
+	// updates, in node order (readWords' list).
 	assigned map[string]bool
-	writes   []uint16
+	writes   []int32
 	// funcs are the top-level functions of the file.
 	funcs map[string]bool
 	// imports are the relative imports, by local name.
@@ -534,7 +523,10 @@ func (w *rowWalker) k(i int32) rk {
 
 // readRowFlow reads the row flow of a file whose definitions, imports and
 // scopes are read.
-func readRowFlow(f *File, st *stree) RowFlow {
+//
+// writes are the file's assignments and updates, in node order, as
+// readWords lists them (kindWrite).
+func readRowFlow(f *File, st *stree, writes []int32) RowFlow {
 	if st == nil || len(st.nodes) == 0 {
 		return RowFlow{}
 	}
@@ -550,9 +542,8 @@ func readRowFlow(f *File, st *stree) RowFlow {
 		w.arena = &st.words.rows
 		w.arena.lend(w)
 	}
-	writes := rkWritesTS
 	if f.Lang == LangTSX {
-		w.kinds, writes = tsx, rkWritesTSX
+		w.kinds = tsx
 	}
 	for i := range f.Imports {
 		im := &f.Imports[i]
@@ -594,21 +585,19 @@ func readRowFlow(f *File, st *stree) RowFlow {
 
 // writtenIn sets w.assigned to the names written in the subtree of node
 // fn, an outermost function: a name bound in a function can be assigned
-// only there, so its subtree is all the row flow scans (in one tight
-// loop over the symbols: the nodes are in pre-order, so a subtree is a
-// run of them), not the file's declarative parts.
+// only there. The nodes are in pre-order, so a subtree is a run of them,
+// and its writes a run of the file's list (found by a binary search, so
+// no function's nodes are scanned again).
 func (w *rowWalker) writtenIn(fn int32) {
 	clear(w.assigned)
 	st := w.st
 	end := st.nodes[fn].end
-	for i := int(fn) + 1; i < len(st.nodes) && st.nodes[i].start < end; i++ {
-		sym := st.nodes[i].sym
-		for _, x := range w.writes {
-			if sym == x {
-				w.assignedIn(int32(i))
-				break
-			}
+	at, _ := slices.BinarySearch(w.writes, fn+1)
+	for _, i := range w.writes[at:] {
+		if st.nodes[i].start >= end {
+			break
 		}
+		w.assignedIn(i)
 	}
 }
 
