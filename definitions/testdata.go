@@ -332,18 +332,24 @@ func (s *jsonScanner) str() (any, *jsonError) {
 // of a copy of it.
 func (s *jsonScanner) text(intern bool) (string, *jsonError) {
 	start := s.pos
-	s.pos++ // "
-	escaped := false
-	for s.pos < len(s.src) {
-		c := s.src[s.pos]
+	src := s.src
+	i := s.pos + 1 // after the "
+	escaped, ascii := false, true
+	for i < len(src) {
+		c := src[i]
+		if !jsonStringStop[c] { // most bytes of a string: one look each
+			i++
+			continue
+		}
 		switch {
 		case c == '"':
-			s.pos++
-			lit := s.src[start:s.pos]
-			if !escaped && utf8.Valid(lit) {
+			i++
+			s.pos = i
+			lit := src[start:i]
+			if !escaped && (ascii || utf8.Valid(lit)) {
 				body := lit[1 : len(lit)-1]
 				if !intern {
-					return inside(s.src, Span{start, s.pos}), nil
+					return inside(src, Span{start, i}), nil
 				}
 				if k, ok := s.keys[string(body)]; ok {
 					return k, nil
@@ -363,19 +369,32 @@ func (s *jsonScanner) text(intern bool) (string, *jsonError) {
 			return out, nil
 		case c == '\\':
 			escaped = true
-			if s.pos+1 < len(s.src) && strings.IndexByte(`"\/bfnrtu`, s.src[s.pos+1]) < 0 {
-				s.pos++
-				return "", s.fail("bad escape sequence `\\%s` in a string", string(s.src[s.pos]))
+			if i+1 < len(src) && strings.IndexByte(`"\/bfnrtu`, src[i+1]) < 0 {
+				s.pos = i + 1
+				return "", s.fail("bad escape sequence `\\%s` in a string", string(src[s.pos]))
 			}
-			s.pos += 2
+			i += 2
 		case c < 0x20:
+			s.pos = i
 			return "", s.fail("a control character (0x%02x) in a string: write it as an escape such as \\n", c)
-		default:
-			s.pos++
+		default: // a byte of a character beyond ASCII
+			ascii = false
+			i++
 		}
 	}
+	s.pos = i
 	return "", &jsonError{at: start, msg: "a string that is never closed"}
 }
+
+// jsonStringStop marks the bytes at which jsonScanner.text stops in a
+// string: its end, an escape, a control character, and bytes beyond
+// ASCII (whose UTF-8 is then checked); it never changes.
+var jsonStringStop = func() (stop [256]bool) {
+	for c := range 256 {
+		stop[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+	}
+	return stop
+}()
 
 func (s *jsonScanner) number() (any, *jsonError) {
 	start := s.pos
