@@ -702,6 +702,27 @@ func (s *wordScratch) reset() {
 	s.keys, s.found, s.group = s.keys[:0], s.found[:0], s.group[:0]
 }
 
+// How readWords' loop over the nodes takes a node of each kind.
+const (
+	readNone  = iota // passed over
+	readNode         // read by codeReader.node
+	readWrite        // listed in writes
+)
+
+// wordsRead and usesRead are readWords' table of what it does with a
+// node of each kind, reading words and uses, or uses alone; they never
+// change.
+var wordsRead, usesRead = func() (words, uses [256]uint8) {
+	for _, k := range []kind{kindMemberExpression, kindSubscriptExpression, kindCallExpression} {
+		words[k], uses[k] = readNode, readNode
+	}
+	for _, k := range []kind{kindComment, kindPropertyIdentifier, kindShorthandProperty, kindShorthandPropertyPattern, kindString, kindTemplateString} {
+		words[k] = readNode
+	}
+	words[kindWrite], uses[kindWrite] = readWrite, readWrite
+	return words, uses
+}()
+
 // readWords reads the words and uses of the file's code parts, refs being
 // its IdentRefs; with usesOnly, the uses alone (no words, and refs are
 // not needed). It also lists the file's assignments and updates (writes,
@@ -737,19 +758,18 @@ func readWords(f *File, st *stree, refs []IdentRef, usesOnly bool) (words map[st
 		r.imports[f.Imports[i].Local] = &f.Imports[i]
 	}
 	writes = scratch.writes[:0]
+	// The kinds node reads, told here by one look in a table: most nodes
+	// are none, and a call for each cost more than the test.
+	read := &wordsRead
+	if usesOnly {
+		read = &usesRead
+	}
 	for i := range st.nodes {
-		// The kinds node reads, told here: most nodes are none, and a
-		// call for each cost more than the test.
-		switch st.nodes[i].kind {
-		case kindWrite:
-			writes = append(writes, int32(i))
+		switch read[st.nodes[i].kind] {
+		case readNone:
 			continue
-		case kindMemberExpression, kindSubscriptExpression, kindCallExpression:
-		case kindComment, kindPropertyIdentifier, kindShorthandProperty, kindShorthandPropertyPattern, kindString, kindTemplateString:
-			if usesOnly {
-				continue
-			}
-		default:
+		case readWrite:
+			writes = append(writes, int32(i))
 			continue
 		}
 		r.node(int32(i))
