@@ -162,7 +162,7 @@ func BuildWith(ctx context.Context, root string, opts Options) (*Index, error) {
 		todo := make(chan found, 256)
 		go func() {
 			defer close(todo)
-			walkErr = walkProject(ctx, walkFS(r), ign, func(p string, link bool) { todo <- found{p, link} })
+			walkErr = walkProject(ctx, r, ign, func(p string, link bool) { todo <- found{p, link} })
 		}()
 		files = runWorkers(ctx, opts, func(w *worker) (out []*File) {
 			for t := range todo {

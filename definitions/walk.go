@@ -2,7 +2,7 @@ package definitions
 
 import (
 	"context"
-	"io/fs"
+	"os"
 	"path"
 	"strings"
 
@@ -112,51 +112,42 @@ func (s *ignoreSet) ignoredHere(p string, isDir bool) bool {
 	return false
 }
 
-// walkProject calls found with each file of the project to index, as it
-// meets them (in lexical order): a slash-separated path relative to the
-// root, and whether it is a symbolic link. It skips the folders that are
-// never project code, what .gitignore files name, files that are neither
-// regular nor links (pipes, devices), and every file that langOf does not
-// index. It reads the .gitignore files it meets into ign (a folder's
-// before any file under it). Links to folders are not followed.
-func walkProject(ctx context.Context, fsys fs.FS, ign *ignoreSet, found func(p string, link bool)) error {
-	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		if err != nil {
-			// A folder that cannot be listed is left out; the files
-			// beside it are still indexed.
-			if d != nil && d.IsDir() && p != "." {
-				return fs.SkipDir
+// walkProject calls found with each file of the project open as r to
+// index, as it meets them (in lexical order): a slash-separated path
+// relative to the root, and whether it is a symbolic link. It skips the
+// folders that are never project code, what .gitignore files name, files
+// that are neither regular nor links (pipes, devices), and every file that
+// langOf does not index. It reads the .gitignore files it meets into ign
+// (a folder's before any file under it). Links to folders are not
+// followed. The folders are listed by projectfiles.Walk, with the kinds
+// their listings give (no lstat of each entry where the file system tells
+// them); a folder that cannot be listed is left out, but the root.
+func walkProject(ctx context.Context, r *os.Root, ign *ignoreSet, found func(p string, link bool)) error {
+	top, err := r.Open(".")
+	if err != nil {
+		return err
+	}
+	if b, err := r.ReadFile(".gitignore"); err == nil {
+		ign.add("", b)
+	}
+	return projectfiles.Walk(ctx, top, ".", func(e projectfiles.Entry) (bool, error) {
+		p := e.Path
+		if e.IsDir() {
+			if projectfiles.SkippedFolder(e.Name) || projectfiles.Bounded(p+"/x") != "" || ign.ignoredHere(p, true) {
+				return false, nil
 			}
-			if p == "." {
-				return err
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if p == "." {
-				if b, err := fs.ReadFile(fsys, ".gitignore"); err == nil {
-					ign.add("", b)
-				}
-				return nil
-			}
-			if projectfiles.SkippedFolder(d.Name()) || projectfiles.Bounded(p+"/x") != "" || ign.ignoredHere(p, true) {
-				return fs.SkipDir
-			}
-			if b, err := fs.ReadFile(fsys, path.Join(p, ".gitignore")); err == nil {
+			if b, err := r.ReadFile(path.Join(p, ".gitignore")); err == nil {
 				ign.add(p, b)
 			}
-			return nil
+			return true, nil
 		}
-		link := d.Type()&fs.ModeSymlink != 0
-		if !link && !d.Type().IsRegular() {
-			return nil
+		link := e.IsLink()
+		if !link && !e.IsRegular() {
+			return false, nil
 		}
 		if _, ok := langOf(p); ok && !ign.ignoredHere(p, false) {
 			found(p, link)
 		}
-		return nil
+		return false, nil
 	})
 }

@@ -112,6 +112,9 @@ func (e Entry) IsDir() bool { return e.Mode == unix.S_IFDIR }
 // IsRegular reports whether e is a regular file (not a link).
 func (e Entry) IsRegular() bool { return e.Mode == unix.S_IFREG }
 
+// IsLink reports whether e is a symbolic link.
+func (e Entry) IsLink() bool { return e.Mode == unix.S_IFLNK }
+
 // Walk calls fn for every name below the folder open as f (its project
 // path rel: "." for the root), in lexical order as io/fs.WalkDir gives
 // them, entering a folder where fn answers enter. It opens every folder
