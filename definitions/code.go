@@ -269,10 +269,8 @@ var tokenKinds = map[string]kind{
 
 // grammar is a language's symbol table, reduced to kinds.
 type grammar struct {
-	kinds []kind // by symbol
-	named []bool
-	names []string
-	info  []symInfo // what flatten writes and keeps, by symbol
+	names []string  // by symbol
+	info  []symInfo // its kind, named, and what flatten keeps, by symbol
 }
 
 var (
@@ -283,21 +281,21 @@ var (
 
 func loadGrammar(lang *sitter.Language) *grammar {
 	n := int(lang.SymbolCount())
-	g := &grammar{kinds: make([]kind, n), named: make([]bool, n), names: make([]string, n), info: make([]symInfo, n)}
+	g := &grammar{names: make([]string, n), info: make([]symInfo, n)}
 	for i := 0; i < n; i++ {
 		s := sitter.Symbol(i)
 		name := lang.SymbolName(s)
 		g.names[i] = name
+		var si symInfo
 		switch lang.SymbolType(s) {
 		case sitter.SymbolTypeRegular:
-			g.kinds[i] = namedKinds[name]
-			g.named[i] = true
+			si.kind, si.named = namedKinds[name], true
 		case sitter.SymbolTypeAnonymous:
-			g.kinds[i] = tokenKinds[name]
+			si.kind = tokenKinds[name]
 		}
-		g.info[i] = symInfo{kind: g.kinds[i], named: g.named[i],
-			keep:  lang.SymbolType(s) != sitter.SymbolTypeAnonymous || slices.Contains(keptTokens, name),
-			isVar: g.kinds[i] == kindTokVar || g.kinds[i] == kindVariableDeclaration}
+		si.keep = lang.SymbolType(s) != sitter.SymbolTypeAnonymous || slices.Contains(keptTokens, name)
+		si.isVar = si.kind == kindTokVar || si.kind == kindVariableDeclaration
+		g.info[i] = si
 	}
 	return g
 }

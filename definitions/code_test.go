@@ -333,8 +333,8 @@ function f(a, { b = [1, 2] }) { for (const x of a) { try { g(x) } catch (e) { h`
 					t.Fatalf("node %d: flatten %s [%d,%d] parent %d, binding %s [%d,%d] parent %d",
 						me, name, got.start, got.end, got.parent, n.Type(), n.StartByte(), n.EndByte(), parent)
 				}
-				if int(got.sym) < len(g.kinds) && (got.kind != g.kinds[got.sym] || got.named != g.named[got.sym]) {
-					t.Fatalf("node %d: kind %d named %v, want %d %v", me, got.kind, got.named, g.kinds[got.sym], g.named[got.sym])
+				if int(got.sym) < len(g.info) && (got.kind != g.info[got.sym].kind || got.named != g.info[got.sym].named) {
+					t.Fatalf("node %d: kind %d named %v, want %d %v", me, got.kind, got.named, g.info[got.sym].kind, g.info[got.sym].named)
 				}
 				prev := -1
 				for c := 0; c < int(n.ChildCount()); c++ {

@@ -277,7 +277,7 @@ func rkTables() (ts, tsx []rk) {
 		mk := func(g *grammar) []rk {
 			out := make([]rk, len(g.names))
 			for i, n := range g.names {
-				if g.named[i] {
+				if g.info[i].named {
 					out[i] = rkNames[n]
 				}
 			}
