@@ -60,24 +60,23 @@ typedef struct {
 	uint8_t has_var; // set by the walk: a node of a symbol marked var
 } walk_info;
 
-// note writes the kind and named of symbol sym into o, and reports
-// whether a node of it is kept where it has no children.
-static inline bool note(walk_info *w, flat_node *o, uint16_t sym) {
+// note writes the kind and named of symbol sym into o (whether a leaf of
+// it is kept is kept's).
+static inline void note(walk_info *w, flat_node *o, uint16_t sym) {
 	if (!w->info) {
 		o->kind = 0;
 		o->named = 0;
-		return true;
+		return;
 	}
 	if (sym >= w->n) {
 		o->kind = w->error_kind;
 		o->named = 1;
-		return true;
+		return;
 	}
 	const sym_info *si = &w->info[sym];
 	o->kind = si->kind;
 	o->named = si->named;
 	w->has_var |= si->var;
-	return si->keep;
 }
 
 // kept reports whether a leaf of symbol sym is kept.
