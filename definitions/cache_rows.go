@@ -1,7 +1,6 @@
 package definitions
 
 import (
-	"bytes"
 	"encoding/binary"
 	"maps"
 	"math"
@@ -56,19 +55,13 @@ func (e *encoder) linesOf(f *File) {
 		e.lines(f.Lines())
 		return
 	}
-	src := f.Src
-	e.uint(bytes.Count(src, []byte{'\n'}) + 1)
+	e.uint(lineCount(f.Src))
 	e.uint(0)
 	prev := 0
-	for i := 0; ; {
-		j := bytes.IndexByte(src[i:], '\n')
-		if j < 0 {
-			return
-		}
-		i += j + 1
-		e.uint(i - prev)
-		prev = i
-	}
+	eachLineAfterFirst(f.Src, func(start int) {
+		e.uint(start - prev)
+		prev = start
+	})
 }
 
 func (d *decoder) lines() []int {

@@ -87,14 +87,24 @@ func (f *File) Finding(code string, sev diag.Severity, msg string, span Span) di
 // an empty last line. It is the one rule of lines: File.Lines, the
 // language server's positions and the tools' line numbers count by it.
 func LineStarts(src []byte) []int {
-	lines := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	lines := make([]int, 1, lineCount(src))
+	eachLineAfterFirst(src, func(start int) { lines = append(lines, start) })
+	return lines
+}
+
+// lineCount is the number of lines of src (LineStarts' length).
+func lineCount(src []byte) int { return bytes.Count(src, []byte{'\n'}) + 1 }
+
+// eachLineAfterFirst calls fn with the byte offset of the start of each
+// line of src but the first (which starts at 0), in order.
+func eachLineAfterFirst(src []byte, fn func(start int)) {
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\n')
 		if j < 0 {
-			return lines
+			return
 		}
 		i += j + 1
-		lines = append(lines, i)
+		fn(i)
 	}
 }
 
